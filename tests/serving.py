@@ -1,0 +1,1 @@
+"""Server test fixtures (filled by the server package's tests)."""

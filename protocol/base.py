@@ -1,0 +1,65 @@
+"""The base of every wire message and the constrained value types they share.
+
+Every message is a frozen pydantic model that forbids unknown fields, so a typo in a client is an
+``invalid_message`` error, never a silently ignored field. Card codes follow R2: rank + suit,
+accepted in any case, always written upper case.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+PROTOCOL_VERSION = 1
+"""Bumped on any incompatible change; exchanged in ``hello``/``welcome`` (the first messages)."""
+
+MAX_NAME_CHARS = 32
+MAX_CHAT_CHARS = 280
+MAX_KEY_CHARS = 80
+MAX_TAKE_CARDS = 12  # a basis plus a sequence can never exceed this (R7)
+
+
+class WireModel(BaseModel):
+    """A frozen message or value: unknown fields are errors, instances are immutable."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_max_length=MAX_KEY_CHARS * 4)
+
+
+CardCode = Annotated[
+    str, StringConstraints(to_upper=True, pattern=r"^[A2-7JQKajqk][CDHScdhs]$", max_length=2)
+]
+"""A card as R2 writes it: ``6S``, ``JD``; lower case accepted and normalised."""
+
+RankCode = Annotated[str, StringConstraints(to_upper=True, pattern=r"^[A2-7JQKajqk]$")]
+"""A rank alone, as a claim names it (R10)."""
+
+Seat = Annotated[int, Field(ge=0, le=3)]
+"""A seat number; R1 (four seats) or R14 (two seats, 0 and 1)."""
+
+Team = Annotated[int, Field(ge=0, le=1)]
+
+RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
+"""Chosen by the client; echoed in the ``ack`` or ``error`` that answers the request."""
+
+Key = Annotated[
+    str, StringConstraints(min_length=8, max_length=MAX_KEY_CHARS, pattern=r"^[\w.~-]+$")
+]
+"""A join, watch or host key, or a seat token: opaque URL-safe text."""
+
+PlayerName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS)
+]
+
+BotLevel = Annotated[int, Field(ge=1, le=5)]
+
+TurnTimer = Literal[0, 15, 30, 60]
+"""Seconds a seated person has for each decision; 0 = off."""
+
+Profile = Literal["pagat-4p", "heads-up", "libre-2p"]
+
+OptionValue = str | int | bool
+Options = Annotated[dict[str, OptionValue], Field(max_length=16)]
+"""House options of R13 by name; the engine validates names and values."""
+
+Role = Literal["player", "spectator"]

@@ -1,0 +1,246 @@
+"""Every message a client sends, as one discriminated union on ``type``.
+
+A request carries ``rid`` (chosen by the client); the server answers each request with either an
+``ack`` or an ``error`` naming that ``rid``, plus whatever events and snapshots the request caused.
+Game actions may carry ``at``: the last event number the client saw; if the table has moved on
+since, the action is refused as ``stale`` rather than applied to a position the player never saw.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from protocol.base import (
+    MAX_CHAT_CHARS,
+    MAX_TAKE_CARDS,
+    BotLevel,
+    CardCode,
+    Key,
+    Options,
+    PlayerName,
+    Profile,
+    RankCode,
+    RequestId,
+    Seat,
+    TurnTimer,
+    WireModel,
+)
+
+
+class Request(WireModel):
+    rid: RequestId = 0
+
+
+# --- connection ---------------------------------------------------------------------------------
+
+
+class Hello(Request):
+    """The first message on every connection: the protocol version and who is calling.
+
+    ``resume`` is a seat token (or a host key) from an earlier connection and ``last_event`` the
+    last event number that connection saw: the server then re-seats the caller and sends a
+    snapshot plus exactly the events after ``last_event``.
+    """
+
+    type: Literal["hello"] = "hello"
+    version: int = Field(ge=0)
+    name: PlayerName = "guest"
+    resume: Key | None = None
+    last_event: int | None = Field(default=None, ge=0)
+
+
+class Ping(Request):
+    type: Literal["ping"] = "ping"
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+
+class CreateTable(Request):
+    """Create a table: the answer is ``table_created`` with its join, watch and host keys."""
+
+    type: Literal["create"] = "create"
+    profile: Profile = "pagat-4p"
+    options: Options = Field(default_factory=dict)
+    turn_timer: TurnTimer = 0
+
+
+class Join(Request):
+    """Take a seat through a join link (or the host key): ``seat`` or the first free one."""
+
+    type: Literal["join"] = "join"
+    key: Key
+    seat: Seat | None = None
+
+
+class Watch(Request):
+    """Watch through the watch link, the join link or the host key: public information only."""
+
+    type: Literal["watch"] = "watch"
+    key: Key
+
+
+class Leave(Request):
+    """Leave the table; a seated player's seat is freed (before the start) or left to a bot."""
+
+    type: Literal["leave"] = "leave"
+
+
+class Sit(Request):
+    """Before the start: move to (or, as a spectator holding the join key, take) a free seat."""
+
+    type: Literal["sit"] = "sit"
+    seat: Seat
+
+
+class Stand(Request):
+    """Before the start: give up the seat and keep watching."""
+
+    type: Literal["stand"] = "stand"
+
+
+class Swap(Request):
+    """Before the start: exchange two seats' occupants (host), or move to an empty/bot seat."""
+
+    type: Literal["swap"] = "swap"
+    seat: Seat
+    other: Seat
+
+
+# --- host controls ------------------------------------------------------------------------------
+
+
+class AddBot(Request):
+    """Host: seat a bot of ``level`` in ``seat`` or the first free seat."""
+
+    type: Literal["add_bot"] = "add_bot"
+    level: BotLevel = 3
+    seat: Seat | None = None
+
+
+class RemoveBot(Request):
+    type: Literal["remove_bot"] = "remove_bot"
+    seat: Seat
+
+
+class Kick(Request):
+    """Host: remove a person from a seat (before the start; during a game a bot takes over)."""
+
+    type: Literal["kick"] = "kick"
+    seat: Seat
+
+
+class Lock(Request):
+    """Host: a locked table lets nobody new sit down through the join link."""
+
+    type: Literal["lock"] = "lock"
+    locked: bool = True
+
+
+class SetOptions(Request):
+    """Host, before the start: change the profile's house options (R13) and the turn timer."""
+
+    type: Literal["set_options"] = "set_options"
+    options: Options = Field(default_factory=dict)
+    turn_timer: TurnTimer | None = None
+
+
+class Start(Request):
+    """Host: start the game once every seat is filled."""
+
+    type: Literal["start"] = "start"
+
+
+class RuleMisdeal(Request):
+    """Host as referee: declare a misdeal (R5) after a packet is dealt, before its first card."""
+
+    type: Literal["misdeal"] = "misdeal"
+
+
+class Rematch(Request):
+    """A seated player asks for a new game with the same seats; it starts when all have asked."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+class GetRecord(Request):
+    """A player or the host asks for the finished game's R15 record."""
+
+    type: Literal["get_record"] = "get_record"
+
+
+# --- game actions -------------------------------------------------------------------------------
+
+
+class Action(Request):
+    at: int | None = Field(default=None, ge=0)
+
+
+class Play(Action):
+    """Play ``card`` taking exactly ``take`` (basis and sequence, any order); ``[]`` trails (R7)."""
+
+    type: Literal["play"] = "play"
+    card: CardCode
+    take: list[CardCode] = Field(default_factory=list, max_length=MAX_TAKE_CARDS)
+
+
+class TakeMissed(Action):
+    """Take the missed sequence cards the other team left (R8)."""
+
+    type: Literal["take_missed"] = "take_missed"
+
+
+class Announce(Action):
+    """Manual announcement after a packet (R6)."""
+
+    type: Literal["announce"] = "announce"
+    call: Literal["ronda", "cuarenta", "pass"]
+
+
+class Claim(Action):
+    """Claim the ronda-caída award by naming the rank (R10)."""
+
+    type: Literal["claim"] = "claim"
+    rank: RankCode
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+class Chat(Request):
+    """Players talk to the table; spectators talk among spectators only."""
+
+    type: Literal["chat"] = "chat"
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+GameAction = Play | TakeMissed | Announce | Claim
+
+ClientMessage = Annotated[
+    Hello
+    | Ping
+    | CreateTable
+    | Join
+    | Watch
+    | Leave
+    | Sit
+    | Stand
+    | Swap
+    | AddBot
+    | RemoveBot
+    | Kick
+    | Lock
+    | SetOptions
+    | Start
+    | RuleMisdeal
+    | Rematch
+    | GetRecord
+    | Play
+    | TakeMissed
+    | Announce
+    | Claim
+    | Chat,
+    Field(discriminator="type"),
+]

@@ -1,0 +1,296 @@
+"""Every message the server sends, as one discriminated union on ``type``.
+
+What a viewer learns comes in two forms: numbered ``event`` messages (a table's log, each
+redacted for the viewer; a number is never skipped, so a gap means loss, never secrecy) and
+``snapshot`` messages (the viewer's whole view, with the legal actions when the viewer must
+decide). Presence, deadlines, chat and request answers are not numbered.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, JsonValue
+
+from protocol.base import (
+    BotLevel,
+    CardCode,
+    OptionValue,
+    PlayerName,
+    RequestId,
+    Role,
+    Seat,
+    Team,
+    TurnTimer,
+    WireModel,
+)
+from protocol.client_messages import GameAction
+from protocol.errors import ErrorCode
+
+# --- answers to requests ------------------------------------------------------------------------
+
+
+class Welcome(WireModel):
+    """Answer to ``hello``: the server's protocol version and this connection's id (for logs)."""
+
+    type: Literal["welcome"] = "welcome"
+    rid: RequestId = 0
+    version: int
+    server: str
+    connection: str
+
+
+class Ack(WireModel):
+    """The request ``rid`` was accepted; its effects follow as events and snapshots."""
+
+    type: Literal["ack"] = "ack"
+    rid: RequestId
+
+
+class Error(WireModel):
+    """The request ``rid`` was refused (``rid`` is None when the frame had no readable rid)."""
+
+    type: Literal["error"] = "error"
+    rid: RequestId | None
+    code: ErrorCode
+    message: str
+
+
+class Pong(WireModel):
+    type: Literal["pong"] = "pong"
+    rid: RequestId = 0
+    server_time: float
+
+
+class TableCreated(WireModel):
+    """Answer to ``create``: the table's links. Only the creator ever sees the host key."""
+
+    type: Literal["table_created"] = "table_created"
+    rid: RequestId
+    table: str
+    join_key: str
+    watch_key: str
+    host_key: str
+
+
+class Seated(WireModel):
+    """You hold ``seat``; keep ``token`` to take it back after a disconnect (any time)."""
+
+    type: Literal["seated"] = "seated"
+    rid: RequestId = 0
+    table: str
+    seat: Seat
+    token: str
+
+
+class RecordMessage(WireModel):
+    """The finished game's R15 record (``cuarenta-record/1``)."""
+
+    type: Literal["record"] = "record"
+    rid: RequestId
+    game: int
+    record: dict[str, JsonValue]
+
+
+# --- the table as a viewer sees it --------------------------------------------------------------
+
+
+class SeatInfo(WireModel):
+    seat: Seat
+    occupant: Literal["empty", "person", "bot"]
+    name: str | None = None
+    bot_level: BotLevel | None = None
+    connected: bool = False
+    stand_in: bool = False  # a bot is playing for an absent or timed-out person
+
+
+class Deadline(WireModel):
+    """A decision the server will take on its own clock at ``at`` (server epoch seconds)."""
+
+    kind: Literal["turn", "announce", "claims", "grace"]
+    seat: Seat | None
+    at: float
+    remaining_ms: int
+
+
+class TableInfo(WireModel):
+    table: str
+    profile: str
+    options: dict[str, OptionValue]
+    turn_timer: TurnTimer
+    locked: bool
+    stage: Literal["lobby", "playing", "finished"]
+    game: int  # how many games this table has started (rematches count)
+    seats: list[SeatInfo]
+    spectators: int
+    rematch_asked: list[Seat] = Field(default_factory=list)
+
+
+class You(WireModel):
+    role: Role
+    seat: Seat | None = None
+    host: bool = False
+    name: str
+
+
+class GameView(WireModel):
+    """One viewer's view of the game, built only from ``engine`` views (one redaction path)."""
+
+    profile: str
+    phase: Literal["announce", "play", "claims", "waiting", "finished"]
+    viewer: Seat | None
+    hand: list[CardCode]
+    hand_sizes: list[int]
+    table: list[CardCode]
+    scores: list[int]
+    piles: list[int]
+    dealer: Seat | None
+    hand_number: int
+    packet: int
+    turn: Seat | None
+    to_act: list[Seat]
+    winner: Team | Literal["draw"] | None
+    detail: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class Snapshot(WireModel):
+    """Everything a viewer needs to draw the table now; ``legal`` is non-empty on its decision."""
+
+    type: Literal["snapshot"] = "snapshot"
+    last_event: int
+    you: You
+    info: TableInfo
+    view: GameView | None
+    legal: list[GameAction] = Field(default_factory=list)
+    deadlines: list[Deadline] = Field(default_factory=list)
+
+
+# --- numbered events ----------------------------------------------------------------------------
+
+
+class SeatTaken(WireModel):
+    type: Literal["seat_taken"] = "seat_taken"
+    seat: Seat
+    name: str
+    bot_level: BotLevel | None = None
+
+
+class SeatFreed(WireModel):
+    type: Literal["seat_freed"] = "seat_freed"
+    seat: Seat
+    reason: Literal["left", "stood", "kicked", "moved", "removed", "grace_expired"]
+
+
+class SeatsSwapped(WireModel):
+    type: Literal["seats_swapped"] = "seats_swapped"
+    seat: Seat
+    other: Seat
+
+
+class OptionsChanged(WireModel):
+    type: Literal["options_changed"] = "options_changed"
+    profile: str
+    options: dict[str, OptionValue]
+    turn_timer: TurnTimer
+
+
+class LockChanged(WireModel):
+    type: Literal["lock_changed"] = "lock_changed"
+    locked: bool
+
+
+class GameStarted(WireModel):
+    type: Literal["game_started"] = "game_started"
+    game: int
+    names: list[str]
+
+
+class StandIn(WireModel):
+    """A bot starts (or stops) playing for a person's seat."""
+
+    type: Literal["stand_in"] = "stand_in"
+    seat: Seat
+    active: bool
+    reason: Literal["disconnected", "timeout", "returned", "kicked", "left"]
+
+
+class RematchAsked(WireModel):
+    type: Literal["rematch_asked"] = "rematch_asked"
+    seat: Seat
+
+
+class Hidden(WireModel):
+    """Placeholder for an event this viewer may not see: the number is kept, the content not."""
+
+    type: Literal["hidden"] = "hidden"
+
+
+TableEvent = Annotated[
+    SeatTaken
+    | SeatFreed
+    | SeatsSwapped
+    | OptionsChanged
+    | LockChanged
+    | GameStarted
+    | StandIn
+    | RematchAsked
+    | Hidden,
+    Field(discriminator="type"),
+]
+
+
+class Event(WireModel):
+    """Event number ``n`` of the table's log: a table event or an engine event (redacted)."""
+
+    type: Literal["event"] = "event"
+    n: int = Field(ge=1)
+    event: TableEvent | dict[str, JsonValue] = Field(union_mode="left_to_right")
+
+
+# --- unnumbered pushes --------------------------------------------------------------------------
+
+
+class Presence(WireModel):
+    """Who is connected, who is a bot, how many watch (public)."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class Deadlines(WireModel):
+    type: Literal["deadlines"] = "deadlines"
+    deadlines: list[Deadline]
+
+
+class ChatLine(WireModel):
+    type: Literal["chat"] = "chat"
+    channel: Literal["players", "spectators"]
+    name: PlayerName
+    seat: Seat | None
+    text: str
+
+
+class Goodbye(WireModel):
+    """The server is ending this viewer's place at the table (kicked, replaced by a resume)."""
+
+    type: Literal["goodbye"] = "goodbye"
+    reason: str
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Ack
+    | Error
+    | Pong
+    | TableCreated
+    | Seated
+    | RecordMessage
+    | Snapshot
+    | Event
+    | Presence
+    | Deadlines
+    | ChatLine
+    | Goodbye,
+    Field(discriminator="type"),
+]

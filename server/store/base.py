@@ -1,0 +1,128 @@
+"""The ``Store`` protocol: what the table server needs from any persistence.
+
+A table is stored as two things: its **state** (opaque bytes the room core writes: the engine
+record, seating, deadlines — enough to rebuild the room after a restart) and its **event log**
+(opaque bytes per event, numbered 1, 2, 3 … by the store). The contract every store keeps:
+
+- ``commit`` is ONE atomic step: it checks the expected version, replaces the state and appends
+  the events, or does nothing and raises ``VersionConflict``. The room calls it before sending
+  anything to anyone (ARCHITECTURE invariant 3, write before send), so a crash can never show a
+  viewer a move that is then lost.
+- Versions count commits (a new table is version 0); event numbers are contiguous and never reused.
+- One writer per table: a process owns a table while it holds its lease (invariant 4); the version
+  check makes a second writer fail safely even if leases are misused.
+- Link keys (join, watch, host, a club's stable name) map to a table and a role.
+
+Errors::
+
+    StoreError
+    ├── TableExists      create_table with an id or key already in use
+    ├── TableNotFound    commit/events on a table that does not exist
+    ├── VersionConflict  commit whose expected version is not the stored one
+    └── LeaseHeld        (optional for callers) another owner holds the table's lease
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+KeyRole = Literal["join", "watch", "host", "club"]
+
+
+class StoreError(Exception):
+    """Base of every store error."""
+
+
+class TableExists(StoreError):
+    pass
+
+
+class TableNotFound(StoreError):
+    pass
+
+
+class VersionConflict(StoreError):
+    """Another writer changed the table since the caller read it: reload, never overwrite."""
+
+
+class LeaseHeld(StoreError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as stored: its state after ``version`` commits and its last event number."""
+
+    table_id: str
+    version: int
+    state: bytes
+    last_event: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    n: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRef:
+    """What a link key opens: a table and the role the key grants there."""
+
+    table_id: str
+    role: KeyRole
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Persistence for tables; every method is a coroutine so network stores fit."""
+
+    async def create_table(
+        self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
+    ) -> StoredTable:
+        """Store a new table at version 0 with no events and register its link keys.
+
+        Raises ``TableExists`` if the id or any key is taken (nothing is stored then).
+        """
+        ...
+
+    async def find_key(self, key: str) -> KeyRef | None:
+        """Return the table and role a link key opens, or None."""
+        ...
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """Return the table's current state, version and last event number, or None."""
+        ...
+
+    async def commit(
+        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes]
+    ) -> StoredTable:
+        """Atomically check the version, replace the state and append the events.
+
+        The events get the numbers ``last_event + 1 …`` in order. Returns the new stored table
+        (version ``expected_version + 1``). Raises ``VersionConflict`` or ``TableNotFound``
+        and then changes nothing.
+        """
+        ...
+
+    async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
+        """Return the events numbered above ``after``, in order (all of them for 0)."""
+        ...
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+        """Take or renew the writer lease for ``ttl_s`` seconds; False if another owner holds it."""
+        ...
+
+    async def release_lease(self, table_id: str, owner: str) -> None:
+        """Give the lease up if ``owner`` holds it (a no-op otherwise)."""
+        ...
+
+    async def table_ids(self) -> list[str]:
+        """Every stored table id (for reloading tables after a restart)."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections; the store is not used afterwards."""
+        ...

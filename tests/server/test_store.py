@@ -38,7 +38,11 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
     await made.close()
 
 
-KEYS: dict[str, KeyRole] = {"join-aaaaaaaa": "join", "watch-aaaaaaa": "watch", "host-aaaaaaaa": "host"}
+KEYS: dict[str, KeyRole] = {
+    "join-aaaaaaaa": "join",
+    "watch-aaaaaaa": "watch",
+    "host-aaaaaaaa": "host",
+}
 
 
 async def test_a_new_table_is_version_0_with_no_events(store: Store) -> None:

@@ -1,0 +1,86 @@
+"""Bots: a policy per level, each a function of one seat's view only (no cheating partner).
+
+``choose(level, view, legal, rng, budget)`` returns the action a bot at ``level`` takes, or
+None when every legal action is optional (a claim, taking missed cards while it is not the
+bot's turn) and the bot declines. Levels 1 and 2 live here; stronger levels register
+themselves with `register` from their own modules (``engine.bots.<name>``), listed in
+`_PLUGINS` so `choose` finds them without the caller importing them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.errors import EngineError
+from engine.views import View
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a searching bot may spend: samples, and/or a deadline on a given clock."""
+
+    samples: int | None = None
+    deadline: float | None = None
+    clock: Callable[[], float] | None = None
+
+    def expired(self) -> bool:
+        """Tell whether the deadline has passed (never, without a deadline and a clock)."""
+        if self.deadline is None or self.clock is None:
+            return False
+        return self.clock() >= self.deadline
+
+
+Policy = Callable[[View, tuple[Action, ...], random.Random, Budget], Action | None]
+
+LEVELS: dict[int, Policy] = {}
+
+#: modules that register further levels when imported (added by their authors).
+_PLUGINS: tuple[str, ...] = ()
+
+
+def register(level: int) -> Callable[[Policy], Policy]:
+    """Register a policy as bot ``level`` (a decorator)."""
+
+    def decorate(policy: Policy) -> Policy:
+        LEVELS[level] = policy
+        return policy
+
+    return decorate
+
+
+def levels() -> tuple[int, ...]:
+    """Return the available levels, lowest first."""
+    _load_plugins()
+    return tuple(sorted(LEVELS))
+
+
+def _load_plugins() -> None:
+    for name in _PLUGINS:
+        importlib.import_module(name)
+
+
+def choose(
+    level: int,
+    view: View,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> Action | None:
+    """Return the action bot ``level`` takes in ``view`` among ``legal`` (its seat's actions)."""
+    if level not in LEVELS:
+        _load_plugins()
+    policy = LEVELS.get(level)
+    if policy is None:
+        raise EngineError("bots", f"no bot level {level} (levels: {sorted(LEVELS)})")
+    return policy(view, legal, rng, budget or Budget())
+
+
+from engine.bots import greedy as _greedy  # noqa: E402  (registers levels 1 and 2)
+from engine.bots import random_play as _random_play  # noqa: E402
+
+__all__ = ["LEVELS", "Budget", "Policy", "choose", "levels", "register"]
+del _greedy, _random_play

@@ -1,0 +1,99 @@
+"""Capture enumeration (R7, R8): every distinct capture a played rank can make on a table.
+
+The table is held as ``by_rank``: for each rank the table cards of that rank, oldest first.
+Sum bases come from `SUM_PARTS`, the partitions of each value precomputed once, so finding
+them is a few length checks instead of a search over subsets of the table.
+A capture is a bit mask of the table cards taken (bit ``c`` for card ``c``) plus the missed
+sequence cards it leaves (R8, ``sequence = manual``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from typing import Final
+
+Capture = tuple[int, tuple[int, ...]]
+"""(mask of the table cards taken, missed sequence cards left for the other team)."""
+
+
+def _partitions(value: int, largest: int) -> list[list[int]]:
+    """Return the partitions of ``value`` into parts no larger than ``largest``, largest first."""
+    if value == 0:
+        return [[]]
+    out = []
+    for part in range(min(value, largest), 0, -1):
+        out += [[part, *rest] for rest in _partitions(value - part, part)]
+    return out
+
+
+def _sum_parts(rank: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Return, for a played numeric rank, each sum basis as ((rank, how many), …) (R7)."""
+    value = rank + 1
+    groups = []
+    for parts in _partitions(value, value - 1):  # two or more parts: none equals the value
+        counts = {part: parts.count(part) for part in parts}
+        if max(counts.values()) <= 4:  # a rank has only four cards
+            groups.append(tuple((part - 1, count) for part, count in sorted(counts.items())))
+    return tuple(groups)
+
+
+#: rank -> its sum bases; figures (J, Q, K) and A (value 1) have none (R2, R7).
+SUM_PARTS: Final = tuple(_sum_parts(rank) if 1 <= rank <= 6 else () for rank in range(10))
+
+
+def _mask(cards: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _sum_bases(by_rank: list[list[int]], rank: int) -> list[int]:
+    bases: list[int] = []
+    for parts in SUM_PARTS[rank]:
+        for part_rank, count in parts:
+            if len(by_rank[part_rank]) < count:
+                break
+        else:
+            choices = [
+                [_mask(group) for group in combinations(by_rank[part_rank], count)]
+                for part_rank, count in parts
+            ]
+            for picked in product(*choices):
+                mask = 0
+                for part in picked:
+                    mask |= part
+                bases.append(mask)
+    return bases
+
+
+def captures(by_rank: list[list[int]], rank: int, manual: bool, forfeit: bool) -> list[Capture]:
+    """Return every distinct capture with a card of ``rank`` (R7), in a deterministic order.
+
+    ``manual`` lets a capture stop its sequence early (R8 ``sequence = manual``); ``forfeit``
+    reports the rest of the run as missed cards (one per rank, the oldest on the table).
+    """
+    bases = [1 << card for card in by_rank[rank]]
+    if SUM_PARTS[rank]:
+        bases += _sum_bases(by_rank, rank)
+    if not bases:
+        return []
+    run: list[list[int]] = []
+    next_rank = rank + 1
+    while next_rank <= 9 and by_rank[next_rank]:
+        run.append(by_rank[next_rank])
+        next_rank += 1
+    if not run:
+        return [(basis, ()) for basis in bases]
+    if not manual:
+        if all(len(cards) == 1 for cards in run):
+            sequence = _mask([cards[0] for cards in run])
+            return [(basis | sequence, ()) for basis in bases]
+        return [(basis | _mask(seq), ()) for basis in bases for seq in product(*run)]
+    out: list[Capture] = []
+    for length in range(len(run) + 1):
+        missed = tuple(cards[0] for cards in run[length:]) if forfeit else ()
+        for seq in product(*run[:length]):
+            sequence = _mask(seq)
+            out += [(basis | sequence, missed) for basis in bases]
+    return out

@@ -1,0 +1,122 @@
+"""Build a complete game from one seat's view plus a guess of the hidden cards (for bots).
+
+A bot that samples ("determinizes") the unknown cards gets a real `Game` it can copy and
+play out. Everything but the guessed cards comes from the view: the public history of the
+hand gives the piles, the R10 ronda-caída events and the packet hands played so far.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from engine.cards import RANKS
+from engine.errors import EngineError
+from engine.phase import Phase
+from engine.state import Hidden
+from engine.views import View
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+G = TypeVar("G", bound="Game")
+
+
+def _rank_with(count: int, cards: list[int]) -> int:
+    counts = [0] * 10
+    for card in cards:
+        counts[card >> 2] += 1
+    return counts.index(count) if count in counts else -1
+
+
+def _check(view: View, hands: list[list[int]], stock: tuple[int, ...]) -> None:
+    for seat, hand in enumerate(hands):
+        if len(hand) != view.hand_sizes[seat]:
+            raise EngineError(
+                "R4", f"seat {seat} holds {view.hand_sizes[seat]} cards, not {len(hand)}"
+            )
+    if len(stock) != view.undealt:
+        raise EngineError("R4", f"{view.undealt} cards are still to be dealt, not {len(stock)}")
+    if view.phase in (Phase.ANNOUNCE, Phase.PLAY, Phase.CLAIMS):
+        everything = sorted([c for hand in hands for c in hand] + list(stock) + list(view.seen))
+        if everything != list(range(40)):
+            raise EngineError("R2", "the hands, stock and seen cards are not the 40 cards")
+
+
+def game_from_view(cls: type[G], view: View, hidden: Hidden) -> G:
+    """Return a game consistent with ``view`` in which the hidden cards are ``hidden``."""
+    rules = view.rules
+    seats = rules.seats
+    hands = [
+        sorted(view.hand if seat == view.viewer and view.hand is not None else hidden.hands[seat])
+        for seat in range(seats)
+    ]
+    _check(view, hands, hidden.stock)
+    game = cls.__new__(cls)
+    game._init_state(rules, {}, None, [], view.dealer, view.draw_start, view.draw_cards)
+    game.hand_number, game.packet, game.dealer = view.hand_number, view.packet, view.dealer
+    game._pack = [-1] * (40 - len(hidden.stock)) + list(hidden.stock)
+    game._deal_pos = 40 - len(hidden.stock)
+    game._hands = hands
+    game._table = list(view.table)
+    for card in view.table:
+        game._by_rank[card >> 2].append(card)
+    game._scores = list(view.scores)
+    game._turn, game._phase, game._winner = view.turn, view.phase, view.winner
+    game._last_trail = -1 if view.caida_target is None else view.caida_target
+    game._missed = list(view.missed)
+    game._missed_team = view.missed_takers[0] & 1 if view.missed_takers else -1
+    game._history = [(e.packet, e.seat, e.card, e.take, e.caida) for e in view.history]
+    game._announced = list(view.announced)
+    game._cuarenta = view.cuarenta
+    game._claims_ended = list(view.claims_ended)
+    game._claims_made = list(view.claims)
+    game._played_in_packet = sum(1 for e in view.history if e.packet == view.packet and e.card >= 0)
+    # packet hands: what each seat played in a packet, plus (this packet) what it still holds
+    dealt: dict[tuple[int, int], list[int]] = {}
+    for entry in view.history:
+        if entry.card >= 0:
+            dealt.setdefault((entry.packet, entry.seat), []).append(entry.card)
+            game._piles[entry.seat & 1] += [entry.card, *entry.take] if entry.take else []
+        else:
+            game._piles[entry.seat & 1] += entry.take
+    for seat in range(seats):
+        dealt.setdefault((view.packet, seat), []).extend(hands[seat])
+        current = dealt[(view.packet, seat)]
+        game._packet_hands[seat] = tuple(sorted(current))
+        game._ronda[seat] = _rank_with(3, current)
+        game._four[seat] = _rank_with(4, current)
+    _rebuild_r10(game, view, dealt)
+    order = [(view.dealer + offset) % seats for offset in range(1, seats + 1)]
+    if view.phase is Phase.ANNOUNCE:
+        done = {seat for seat, _ in view.announced}
+        game._announce_queue = [seat for seat in order if seat not in done]
+    game._hand_rondas = [
+        (view.packet, seat, game._ronda[seat])
+        for seat, call in view.announced
+        if call == "ronda" and game._ronda[seat] >= 0
+    ]
+    return game
+
+
+def _rebuild_r10(game: Game, view: View, dealt: dict[tuple[int, int], list[int]]) -> None:
+    """Recompute the R10 events of the hand from its caídas and the packet hands."""
+    if not view.rules.awards_r10:
+        return
+    seats = view.rules.seats
+    caught: set[tuple[int, int]] = set()
+    for entry in view.history:
+        if entry.card < 0 or not entry.caida:
+            continue
+        trailer = (entry.seat - 1) % seats
+        rank = entry.card >> 2
+        if (entry.packet, trailer) in caught:
+            continue
+        if _rank_with(3, dealt.get((entry.packet, trailer), [])) == rank:
+            caught.add((entry.packet, trailer))
+            game._r10.append((entry.seat & 1, rank))
+    for seat in range(seats):
+        game._ronda_caught[seat] = (view.packet, seat) in caught
+    for seat, letter, valid in view.claims:
+        event = (seat & 1, RANKS.index(letter))
+        if valid and event in game._r10:
+            game._r10.remove(event)

@@ -1,0 +1,290 @@
+"""The mutable game state: every field a game holds, its copy, fingerprint and invariants.
+
+`GameState` is the data; `engine.game.Game` adds the rules that change it. Cards are ints
+(`engine.cards`); the table is kept twice, as a list in the order cards were laid (the
+public view, R8's "longer on the table") and as per-rank lists (`by_rank`) for capture
+enumeration. Everything is a list of small ints so `copy` is a handful of slice copies.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import Action
+from engine.phase import Phase
+from engine.rules import Rules
+
+#: A play or missed-cards take as kept in the hand's public history:
+#: (packet, seat, card or -1 for a missed-cards take, cards taken, caída).
+HistoryEntry = tuple[int, int, int, tuple[int, ...], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """A guess of what one seat cannot see: the other hands and the cards still to be dealt.
+
+    ``hands[seat]`` for every seat (the viewer's own entry is ignored); ``stock`` is the rest
+    of this hand's pack, top first.
+    """
+
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+
+
+class GameState:
+    """Every field of a game; see `engine.game.Game` for what they mean in play."""
+
+    __slots__ = (
+        "_actions",
+        "_announce_queue",
+        "_announced",
+        "_by_rank",
+        "_caps",
+        "_claims_ended",
+        "_claims_made",
+        "_counted",
+        "_cuarenta",
+        "_deal_pos",
+        "_discarded",
+        "_four",
+        "_hand_rondas",
+        "_hands",
+        "_history",
+        "_last_trail",
+        "_missed",
+        "_missed_team",
+        "_next_pack",
+        "_pack",
+        "_packet_hands",
+        "_phase",
+        "_piles",
+        "_played_in_packet",
+        "_r10",
+        "_rng",
+        "_ronda",
+        "_ronda_caught",
+        "_scores",
+        "_table",
+        "_turn",
+        "_winner",
+        "dealer",
+        "draw_cards",
+        "draw_start",
+        "first_dealer",
+        "hand_number",
+        "options",
+        "packet",
+        "packs",
+        "rules",
+        "start_events",
+    )
+
+    rules: Rules
+    options: dict[str, object]
+    _rng: random.Random | None
+    packs: list[tuple[str, ...]]
+    _next_pack: int
+    draw_start: int | None
+    draw_cards: tuple[int, ...]
+    dealer: int
+    hand_number: int
+    packet: int
+    _pack: list[int]
+    _deal_pos: int
+    _hands: list[list[int]]
+    _packet_hands: list[tuple[int, ...]]
+    _ronda: list[int]
+    _four: list[int]
+    _ronda_caught: list[bool]
+    _table: list[int]
+    _by_rank: list[list[int]]
+    _piles: list[list[int]]
+    _scores: list[int]
+    _turn: int | None
+    _phase: Phase
+    _last_trail: int
+    _missed: list[int]
+    _missed_team: int
+    _r10: list[tuple[int, int]]
+    _claims_ended: list[bool]
+    _claims_made: list[tuple[int, str, bool]]
+    _announce_queue: list[int]
+    _announced: list[tuple[int, str]]
+    _hand_rondas: list[tuple[int, int, int]]
+    _cuarenta: tuple[int, tuple[int, ...]] | None
+    _history: list[HistoryEntry]
+    _played_in_packet: int
+    _winner: int | str | None
+    _counted: list[tuple[int, tuple[int, int]]]
+    _actions: list[Action]
+    _discarded: list[int]
+    _caps: dict[int, Any]
+    start_events: tuple[Any, ...]
+    first_dealer: int
+
+    def _init_state(
+        self,
+        rules: Rules,
+        options: dict[str, object],
+        rng: random.Random | None,
+        packs: list[tuple[str, ...]],
+        dealer: int,
+        draw_start: int | None,
+        draw_cards: tuple[int, ...],
+    ) -> None:
+        seats = rules.seats
+        self.rules = rules
+        self.options = options
+        self._rng = rng
+        self.packs = packs
+        self._next_pack = 0
+        self.draw_start = draw_start
+        self.draw_cards = draw_cards
+        self.dealer = dealer
+        self.first_dealer = dealer
+        self.hand_number = -1
+        self.packet = -1
+        self._pack = []
+        self._deal_pos = 0
+        self._hands = [[] for _ in range(seats)]
+        self._packet_hands = [() for _ in range(seats)]
+        self._ronda = [-1] * seats
+        self._four = [-1] * seats
+        self._ronda_caught = [False] * seats
+        self._table = []
+        self._by_rank = [[] for _ in range(10)]
+        self._piles = [[], []]
+        self._scores = [0, 0]
+        self._turn = None
+        self._phase = Phase.WAITING
+        self._last_trail = -1
+        self._missed = []
+        self._missed_team = -1
+        self._r10 = []
+        self._claims_ended = [False, False]
+        self._claims_made = []
+        self._announce_queue = []
+        self._announced = []
+        self._hand_rondas = []
+        self._cuarenta = None
+        self._history = []
+        self._played_in_packet = 0
+        self._winner = None
+        self._counted = []
+        self._actions = []
+        self._discarded = []
+        self._caps = {}
+        self.start_events = ()
+
+    def _copy_state_into(self, other: GameState) -> None:
+        """Fill ``other`` with a copy of this state (lists copied, values shared)."""
+        other.rules = self.rules
+        other.options = self.options
+        if self._rng is None:
+            other._rng = None
+        else:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        other.packs = self.packs[:]
+        other._next_pack = self._next_pack
+        other.draw_start = self.draw_start
+        other.draw_cards = self.draw_cards
+        other.dealer = self.dealer
+        other.first_dealer = self.first_dealer
+        other.hand_number = self.hand_number
+        other.packet = self.packet
+        other._pack = self._pack  # never mutated: a hand's pack is replaced, not changed
+        other._deal_pos = self._deal_pos
+        other._hands = [hand[:] for hand in self._hands]
+        other._packet_hands = self._packet_hands[:]
+        other._ronda = self._ronda[:]
+        other._four = self._four[:]
+        other._ronda_caught = self._ronda_caught[:]
+        other._table = self._table[:]
+        other._by_rank = [cards[:] for cards in self._by_rank]
+        other._piles = [self._piles[0][:], self._piles[1][:]]
+        other._scores = self._scores[:]
+        other._turn = self._turn
+        other._phase = self._phase
+        other._last_trail = self._last_trail
+        other._missed = self._missed[:]
+        other._missed_team = self._missed_team
+        other._r10 = self._r10[:]
+        other._claims_ended = self._claims_ended[:]
+        other._claims_made = self._claims_made[:]
+        other._announce_queue = self._announce_queue[:]
+        other._announced = self._announced[:]
+        other._hand_rondas = self._hand_rondas[:]
+        other._cuarenta = self._cuarenta
+        other._history = self._history[:]
+        other._played_in_packet = self._played_in_packet
+        other._winner = self._winner
+        other._counted = self._counted[:]
+        other._actions = self._actions[:]
+        other._discarded = self._discarded[:]
+        other._caps = {}
+        other.start_events = self.start_events
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Return every field of the state as nested tuples (equal states, equal fingerprints)."""
+        return (
+            self.rules,
+            tuple(sorted(self.options.items())),
+            None if self._rng is None else self._rng.getstate(),
+            tuple(self.packs),
+            self._next_pack,
+            self.draw_start,
+            self.draw_cards,
+            self.dealer,
+            self.first_dealer,
+            self.hand_number,
+            self.packet,
+            tuple(self._pack),
+            self._deal_pos,
+            tuple(tuple(hand) for hand in self._hands),
+            tuple(self._packet_hands),
+            tuple(self._ronda),
+            tuple(self._four),
+            tuple(self._ronda_caught),
+            tuple(self._table),
+            tuple(tuple(cards) for cards in self._by_rank),
+            (tuple(self._piles[0]), tuple(self._piles[1])),
+            tuple(self._scores),
+            self._turn,
+            self._phase,
+            self._last_trail,
+            tuple(self._missed),
+            self._missed_team,
+            tuple(self._r10),
+            tuple(self._claims_ended),
+            tuple(self._claims_made),
+            tuple(self._announce_queue),
+            tuple(self._announced),
+            tuple(self._hand_rondas),
+            self._cuarenta,
+            tuple(self._history),
+            self._played_in_packet,
+            self._winner,
+            tuple(self._counted),
+            tuple(self._actions),
+            tuple(self._discarded),
+        )
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if the state breaks an invariant of ours (tests and debugging)."""
+        if not self._pack:
+            return
+        everywhere = (
+            [card for hand in self._hands for card in hand]
+            + self._table
+            + self._piles[0]
+            + self._piles[1]
+            + self._pack[self._deal_pos :]
+            + self._discarded
+        )
+        assert sorted(everywhere) == list(range(40)), "R4: the hand's 40 cards are conserved"
+        assert sorted(self._table) == sorted(c for cards in self._by_rank for c in cards)
+        assert all(score % 2 == 0 for score in self._scores), "R12: scores are even"
+        assert set(self._missed) <= set(self._table), "R8: missed cards lie on the table"

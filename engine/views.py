@@ -1,0 +1,128 @@
+"""What one viewer may see: `View` (a snapshot) and `redact` (an event). Nothing else leaks.
+
+Hands are shown only to their owner; a ronda's rank stays hidden until the hand summary
+(`HandCounted`). Everything else is public: the diamond draw, played and captured cards, the
+table, pile sizes, a shown cuarenta, claims. A view also holds what a bot needs to count cards
+without cheating: the cards played this hand (with who played them), the size of every hand,
+the cards still to be dealt, who announced ronda this packet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from engine.events import Announced, Event, PacketDealt
+from engine.phase import Phase
+from engine.rules import Rules
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class SeenPlay:
+    """A public entry of this hand's history: a play, or a missed-cards take (``card`` = -1)."""
+
+    packet: int
+    seat: int
+    card: int
+    take: tuple[int, ...]
+    caida: bool
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One viewer's snapshot of a game (``viewer`` None: a spectator)."""
+
+    viewer: int | None
+    rules: Rules
+    phase: Phase
+    hand_number: int
+    packet: int
+    dealer: int
+    turn: int | None
+    to_act: tuple[int, ...]
+    scores: tuple[int, int]
+    pile_sizes: tuple[int, int]
+    table: tuple[int, ...]
+    hand: tuple[int, ...] | None
+    hand_sizes: tuple[int, ...]
+    undealt: int
+    caida_target: int | None
+    missed: tuple[int, ...]
+    missed_takers: tuple[int, ...]
+    history: tuple[SeenPlay, ...]
+    announced: tuple[tuple[int, str], ...]
+    cuarenta: tuple[int, tuple[int, ...]] | None
+    claims_open: bool
+    claims_ended: tuple[bool, bool]
+    claims: tuple[tuple[int, str, bool], ...]
+    draw_start: int | None
+    draw_cards: tuple[int, ...]
+    winner: int | str | None
+
+    @property
+    def seen(self) -> frozenset[int]:
+        """Every card played this hand (played cards are public; captured ones were played)."""
+        return frozenset(entry.card for entry in self.history if entry.card >= 0)
+
+    @property
+    def ronda_announced(self) -> tuple[int, ...]:
+        """The seats that announced ronda this packet (never the rank, R6)."""
+        return tuple(seat for seat, call in self.announced if call == "ronda")
+
+    def unseen(self) -> tuple[int, ...]:
+        """The cards this viewer cannot place: other hands and the cards still to be dealt."""
+        known = set(self.seen) | set(self.hand or ())
+        return tuple(card for card in range(40) if card not in known)
+
+
+def view_of(game: Game, viewer: int | None) -> View:
+    """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator)."""
+    seats = game.rules.seats
+    own = None if viewer is None or not 0 <= viewer < seats else game.hand(viewer)
+    missed = game.missed
+    taker_team = game._missed_team
+    return View(
+        viewer=viewer,
+        rules=game.rules,
+        phase=game.phase,
+        hand_number=game.hand_number,
+        packet=game.packet,
+        dealer=game.dealer,
+        turn=game.turn,
+        to_act=game.to_act(),
+        scores=game.scores,
+        pile_sizes=game.pile_sizes,
+        table=game.table,
+        hand=own,
+        hand_sizes=tuple(len(game._hands[seat]) for seat in range(seats)),
+        undealt=len(game._pack) - game._deal_pos,
+        caida_target=game.caida_target,
+        missed=missed,
+        missed_takers=tuple(s for s in range(seats) if missed and s & 1 == taker_team),
+        history=tuple(SeenPlay(*entry) for entry in game._history),
+        announced=tuple(game._announced),
+        cuarenta=game._cuarenta,
+        claims_open=game.phase is Phase.CLAIMS,
+        claims_ended=(game._claims_ended[0], game._claims_ended[1]),
+        claims=tuple(game._claims_made),
+        draw_start=game.draw_start,
+        draw_cards=game.draw_cards,
+        winner=game.winner,
+    )
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """Return what ``viewer`` may see of ``event``: THE one redaction of events.
+
+    A `PacketDealt` keeps only the viewer's own cards; an `Announced` ronda hides its rank
+    from everyone but the announcer (ranks become public in `HandCounted`). A cuarenta is shown.
+    """
+    if isinstance(event, PacketDealt):
+        hands = tuple(hand if seat == viewer else None for seat, hand in enumerate(event.hands))
+        return replace(event, hands=hands)
+    if isinstance(event, Announced) and event.call == "ronda" and event.seat != viewer:
+        return replace(event, rank=None)
+    return event

@@ -1,0 +1,65 @@
+"""Helpers for engine tests: stacked packs and games built through the public record API."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine import Event, Game, Record, parse_action
+from engine.cards import codes, parse_card
+
+#: Filler order: suit-major (AC 2C 3C … KC AD …), so filler hands rarely hold three of a rank.
+_FILLER = [rank * 4 + suit for suit in range(4) for rank in range(10)]
+
+
+def stacked_pack(dealer: int, packets: Sequence[Mapping[int, str]], seats: int = 4) -> list[str]:
+    """Return a 40-card pack dealing ``packets[k][seat]`` (space-separated codes) in packet k.
+
+    Seats or packets not given get filler cards; the cards are dealt as R4/R14 say.
+    """
+    wanted = {
+        (k, seat): [parse_card(code) for code in text.split()]
+        for k, packet in enumerate(packets)
+        for seat, text in packet.items()
+    }
+    used = {card for cards in wanted.values() for card in cards}
+    assert len(used) == sum(len(cards) for cards in wanted.values()), "a card is stacked twice"
+    filler = [card for card in _FILLER if card not in used]
+    pack: list[int] = []
+    for k in range(40 // (5 * seats)):
+        for offset in range(1, seats + 1):
+            seat = (dealer + offset) % seats
+            cards = wanted.get((k, seat), [])
+            assert len(cards) <= 5
+            while len(cards) < 5:
+                cards = [*cards, filler.pop(0)]
+            pack += cards
+    return codes(pack)
+
+
+def game_from(
+    packs: Sequence[Sequence[str]],
+    dealer: int = 0,
+    profile: str = "pagat-4p",
+    options: Mapping[str, object] | None = None,
+) -> Game:
+    """Return a game dealt from the given packs (it waits when they run out)."""
+    record = Record(
+        profile=profile,
+        options=dict(options or {}),
+        dealer=dealer,
+        packs=tuple(tuple(pack) for pack in packs),
+    )
+    return Game.from_record(record)
+
+
+def act(game: Game, *texts: str) -> list[Event]:
+    """Apply actions given in their text form; return all their events."""
+    events: list[Event] = []
+    for text in texts:
+        events += game.apply(parse_action(text))
+    return events
+
+
+def deal(dealer: int, *packets: Mapping[int, str], seats: int = 4, **kwargs: object) -> Game:
+    """Return a game whose first hand is stacked as given (one pack; it waits after it)."""
+    return game_from([stacked_pack(dealer, packets, seats)], dealer=dealer, **kwargs)  # type: ignore[arg-type]

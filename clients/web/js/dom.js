@@ -1,0 +1,76 @@
+// Build DOM nodes declaratively, so views read as the markup they produce (no framework, no build step).
+
+/**
+ * h("button#id.card.is-on", {onclick, "aria-label": "…"}, child, …) → HTMLElement.
+ * Attributes starting with "on" become listeners; `false`/`null` attributes and children are skipped,
+ * so conditional parts stay inline.
+ */
+export function h(tag, attrs = {}, ...children) {
+  if (!isAttributes(attrs)) {
+    children.unshift(attrs);
+    attrs = {};
+  }
+  const [head, ...classes] = tag.split(".");
+  const [name, id] = head.split("#");
+  const el = document.createElement(name || "div");
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.classList.add(...String(value).split(/\s+/).filter(Boolean));
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+/** A plain object is attributes; a node, text, number, array or nothing is already a child. */
+function isAttributes(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Node);
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Like h() for SVG elements (no classes shorthand: pass "class"). */
+export function s(tag, attrs = {}, ...children) {
+  if (!isAttributes(attrs)) {
+    children.unshift(attrs);
+    attrs = {};
+  }
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value !== false && value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/**
+ * Replace a container's children while keeping keyboard focus on the "same" control:
+ * re-rendering must never throw a keyboard user back to the top of the page.
+ */
+export function renderInto(container, ...children) {
+  const active = document.activeElement;
+  const focusKey = active && container.contains(active) ? active.dataset.focus : null;
+  container.replaceChildren();
+  append(container, children);
+  if (focusKey) {
+    const again = container.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}

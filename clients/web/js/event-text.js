@@ -1,0 +1,90 @@
+// Events told in words for the log and the brief banners: "Norte hace caída: +2".
+// Returns null for events nobody needs to read (hidden placeholders, internal steps).
+import { t } from "../i18n/index.js";
+import { cardName } from "./cards.js";
+
+/**
+ * @param {object} event an engine or table event (PROTOCOL.md)
+ * @param {{nameOf: (seat: number) => string, teamOf: (team: number) => string}} names
+ * @returns {{text: string, kind: string, banner: boolean} | null}
+ */
+export function describeEvent(event, names) {
+  const who = (seat) => names.nameOf(seat);
+  const line = (kind, key, params = {}, banner = false) => ({ kind, text: t(key, params), banner });
+  switch (event.type) {
+    case "dealer_drawn":
+      return line("deal", "log.dealerDrawn", { name: who(event.dealer) });
+    case "hand_started":
+      return line("deal", "log.handStarted", { hand: event.hand + 1, name: who(event.dealer) });
+    case "packet_dealt":
+      return line("deal", "log.packetDealt", { packet: event.packet + 1 });
+    case "announced":
+      return announced(event, who, line);
+    case "played":
+      return played(event, who, line);
+    case "missed_taken":
+      return line("score", "log.missedTaken", { name: who(event.seat), count: event.cards.length }, true);
+    case "claims_opened":
+      return line("claim", "log.claimsOpened", {}, true);
+    case "claimed":
+      return line("claim", event.valid ? "log.claimValid" : "log.claimWrong",
+        { name: who(event.seat), rank: t(`rank.${event.rank}`), points: event.points }, true);
+    case "claims_closed":
+      return line("claim", "log.claimsClosed");
+    case "awarded":
+      return line("score", "log.awarded",
+        { team: names.teamOf(event.team), rank: t(`rank.${event.rank}`), points: event.points }, true);
+    case "hand_counted":
+      return line("score", "log.handCounted", {
+        a: names.teamOf(0), b: names.teamOf(1), pa: event.piles[0], pb: event.piles[1],
+        xa: event.points[0], xb: event.points[1],
+      }, true);
+    case "misdeal_ruled":
+      return line("score", "log.misdeal", { name: who(event.dealer), points: event.points,
+        penalty: t(`option.misdeal_penalty.${event.penalty}`) }, true);
+    case "game_over":
+      return event.winner === "draw"
+        ? line("end", "log.draw", {}, true)
+        : line("end", "log.gameOver", { team: names.teamOf(event.winner),
+          a: event.scores[0], b: event.scores[1] }, true);
+    case "seat_taken":
+      return line("table", event.bot_level ? "log.botSeated" : "log.seatTaken",
+        { name: event.name, level: event.bot_level });
+    case "seat_freed":
+      return line("table", "log.seatFreed", { seat: who(event.seat) });
+    case "seats_swapped":
+      return line("table", "log.seatsSwapped", { a: who(event.seat), b: who(event.other) });
+    case "options_changed":
+      return line("table", "log.optionsChanged");
+    case "lock_changed":
+      return line("table", event.locked ? "log.locked" : "log.unlocked");
+    case "game_started":
+      return line("table", "log.gameStarted", {}, true);
+    case "stand_in":
+      return line("table", event.active ? "log.standIn" : "log.standInEnds", { name: who(event.seat) });
+    case "rematch_asked":
+      return line("table", "log.rematchAsked", { name: who(event.seat) });
+    default:
+      return null;
+  }
+}
+
+function announced(event, who, line) {
+  const params = { name: who(event.seat), points: event.points };
+  if (event.call === "cuarenta") return line("score", "log.cuarenta", params, true);
+  if (event.call === "pass") return line("play", "log.pass", params);
+  return line("score", event.points ? "log.ronda" : "log.rondaNoPoints", params, true);
+}
+
+function played(event, who, line) {
+  const params = { name: who(event.seat), card: cardName(event.card), points: event.points,
+    count: event.take.length };
+  if (!event.take.length) return line("play", "log.trail", params);
+  let key = "log.capture";
+  if (event.caida && event.limpia) key = "log.caidaLimpia";
+  else if (event.caida) key = "log.caida";
+  else if (event.limpia) key = "log.limpia";
+  const out = line(event.points ? "score" : "play", key, params, Boolean(event.caida || event.limpia));
+  if (event.missed?.length) out.text += ` ${t("log.missed", { count: event.missed.length })}`;
+  return out;
+}

@@ -1,0 +1,106 @@
+// The home page: open a table (profile, R13 house rules, turn timer, bots), then share its links.
+import { h, renderInto } from "./dom.js";
+import { t } from "../i18n/index.js";
+import {
+  BOT_LEVELS, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
+} from "./options.js";
+import { sharePanel, tableUrl } from "./share.js";
+
+function select(id, values, label, current, describe) {
+  return h("div.field",
+    h("label", { for: id }, label),
+    h("select", { id, name: id },
+      values.map((v) => h("option", { value: String(v), selected: String(v) === String(current) },
+        describe(v)))));
+}
+
+function optionFields(profile, chosen) {
+  return optionsFor(profile).map((option) =>
+    select(`opt-${option.name}`, option.values, t(`option.${option.name}`),
+      chosen[option.name] ?? option.values[0],
+      (v) => t(`option.${option.name}.${v}`)));
+}
+
+/**
+ * Render the create form. `app.createTable(request)` resolves with the new table's keys.
+ * A profile change re-renders the options it allows (R14 fixes most rules of 2-player games).
+ */
+export function renderHome(root, app) {
+  const state = { profile: "pagat-4p", options: {}, name: app.playerName() };
+
+  const form = h("form.create-form", { "aria-labelledby": "create-title" });
+  const optionBox = h("fieldset.options");
+
+  function drawOptions() {
+    renderInto(optionBox, h("legend", t("home.houseRules")), optionFields(state.profile, state.options),
+      h("p.hint", t("home.houseRules.hint")));
+  }
+
+  form.append(
+    h("h1#create-title", t("home.title")),
+    h("p.lede", t("home.lede")),
+    h("div.field",
+      h("label", { for: "player-name" }, t("home.name")),
+      h("input#player-name", { name: "name", maxlength: 32, autocomplete: "nickname", value: state.name,
+        placeholder: t("home.name.placeholder") })),
+    select("profile", PROFILES, t("home.profile"), state.profile, (p) => t(`profile.${p}`)),
+    optionBox,
+    select("turn-timer", TURN_TIMERS, t("home.timer"), 30,
+      (s) => (s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))),
+    h("div.field.field-inline",
+      h("input#fill-bots", { type: "checkbox", checked: true }),
+      h("label", { for: "fill-bots" }, t("home.bots"))),
+    select("bot-level", BOT_LEVELS, t("home.botLevel"), 3, (l) => t(`bot.level.${l}`)),
+    h("div.form-actions", h("button.btn.btn-primary", { type: "submit" }, t("home.create"))),
+    h("p.form-error", { role: "alert", id: "create-error" }),
+  );
+  drawOptions();
+
+  form.addEventListener("change", (event) => {
+    const target = event.target;
+    if (target.id === "profile") {
+      state.profile = target.value;
+      drawOptions();
+    } else if (target.id.startsWith("opt-")) {
+      const option = optionsFor(state.profile).find((o) => `opt-${o.name}` === target.id);
+      state.options[option.name] = parseOptionValue(option, target.value);
+    }
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    form.querySelector("#create-error").textContent = "";
+    const name = form.querySelector("#player-name").value.trim();
+    try {
+      const keys = await app.createTable({
+        name,
+        profile: state.profile,
+        options: changedOptions(state.profile, state.options),
+        turnTimer: Number(form.querySelector("#turn-timer").value),
+        fillBots: form.querySelector("#fill-bots").checked,
+        botLevel: Number(form.querySelector("#bot-level").value),
+      });
+      renderCreated(root, keys);
+    } catch (error) {
+      form.querySelector("#create-error").textContent = t("error.create", { reason: app.errorText(error) });
+      button.disabled = false;
+    }
+  });
+
+  renderInto(root, h("div.home", form));
+  form.querySelector("#player-name").focus();
+}
+
+/** After creating: the links to share, and the way to the table (as its host). */
+function renderCreated(root, keys) {
+  const go = h("a.btn.btn-primary", { href: tableUrl(keys.join), id: "go-to-table" }, t("home.goToTable"));
+  renderInto(root, h("div.home",
+    h("section.created", { "aria-labelledby": "created-title" },
+      h("h1#created-title", { tabindex: "-1" }, t("home.created")),
+      h("p.lede", t("home.created.lede")),
+      sharePanel(keys),
+      h("div.form-actions", go))));
+  root.querySelector("#created-title").focus();
+}

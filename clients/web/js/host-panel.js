@@ -1,0 +1,82 @@
+// The host's controls (PROTOCOL.md host messages): seats and bots, kick, lock, options before
+// the start, start, and referee rulings (R5 misdeal) during the game.
+import { h } from "./dom.js";
+import { t } from "../i18n/index.js";
+import { BOT_LEVELS, TURN_TIMERS, optionsFor, parseOptionValue } from "./options.js";
+import { seatName } from "./seats.js";
+
+function seatRow(model, seat, send) {
+  const occupant = model.table.occupants[seat];
+  const lobby = !model.table.started;
+  const name = occupant.empty ? t("seat.empty") : seatName(occupant, seat, model.table.seats);
+  const level = h("select", { "aria-label": t("host.botLevel"), dataset: { focus: `level-${seat}` } },
+    BOT_LEVELS.map((l) => h("option", { value: String(l), selected: l === 3 }, t(`bot.level.${l}`))));
+  const controls = [];
+  if (occupant.empty && lobby) {
+    controls.push(level, h("button.btn.btn-small", {
+      type: "button", dataset: { focus: `add-bot-${seat}`, action: "add-bot", seat: String(seat) },
+      onclick: () => send({ type: "add_bot", seat, level: Number(level.value) }),
+    }, t("host.addBot")));
+  } else if (occupant.bot && !occupant.standIn && lobby) {
+    controls.push(h("button.btn.btn-small.btn-quiet", {
+      type: "button", dataset: { focus: `remove-bot-${seat}` },
+      onclick: () => send({ type: "remove_bot", seat }),
+    }, t("host.removeBot")));
+  } else if (!occupant.empty && !occupant.bot && seat !== model.you) {
+    controls.push(h("button.btn.btn-small.btn-quiet", {
+      type: "button", dataset: { focus: `kick-${seat}` },
+      onclick: () => send({ type: "kick", seat }),
+    }, t("host.kick")));
+  }
+  return h("li.host-seat", { dataset: { seat: String(seat) } },
+    h("span.host-seat-name", `${t(`seat.n`, { n: seat + 1 })} · ${name}`),
+    occupant.bot ? h("span.badge.badge-bot", t("seat.bot", { level: occupant.bot })) : null,
+    h("span.host-seat-controls", controls));
+}
+
+function optionsForm(model, send) {
+  const profile = model.table.profile;
+  const fields = optionsFor(profile).map((option) => h("div.field",
+    h("label", { for: `host-opt-${option.name}` }, t(`option.${option.name}`)),
+    h("select", {
+      id: `host-opt-${option.name}`,
+      onchange: (e) => send({ type: "set_options",
+        options: { ...model.table.options, [option.name]: parseOptionValue(option, e.target.value) } }),
+    }, option.values.map((v) => h("option", {
+      value: String(v), selected: String(model.table.options[option.name] ?? option.values[0]) === String(v),
+    }, t(`option.${option.name}.${v}`))))));
+  fields.push(h("div.field",
+    h("label", { for: "host-timer" }, t("home.timer")),
+    h("select", { id: "host-timer",
+      onchange: (e) => send({ type: "set_options", options: model.table.options,
+        turn_timer: Number(e.target.value) }) },
+    TURN_TIMERS.map((s) => h("option", { value: String(s), selected: s === model.table.turnTimer },
+      s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))))));
+  return h("details.host-options", h("summary", t("host.options")), fields);
+}
+
+/** The panel; `send` sends a request and reports errors; `start` fills bots then starts. */
+export function hostPanel(model, { send, start }) {
+  const table = model.table;
+  const lobby = !table.started;
+  const seats = Array.from({ length: table.seats }, (_, seat) => seatRow(model, seat, send));
+  return h("section.panel.host-panel", { "aria-labelledby": "host-title" },
+    h("h2#host-title", t("host.title")),
+    h("ul.host-seats", seats),
+    h("div.field.field-inline",
+      h("input#host-lock", { type: "checkbox", checked: table.locked,
+        onchange: (e) => send({ type: "lock", locked: e.target.checked }) }),
+      h("label", { for: "host-lock" }, t("host.lock"))),
+    lobby ? optionsForm(model, send) : null,
+    lobby ? h("button.btn.btn-primary.btn-wide", {
+      type: "button", id: "start-game", dataset: { focus: "start" }, onclick: start,
+    }, t("host.start")) : null,
+    lobby ? h("p.hint", t("host.start.hint")) : null,
+    table.stage === "playing" ? h("div.referee",
+      h("h3", t("host.referee")),
+      h("button.btn.btn-small.btn-quiet", {
+        type: "button", dataset: { focus: "misdeal" },
+        onclick: () => { if (confirm(t("host.misdeal.confirm"))) send({ type: "misdeal" }); },
+      }, t("host.misdeal")),
+      h("p.hint", t("host.misdeal.hint"))) : null);
+}

@@ -1,0 +1,68 @@
+// Boot: pick the language, then show the home page ("/") or a table ("/t/<key>").
+import { LANGUAGES, detectLanguage, language, setLanguage, t } from "../i18n/index.js";
+import { h } from "./dom.js";
+import { Connection, socketUrl } from "./connection.js";
+import { renderHome } from "./home.js";
+import { openTable } from "./table-page.js";
+import { remember } from "./storage.js";
+
+export const PROTOCOL_VERSION = 1;
+
+function chrome() {
+  document.title = t("app.title");
+  document.querySelector(".skip-link").textContent = t("app.skip");
+  document.querySelector("#lang-label").textContent = t("app.language");
+  const picker = document.querySelector("#lang");
+  picker.replaceChildren(...Object.keys(LANGUAGES).map((code) =>
+    h("option", { value: code, selected: code === language() }, LANGUAGES[code]["app.languageName"])));
+}
+
+/** A human sentence for a refused request (the code is stable; the server's text is a detail). */
+export function errorText(error) {
+  if (error?.code && LANGUAGES[language()][`error.${error.code}`]) return t(`error.${error.code}`);
+  return error?.message || t("error.unknown");
+}
+
+function home(root) {
+  let conn = null;
+  const app = {
+    playerName: remember.name,
+    errorText,
+    async createTable(request) {
+      if (!conn) {
+        conn = new Connection(socketUrl(), {
+          hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: request.name || "guest" }),
+          onMessage: () => {},
+          onStatus: () => {},
+        });
+      }
+      await conn.open();
+      if (request.name) remember.setName(request.name);
+      const created = await conn.request({ type: "create", profile: request.profile,
+        options: request.options, turn_timer: request.turnTimer });
+      conn.close();
+      const keys = { join: created.join_key, watch: created.watch_key, host: created.host_key };
+      remember.setHostKey(keys.join, keys.host);
+      remember.setSetup(keys.join, { fillBots: request.fillBots, botLevel: request.botLevel,
+        watch: keys.watch });
+      return keys;
+    },
+  };
+  renderHome(root, app);
+}
+
+function boot() {
+  setLanguage(detectLanguage());
+  chrome();
+  const root = document.querySelector("#main");
+  const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
+  const rerender = match ? openTable(root, decodeURIComponent(match[1]), { errorText }) : (() => home(root));
+  if (!match) rerender();
+  document.querySelector("#lang").addEventListener("change", (event) => {
+    setLanguage(event.target.value, { remember: true });
+    chrome();
+    rerender();
+  });
+}
+
+boot();

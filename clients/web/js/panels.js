@@ -1,0 +1,54 @@
+// The side panels and overlays: the event log, the hand summary (R11 count, R6 rondas, R10
+// awards) and the end of the game with its rematch.
+import { h } from "./dom.js";
+import { t } from "../i18n/index.js";
+
+export function logPanel(model) {
+  const entries = model.log.slice(-60).reverse();
+  return h("section.panel.log-panel", { "aria-labelledby": "log-title" },
+    h("h2#log-title", t("log.title")),
+    entries.length
+      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, { dataset: { n: String(e.n) } },
+        e.text)))
+      : h("p.hint", t("log.empty")));
+}
+
+export function summaryPanel(model, names, onClose) {
+  const s = model.summary;
+  if (!s) return null;
+  const row = (team) => h("tr",
+    h("th", { scope: "row" }, names.teamOf(team)),
+    h("td", s.piles[team]),
+    h("td", `+${s.points[team]}`));
+  return h("section.panel.summary", { "aria-labelledby": "summary-title", dataset: { hand: String(s.hand) } },
+    h("div.panel-head", h("h2#summary-title", t("summary.title", { hand: s.hand + 1 })),
+      onClose ? h("button.btn.btn-small.btn-quiet", { type: "button", onclick: onClose,
+        "aria-label": t("summary.close") }, "×") : null),
+    h("table.summary-table",
+      h("thead", h("tr", h("th", { scope: "col" }, t("summary.team")), h("th", { scope: "col" },
+        t("summary.cards")), h("th", { scope: "col" }, t("summary.count")))),
+      h("tbody", row(0), row(1))),
+    s.rondas?.length ? h("p", t("summary.rondas"), " ", s.rondas.map(([, seat, rank]) =>
+      t("summary.ronda", { name: names.nameOf(seat), rank: t(`rank.${rank}`) })).join(" · ")) : null,
+    s.claims?.length ? h("p", t("summary.awards"), " ", s.claims.map((c) =>
+      t("summary.award", { rank: t(`rank.${c.rank}`), points: c.points })).join(" · ")) : null,
+    h("p.hint", t("summary.rule")));
+}
+
+/** Shown over the felt when the game has ended; seated players may ask for a rematch. */
+export function gameOverPanel(model, names, { rematch, record }) {
+  const g = model.game;
+  if (!g || g.phase !== "finished") return null;
+  const asked = model.table.rematchAsked || [];
+  const winner = g.winner;
+  const title = winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(winner) });
+  return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
+    h("h2#end-title", title),
+    h("p.final-score", { "aria-label": t("end.final") },
+      h("span", { dataset: { final: "0" } }, g.scores[0]), " – ", h("span", { dataset: { final: "1" } }, g.scores[1])),
+    model.you !== null ? h("button.btn.btn-primary", {
+      type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
+    }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,
+    asked.length ? h("p.hint", t("end.rematchCount", { count: asked.length, seats: model.table.seats })) : null,
+    record ? h("button.btn.btn-quiet", { type: "button", onclick: record }, t("end.record")) : null);
+}

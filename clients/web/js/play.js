@@ -1,0 +1,153 @@
+// The player's controls: the hand, choosing what a card captures, trailing, and the windows of
+// R6 (announcements), R8 (missed cards) and R10 (claims). Everything offered comes from the
+// snapshot's legal actions; the client never guesses a rule.
+import { h } from "./dom.js";
+import { t } from "../i18n/index.js";
+import { byRank, cardElement, cardName, RANKS } from "./cards.js";
+import {
+  capturesOf, captureMatching, legalOfType, playableCards, playsOf, takeableCards, trailOf,
+} from "./captures.js";
+
+/** Selection state survives re-renders; it resets whenever the legal actions change. */
+export function newSelection() {
+  return { card: null, take: [] };
+}
+
+export function describeTake(take) {
+  return take.map(cardName).join(", ");
+}
+
+/** The player's hand at the bottom: each playable card a button (R7). */
+export function handView(model, selection, redraw) {
+  const playable = playableCards(model.legal);
+  const cards = [...model.game.hand].sort(byRank);
+  return h("div.hand", { role: "group", "aria-label": t("hand.label") },
+    cards.map((code) => cardElement(code, {
+      onPick: playable.has(code) ? (c) => {
+        const again = selection.card === c;
+        selection.card = again ? null : c;
+        selection.take = [];
+        redraw();
+      } : null,
+      pressed: playable.has(code) ? selection.card === code : null,
+      marks: [selection.card === code ? "selected" : null, playable.has(code) ? "playable" : null]
+        .filter(Boolean),
+      focusKey: `hand-${code}`,
+    })));
+}
+
+/** Table cards, marked as the caída target (R9) and, after choosing a hand card, as takeable. */
+export function tableCardMarks(model, selection) {
+  const plays = selection.card ? playsOf(model.legal, selection.card) : [];
+  const takeable = new Set(takeableCards(plays));
+  return (code) => {
+    const marks = [];
+    if (code === model.game.caidaTarget) marks.push("caida-target");
+    if (takeable.has(code)) marks.push("takeable");
+    if (selection.take.includes(code)) marks.push("chosen");
+    if ((model.game.missed || []).includes(code)) marks.push("missed");
+    return { marks, pickable: takeable.has(code) };
+  };
+}
+
+/** The bar under the hand: what you can do now, in words and buttons. */
+export function actionBar(model, selection, act, redraw) {
+  const legal = model.legal;
+  const parts = [];
+
+  const announces = legalOfType(legal, "announce");
+  if (announces.length) {
+    parts.push(h("p.prompt", t("prompt.announce")),
+      h("div.choices", announces.map((a) => h("button.btn", {
+        type: "button", dataset: { focus: `announce-${a.call}`, action: `announce-${a.call}` },
+        onclick: () => act(a),
+      }, t(`announce.${a.call}`)))));
+  }
+
+  const claims = legalOfType(legal, "claim");
+  if (claims.length) {
+    const ranks = RANKS.split("").filter((r) => claims.some((c) => c.rank === r));
+    parts.push(h("p.prompt", t("prompt.claim")),
+      h("div.choices", ranks.map((r) => h("button.btn", {
+        type: "button", dataset: { focus: `claim-${r}`, action: `claim-${r}` },
+        "aria-label": t("claim.rank", { rank: t(`rank.${r}`) }),
+        onclick: () => act(claims.find((c) => c.rank === r)),
+      }, r))));
+  }
+
+  const missed = legalOfType(legal, "take_missed");
+  if (missed.length) {
+    parts.push(h("button.btn.btn-gold", {
+      type: "button", dataset: { focus: "take-missed", action: "take-missed" },
+      onclick: () => act(missed[0]),
+    }, t("action.takeMissed", { count: (model.game.missed || []).length })));
+  }
+
+  if (selection.card) parts.push(...playChoices(model, selection, act, redraw));
+  else if (playableCards(legal).size) parts.push(h("p.prompt", t("prompt.chooseCard")));
+
+  if (!parts.length) parts.push(h("p.prompt.is-waiting", waitingText(model)));
+  return h("div.action-bar", { role: "region", "aria-label": t("actions.label") }, parts);
+}
+
+function playChoices(model, selection, act, redraw) {
+  const plays = playsOf(model.legal, selection.card);
+  const captures = capturesOf(plays);
+  const trail = trailOf(plays);
+  const out = [];
+  const chosen = captureMatching(plays, selection.take);
+  if (captures.length) {
+    out.push(h("p.prompt", captures.length === 1
+      ? t("prompt.oneCapture", { card: cardName(selection.card) })
+      : t("prompt.manyCaptures", { card: cardName(selection.card), count: captures.length })));
+    out.push(h("div.choices.capture-choices", captures.map((a, i) => h("button.btn.btn-capture", {
+      type: "button",
+      dataset: { focus: `capture-${i}`, action: "capture", take: a.take.join(" ") },
+      "aria-label": t("action.captureThese", { cards: describeTake(a.take) }),
+      onmouseenter: () => highlight(a.take, true),
+      onmouseleave: () => highlight(a.take, false),
+      onfocus: () => highlight(a.take, true),
+      onblur: () => highlight(a.take, false),
+      onclick: () => act(a),
+    }, h("span.capture-label", t("action.capture")), h("span.capture-cards", a.take.join(" "))))));
+    if (selection.take.length) {
+      out.push(h("div.choices",
+        h("button.btn.btn-primary", {
+          type: "button", disabled: !chosen, dataset: { focus: "capture-picked", action: "capture-picked" },
+          onclick: () => chosen && act(chosen),
+        }, chosen ? t("action.captureThese", { cards: describeTake(chosen.take) }) : t("prompt.pickMore")),
+        h("button.btn.btn-quiet", { type: "button", onclick: () => { selection.take = []; redraw(); } },
+          t("action.clearPick"))));
+    }
+  }
+  if (trail) {
+    out.push(h("div.choices", h("button.btn.btn-trail", {
+      type: "button", dataset: { focus: "trail", action: "trail" }, onclick: () => act(trail),
+    }, t("action.trail", { card: cardName(selection.card) }))));
+  } else if (captures.length) {
+    out.push(h("p.hint", t("hint.mustCapture")));
+  }
+  return out;
+}
+
+function highlight(take, on) {
+  for (const code of take) {
+    document.querySelector(`.felt [data-card="${code}"]`)?.classList.toggle("is-preview", on);
+  }
+}
+
+function waitingText(model) {
+  const g = model.game;
+  if (!g) return t("prompt.waitingStart");
+  if (g.phase === "finished") return t("prompt.finished");
+  if (g.phase === "claims") return t("prompt.claimsOpen");
+  if (g.turn === null || g.turn === undefined) return t("prompt.wait");
+  return t("prompt.waitingFor", { name: model.nameOf(g.turn) });
+}
+
+/** Toggle a table card in the manual pick (R8 prefixes: any legal take can be built by clicks). */
+export function pickTableCard(selection, code) {
+  selection.take = selection.take.includes(code)
+    ? selection.take.filter((c) => c !== code)
+    : [...selection.take, code];
+}

@@ -1,0 +1,44 @@
+// Seat arithmetic for the screen (R1): partners opposite, the viewer at the bottom, and play
+// going clockwise unless the `direction` option lays the seats out counterclockwise.
+import { t } from "../i18n/index.js";
+
+/** Team of a seat (R1: team 0 = seats 0 and 2; R14: team = seat with two players). */
+export function teamOf(seat, seats) {
+  return seats === 2 ? seat : seat % 2;
+}
+
+/** Compass names fixed to seats, so a log line means the same to every viewer. */
+const COMPASS_4 = ["south", "west", "north", "east"];
+const COMPASS_2 = ["south", "north"];
+
+export function compassOf(seat, seats) {
+  return (seats === 2 ? COMPASS_2 : COMPASS_4)[seat];
+}
+
+/**
+ * Where each seat sits on screen: "bottom" is the viewer (seat 0 for spectators); the next
+ * player (seat + 1, R1) is on the left when play is clockwise, on the right otherwise.
+ */
+export function screenPositions(viewer, seats, direction = "clockwise") {
+  const bottom = viewer ?? 0;
+  if (seats === 2) return { [bottom]: "bottom", [(bottom + 1) % 2]: "top" };
+  const order = direction === "counterclockwise"
+    ? ["bottom", "right", "top", "left"]
+    : ["bottom", "left", "top", "right"];
+  const out = {};
+  for (let i = 0; i < 4; i += 1) out[(bottom + i) % 4] = order[i];
+  return out;
+}
+
+/** What a seat is called in the log and on screen: the person's name, else the compass point. */
+export function seatName(occupant, seat, seats) {
+  const compass = t(`seat.${compassOf(seat, seats)}`);
+  if (!occupant || occupant.empty) return compass;
+  return occupant.name || compass;
+}
+
+/** "Norte–Sur" / "North–South": a team named by its seats. */
+export function teamName(team, seats) {
+  if (seats === 2) return t(`seat.${compassOf(team, 2)}`);
+  return t(team === 0 ? "team.ns" : "team.ew");
+}

@@ -1,0 +1,164 @@
+// The client's picture of the table, rebuilt from protocol messages (PROTOCOL.md): the latest
+// `snapshot` is the truth for everything it carries; numbered `event`s feed the log, the hand
+// summary and what a snapshot leaves implicit (the caída target of R9, the missed cards of R8).
+
+export function emptyModel() {
+  return {
+    status: "connecting",
+    role: null,
+    you: null,
+    isHost: false,
+    name: "",
+    table: null,
+    game: null,
+    legal: [],
+    deadlines: [],
+    lastEvent: 0, // the highest event number known (snapshot or event): sent on resume
+    seenEvent: 0, // the last event applied to the log and the derived state
+    log: [],
+    summary: null,
+    gameOver: null,
+    lastTrail: null,
+    missed: [],
+    tallyMode: false,
+    screenMode: false,
+  };
+}
+
+function occupantOf(info) {
+  return {
+    empty: info.occupant === "empty",
+    name: info.name || "",
+    bot: info.occupant === "bot" ? (info.bot_level || 1) : null,
+    standIn: Boolean(info.stand_in),
+    connected: info.occupant === "bot" || Boolean(info.connected),
+  };
+}
+
+function tableOf(info) {
+  return {
+    id: info.table,
+    profile: info.profile,
+    seats: info.seats.length,
+    options: info.options || {},
+    turnTimer: info.turn_timer,
+    locked: info.locked,
+    stage: info.stage,
+    started: info.stage !== "lobby",
+    gameNumber: info.game,
+    occupants: info.seats.map(occupantOf),
+    spectators: info.spectators,
+    rematchAsked: info.rematch_asked || [],
+  };
+}
+
+/** Turn server deadlines (with remaining_ms, immune to clock skew) into local epoch ms. */
+export function localDeadlines(deadlines, now = Date.now()) {
+  return (deadlines || []).map((d) => ({ kind: d.kind, seat: d.seat, at: now + d.remaining_ms }));
+}
+
+function deadlineFor(model, view) {
+  const seatDeadline = model.deadlines.find((d) => d.kind !== "grace" &&
+    (d.seat === null || d.seat === view.turn || view.to_act.includes(d.seat)));
+  return seatDeadline ? seatDeadline.at : null;
+}
+
+function gameOf(model, view) {
+  const explicit = "caida_target" in view; // the view names R8/R9 state; older servers did not
+  return {
+    phase: view.phase,
+    hand: view.hand || [],
+    handSizes: view.hand_sizes,
+    table: view.table,
+    scores: view.scores,
+    piles: view.piles,
+    dealer: view.dealer,
+    turn: view.turn,
+    toAct: view.to_act,
+    handNumber: view.hand_number,
+    packet: view.packet,
+    winner: view.winner,
+    announced: view.announced || [],
+    // R9: the card the previous player just trailed; R8: the cards the last capture missed.
+    caidaTarget: explicit ? view.caida_target : model.lastTrail,
+    missed: explicit ? view.missed || [] : model.missed,
+    derived: !explicit,
+    deadline: deadlineFor(model, view),
+  };
+}
+
+/** Apply a snapshot: replace everything it describes. */
+export function applySnapshot(model, snap) {
+  model.role = snap.you.role;
+  model.you = snap.you.role === "player" ? snap.you.seat : null;
+  model.isHost = snap.you.host;
+  model.name = snap.you.name;
+  model.table = tableOf(snap.info);
+  model.legal = snap.legal || [];
+  model.deadlines = localDeadlines(snap.deadlines);
+  model.game = snap.view ? gameOf(model, snap.view) : null;
+  if (model.lastEvent < snap.last_event) model.lastEvent = snap.last_event;
+}
+
+export function applyPresence(model, presence) {
+  if (!model.table) return;
+  model.table.occupants = presence.seats.map(occupantOf);
+  model.table.spectators = presence.spectators;
+}
+
+export function applyDeadlines(model, message) {
+  model.deadlines = localDeadlines(message.deadlines);
+  if (model.game) model.game.deadline = deadlineFor(model, { turn: model.game.turn, to_act: model.game.toAct });
+}
+
+/**
+ * Apply numbered event `n`: returns "gap" when events were lost (the caller resynchronises),
+ * "old" for a repeat, else "ok". Derived state follows R8/R9.
+ */
+export function applyEvent(model, n, event) {
+  if (n <= model.seenEvent) return "old";
+  if (model.seenEvent !== 0 && n > Math.max(model.seenEvent, model.lastEvent) + 1) return "gap";
+  model.seenEvent = n;
+  model.lastEvent = Math.max(model.lastEvent, n);
+  applyDerived(model, event);
+  if (model.game?.derived) {
+    model.game.caidaTarget = model.lastTrail;
+    model.game.missed = model.missed;
+  }
+  return "ok";
+}
+
+function applyDerived(model, event) {
+  switch (event.type) {
+    case "hand_started":
+    case "packet_dealt":
+      model.lastTrail = null;
+      model.missed = [];
+      break;
+    case "played":
+      model.lastTrail = event.take.length ? null : event.card;
+      model.missed = event.missed || [];
+      break;
+    case "missed_taken":
+      model.missed = [];
+      break;
+    case "hand_counted":
+      model.summary = { ...event, claims: model.pendingClaims || [] };
+      model.pendingClaims = [];
+      break;
+    case "claimed":
+    case "awarded":
+      model.pendingClaims = [...(model.pendingClaims || []), event];
+      break;
+    case "game_over":
+      model.gameOver = event;
+      break;
+    case "game_started":
+      model.gameOver = null;
+      model.summary = null;
+      model.log = [];
+      break;
+    default:
+      break;
+  }
+}

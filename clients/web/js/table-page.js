@@ -1,0 +1,226 @@
+// A table page (/t/<key>): connect, take a seat or watch, keep the model current from the
+// server's messages, draw it, and send the player's choices. Reconnects resume the same seat
+// with the stored seat token and the last event number seen.
+import { h, renderInto } from "./dom.js";
+import { t } from "../i18n/index.js";
+import { Connection, socketUrl } from "./connection.js";
+import { remember } from "./storage.js";
+import {
+  applyDeadlines, applyEvent, applyPresence, applySnapshot, emptyModel,
+} from "./state.js";
+import { describeEvent } from "./event-text.js";
+import { seatName, teamName } from "./seats.js";
+import { secondsLeft, tableView } from "./table-view.js";
+import { newSelection } from "./play.js";
+import { hostPanel } from "./host-panel.js";
+import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
+import { sharePanel } from "./share.js";
+import { toast } from "./toasts.js";
+
+const PROTOCOL_VERSION = 1;
+/** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
+const WATCH_INSTEAD = new Set(["not_found", "forbidden", "no_free_seat", "table_locked", "wrong_phase",
+  "seat_taken"]);
+
+export function openTable(root, key, { errorText }) {
+  const model = emptyModel();
+  model.tallyMode = remember.tally();
+  model.screenMode = new URLSearchParams(location.search).has("screen");
+  let selection = newSelection();
+  let legalKey = "";
+  let summaryOpen = false;
+  const hostKey = remember.hostKey(key);
+
+  const names = {
+    nameOf: (seat) => seatName(model.table?.occupants[seat], seat, model.table?.seats ?? 4),
+    teamOf: (team) => teamName(team, model.table?.seats ?? 4),
+  };
+  model.nameOf = names.nameOf;
+
+  let resuming = false;
+  const conn = new Connection(socketUrl(), {
+    hello: () => {
+      const held = remember.seat(key);
+      resuming = Boolean(held?.token);
+      return {
+        type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest",
+        resume: held?.token ?? null,
+        last_event: resuming ? (model.lastEvent || held.lastEvent || 0) : null,
+      };
+    },
+    onMessage: receive,
+    onStatus: (status) => { model.status = status; drawStatus(); },
+    // A resumed seat gets its snapshot and missed events unasked; anyone else asks again.
+    onWelcome: () => { if (!resuming) join(); },
+    onHelloError: (error) => {
+      if (error.code === "bad_token") {
+        remember.setSeat(key, null); // a stale or foreign token: start afresh
+        conn.reconnectNow();
+      }
+    },
+  });
+
+  function persistEvent() {
+    const held = remember.seat(key);
+    if (held) remember.setSeat(key, { ...held, lastEvent: model.lastEvent });
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "snapshot":
+        applySnapshot(model, message);
+        persistEvent();
+        resetSelectionIfStale();
+        draw();
+        break;
+      case "event": {
+        const outcome = applyEvent(model, message.n, message.event);
+        if (outcome === "gap") {
+          conn.reconnectNow(); // a lost event: resume from the last one we have (invariant 2)
+          return;
+        }
+        if (outcome === "ok") tell(message.n, message.event);
+        break;
+      }
+      case "presence":
+        applyPresence(model, message);
+        draw();
+        break;
+      case "deadlines":
+        applyDeadlines(model, message);
+        draw();
+        break;
+      case "seated":
+        remember.setSeat(key, { token: message.token, seat: message.seat, lastEvent: model.lastEvent });
+        break;
+      case "goodbye":
+        toast(t("table.goodbye", { reason: message.reason }), "warn");
+        break;
+      default:
+        break;
+    }
+  }
+
+  function tell(n, event) {
+    const told = describeEvent(event, names);
+    if (!told) return;
+    model.log.push({ n, ...told });
+    if (model.log.length > 300) model.log.splice(0, model.log.length - 300);
+    if (event.type === "hand_counted") summaryOpen = true;
+    if (told.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
+  }
+
+  function resetSelectionIfStale() {
+    const now = JSON.stringify(model.legal);
+    if (now !== legalKey) {
+      legalKey = now;
+      selection = newSelection();
+    }
+  }
+
+  /** Send a request; a refusal is told in a banner, never swallowed. */
+  async function send(message) {
+    try {
+      return await conn.request(message);
+    } catch (error) {
+      toast(errorText(error), "error");
+      return null;
+    }
+  }
+
+  function act(action) {
+    selection = newSelection();
+    send({ ...action, at: model.lastEvent });
+  }
+
+  async function start() {
+    const setup = remember.setup(key) || { fillBots: true, botLevel: 3 };
+    if (setup.fillBots) {
+      for (const [seat, occupant] of model.table.occupants.entries()) {
+        if (occupant.empty) await send({ type: "add_bot", seat, level: setup.botLevel });
+      }
+    }
+    await send({ type: "start" });
+  }
+
+  async function join() {
+    const joinWith = hostKey || key;
+    try {
+      await conn.request({ type: "join", key: joinWith });
+    } catch (error) {
+      if (error.code === "offline") return; // the next welcome tries again
+      if (!WATCH_INSTEAD.has(error.code)) toast(errorText(error), "error");
+      try {
+        await conn.request({ type: "watch", key: joinWith });
+      } catch (watchError) {
+        if (watchError.code !== "offline") drawFailure(errorText(watchError));
+      }
+    }
+  }
+
+  function drawStatus() {
+    const status = document.querySelector("#status");
+    if (!status) return;
+    status.dataset.status = model.status;
+    status.textContent = model.status === "open" ? "" : t(`status.${model.status}`);
+  }
+
+  function drawFailure(reason) {
+    renderInto(root, h("div.home", h("section.created",
+      h("h1", t("table.unavailable")), h("p.lede", reason), h("a.btn.btn-primary", { href: "/" },
+        t("table.backHome")))));
+  }
+
+  function toolbar() {
+    return h("div.table-tools",
+      h("button.btn.btn-small.btn-quiet", {
+        type: "button", "aria-pressed": String(model.tallyMode), dataset: { focus: "tally" },
+        title: t("tally.tooltip"),
+        onclick: () => { model.tallyMode = !model.tallyMode; remember.setTally(model.tallyMode); draw(); },
+      }, t("tally.toggle")),
+      model.role === "spectator" ? h("button.btn.btn-small.btn-quiet", {
+        type: "button", id: "screen-mode", dataset: { focus: "screen" },
+        onclick: toggleScreen,
+      }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
+      model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null);
+  }
+
+  function toggleScreen() {
+    model.screenMode = !model.screenMode;
+    if (model.screenMode) document.documentElement.requestFullscreen?.().catch(() => {});
+    else if (document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
+    draw();
+  }
+
+  function draw() {
+    if (!model.table) return;
+    document.body.classList.toggle("screen-mode", model.screenMode);
+    const ctx = { selection, act, redraw: draw };
+    const side = model.screenMode ? [logPanel(model)] : [
+      model.isHost ? hostPanel(model, { send, start }) : null,
+      summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
+      logPanel(model),
+      model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },
+        h("summary", t("share.title")), sharePanel({ join: key, watch: remember.setup(key)?.watch })) : null,
+    ];
+    renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
+      seat: model.you === null ? "" : String(model.you) } },
+    h("div.table-main", toolbar(), tableView(model, ctx),
+      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }) })),
+    h("aside.table-side", side)));
+  }
+
+  /** Count down visible deadlines once a second without redrawing the table. */
+  setInterval(() => {
+    for (const el of document.querySelectorAll("[data-deadline]")) {
+      el.textContent = `${secondsLeft(Number(el.dataset.deadline))} s`;
+    }
+  }, 1000);
+
+  // Test hook: drop the socket as a network failure would, to exercise the resume path.
+  globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000) };
+
+  renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
+  conn.open();
+  return draw;
+}

@@ -1,0 +1,128 @@
+// The table as everyone sees it: seats around a green felt, partners opposite, scores and piles,
+// the cards on the table with the caída target marked, and (for a player) the hand and controls.
+import { h } from "./dom.js";
+import { t, tn } from "../i18n/index.js";
+import { cardBack, cardElement } from "./cards.js";
+import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
+import { tantosAndPerros } from "./tally.js";
+import { actionBar, handView, pickTableCard, tableCardMarks } from "./play.js";
+
+const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
+
+/** Seconds left until `deadline` (ms since the epoch), never negative. */
+export function secondsLeft(deadline, now = Date.now()) {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+function countdown(deadline, labelKey) {
+  if (!deadline) return null;
+  return h("span.countdown", { dataset: { deadline: String(deadline) }, "aria-label": t(labelKey) },
+    `${secondsLeft(deadline)} s`);
+}
+
+function tally(score) {
+  const { perros, tantos } = tantosAndPerros(score);
+  return h("span.tally", {
+    title: t("tally.tooltip"),
+    "aria-label": t("tally.aria", { perros, tantos }),
+    tabindex: "0",
+  },
+  Array.from({ length: perros }, () => h("span.chip.is-perro", { "aria-hidden": "true" })),
+  Array.from({ length: tantos }, () => h("span.chip.is-tanto", { "aria-hidden": "true" })),
+  perros + tantos === 0 ? h("span.tally-zero", "—") : null);
+}
+
+function scoreboard(model) {
+  const g = model.game;
+  const seats = model.table.seats;
+  const yourTeam = model.you === null ? null : teamOf(model.you, seats);
+  return h("section.scoreboard", { "aria-label": t("score.label") },
+    [0, 1].map((team) => {
+      const pile = g ? g.piles[team] : 0;
+      return h(`div.team.team-${team}`, { dataset: { team: String(team) },
+        class: yourTeam === team ? "is-yours" : null },
+      h("div.team-name", teamName(team, seats), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
+        model.tallyMode ? tally(g ? g.scores[team] : 0)
+          : h("span.score-number", { dataset: { score: String(team) } }, g ? g.scores[team] : 0)),
+      h("div.team-pile", { class: pile >= PILE_GOLD ? "is-gold" : null,
+        title: t("score.pile.tooltip") },
+      h("span.pile-icon", { "aria-hidden": "true" }),
+      h("span", { dataset: { pile: String(team) } }, tn("score.pile", pile))));
+    }),
+    h("div.score-meta",
+      g ? h("span", t("score.hand", { hand: g.handNumber + 1, packet: g.packet + 1 })) : null,
+      h("span.target", t("score.target"))));
+}
+
+function seatPanel(model, seat, position) {
+  const g = model.game;
+  const seats = model.table.seats;
+  const occupant = model.table.occupants[seat] || { empty: true };
+  const isTurn = g && (g.turn === seat || (g.toAct || []).includes(seat)) && g.phase !== "finished";
+  const handSize = g ? (g.handSizes?.[seat] ?? 0) : 0;
+  const you = seat === model.you;
+  const badges = [
+    you ? h("span.badge.badge-you", t("seat.you")) : null,
+    occupant.bot ? h("span.badge.badge-bot", { title: t("seat.bot.tooltip") },
+      t("seat.bot", { level: occupant.bot })) : null,
+    g && g.dealer === seat ? h("span.badge.badge-dealer", { title: t("seat.dealer.tooltip") },
+      t("seat.dealer")) : null,
+    model.table.started && !occupant.bot && !occupant.empty && !occupant.connected
+      ? h("span.badge.badge-away", t("seat.away")) : null,
+  ];
+  const state = occupant.empty ? "empty" : occupant.bot ? "bot"
+    : occupant.connected ? "online" : "offline";
+  return h(`section.seat.seat-${position}`, {
+    dataset: { seat: String(seat), state },
+    class: [isTurn ? "is-turn" : null, `team-${teamOf(seat, seats)}`].filter(Boolean).join(" "),
+    "aria-label": t("seat.aria", { name: seatName(occupant, seat, seats), compass:
+      t(`seat.${compassOf(seat, seats)}`) }),
+    "aria-current": isTurn ? "true" : null,
+  },
+  h("div.seat-head",
+    h("span.presence", { title: t(`seat.state.${state}`), "aria-label": t(`seat.state.${state}`) }),
+    h("span.seat-name", occupant.empty ? t("seat.empty") : seatName(occupant, seat, seats)),
+    h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
+  h("div.seat-badges", badges),
+  isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
+  !you && g && handSize ? h("div.seat-cards", { "aria-label": tn("seat.cards", handSize) },
+    Array.from({ length: handSize }, () => cardBack())) : null);
+}
+
+function felt(model, selection, redraw) {
+  const g = model.game;
+  const marks = g && model.you !== null ? tableCardMarks(model, selection) : (code) => ({
+    marks: g && code === g.caidaTarget ? ["caida-target"] : [], pickable: false });
+  const cards = g ? g.table : [];
+  return h("section.felt", { "aria-label": t("table.label") },
+    cards.length ? h("div.table-cards", { role: "group", "aria-label": tn("table.cards", cards.length) },
+      cards.map((code) => {
+        const m = marks(code);
+        return cardElement(code, {
+          marks: m.marks,
+          onPick: m.pickable ? (c) => { pickTableCard(selection, c); redraw(); } : null,
+          pressed: m.pickable ? selection.take.includes(code) : null,
+          focusKey: `table-${code}`,
+        });
+      })) : h("p.felt-empty", g ? t("table.empty") : t("table.notStarted")),
+    g && g.caidaTarget ? h("p.caida-note", { "aria-live": "polite" },
+      h("span.caida-dot", { "aria-hidden": "true" }), t("table.caidaTarget")) : null,
+    g && g.phase === "claims" ? h("p.window-note", t("table.claimWindow"), " ",
+      countdown(g.deadline, "seat.timeLeft")) : null);
+}
+
+/** The whole table for one viewer; `ctx` carries the selection, actions and redraw. */
+export function tableView(model, ctx) {
+  const seats = model.table.seats;
+  const positions = screenPositions(model.you, seats, model.table.options.direction);
+  const bySeat = Object.entries(positions).map(([seat, position]) =>
+    seatPanel(model, Number(seat), position));
+  const player = model.you !== null && model.game && model.game.phase !== "finished";
+  return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
+    scoreboard(model),
+    h("div.ring", bySeat, felt(model, ctx.selection, ctx.redraw)),
+    player ? h("section.mine", { "aria-label": t("hand.section") },
+      handView(model, ctx.selection, ctx.redraw),
+      actionBar(model, ctx.selection, ctx.act, ctx.redraw)) : null);
+}

@@ -1,0 +1,106 @@
+// Unit tests of the web client's pure modules, run by node's test runner (tests/web/test_units.py).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { setLanguage, t } from "../../../clients/web/i18n/index.js";
+import { tantosAndPerros } from "../../../clients/web/js/tally.js";
+import {
+  captureMatching, playableCards, playsOf, takeableCards, trailOf,
+} from "../../../clients/web/js/captures.js";
+import { screenPositions, teamOf } from "../../../clients/web/js/seats.js";
+import { applyEvent, applySnapshot, emptyModel } from "../../../clients/web/js/state.js";
+import { describeEvent } from "../../../clients/web/js/event-text.js";
+import { byRank } from "../../../clients/web/js/cards.js";
+
+globalThis.document = { documentElement: {} }; // setLanguage sets <html lang>; nothing else runs
+setLanguage("es");
+
+test("tantos and perros: 26 points are 2 perros (10 each) and 3 tantos (2 each)", () => {
+  assert.deepEqual(tantosAndPerros(26), { perros: 2, tantos: 3 });
+  assert.deepEqual(tantosAndPerros(0), { perros: 0, tantos: 0 });
+  assert.deepEqual(tantosAndPerros(38), { perros: 3, tantos: 4 });
+  assert.deepEqual(tantosAndPerros(40), { perros: 4, tantos: 0 });
+});
+
+const LEGAL = [
+  { type: "play", card: "6S", take: ["2C", "4D", "7H", "JC"] },
+  { type: "play", card: "6S", take: ["2C", "4D"] },
+  { type: "play", card: "6S", take: [] },
+  { type: "play", card: "KH", take: [] },
+];
+
+test("R7: a hand card's plays list its captures (largest first) then the trail", () => {
+  const plays = playsOf(LEGAL, "6S");
+  assert.equal(plays.length, 3);
+  assert.deepEqual(plays[0].take, ["2C", "4D", "7H", "JC"]);
+  assert.deepEqual(trailOf(plays).take, []);
+  assert.deepEqual(new Set(takeableCards(plays)), new Set(["2C", "4D", "7H", "JC"]));
+  assert.deepEqual(playableCards(LEGAL), new Set(["6S", "KH"]));
+});
+
+test("R8 manual sequence: clicked table cards select the legal take with exactly those cards", () => {
+  const plays = playsOf(LEGAL, "6S");
+  assert.deepEqual(captureMatching(plays, ["4D", "2C"]).take, ["2C", "4D"]);
+  assert.equal(captureMatching(plays, ["2C"]), null);
+  assert.equal(captureMatching(plays, []), null);
+});
+
+test("R1: partners sit opposite, the viewer at the bottom, the next seat on the left", () => {
+  assert.deepEqual(screenPositions(1, 4), { 1: "bottom", 2: "left", 3: "top", 0: "right" });
+  assert.deepEqual(screenPositions(1, 4, "counterclockwise"),
+    { 1: "bottom", 2: "right", 3: "top", 0: "left" });
+  assert.deepEqual(screenPositions(null, 2), { 0: "bottom", 1: "top" });
+  assert.equal(teamOf(0, 4), teamOf(2, 4));
+  assert.notEqual(teamOf(1, 4), teamOf(2, 4));
+  assert.equal(teamOf(1, 2), 1);
+});
+
+test("R2: a hand is shown in sequence order, J after 7", () => {
+  assert.deepEqual(["KS", "JD", "7H", "AC", "2C"].sort(byRank), ["AC", "2C", "7H", "JD", "KS"]);
+});
+
+test("R9: the caída target is the card just trailed, cleared by a capture or a new packet", () => {
+  const model = emptyModel();
+  assert.equal(applyEvent(model, 1, { type: "packet_dealt", hand: 0, packet: 0, dealer: 3, hands: [] }), "ok");
+  applyEvent(model, 2, { type: "played", seat: 0, card: "5C", take: [], caida: false, limpia: false, points: 0 });
+  assert.equal(model.lastTrail, "5C");
+  applyEvent(model, 3, { type: "played", seat: 1, card: "5D", take: ["5C"], caida: true, limpia: true, points: 4 });
+  assert.equal(model.lastTrail, null);
+});
+
+test("numbered events: a repeat is ignored, a gap is reported (invariant 2)", () => {
+  const model = emptyModel();
+  assert.equal(applyEvent(model, 1, { type: "game_started", game: 1, names: [] }), "ok");
+  assert.equal(applyEvent(model, 1, { type: "game_started", game: 1, names: [] }), "old");
+  assert.equal(applyEvent(model, 3, { type: "claims_closed" }), "gap");
+  assert.equal(model.lastEvent, 1);
+});
+
+test("a resumed snapshot then its missed events: the missed events still reach the log state", () => {
+  const model = emptyModel();
+  applySnapshot(model, {
+    last_event: 12, legal: [], deadlines: [],
+    you: { role: "player", seat: 0, host: false, name: "Ana" },
+    info: { table: "x", profile: "pagat-4p", options: {}, turn_timer: 0, locked: false, stage: "playing",
+      game: 1, seats: [0, 1, 2, 3].map((seat) => ({ seat, occupant: "bot", bot_level: 1 })), spectators: 0 },
+    view: null,
+  });
+  assert.equal(applyEvent(model, 11, { type: "played", seat: 3, card: "QS", take: [], caida: false,
+    limpia: false, points: 0 }), "ok");
+  assert.equal(model.lastTrail, "QS");
+  assert.equal(applyEvent(model, 13, { type: "claims_closed" }), "ok");
+  assert.equal(applyEvent(model, 15, { type: "claims_closed" }), "gap");
+});
+
+test("the log tells a caída as players say it: 'Norte hace caída: +2'", () => {
+  const names = { nameOf: () => "Norte", teamOf: () => "Norte–Sur" };
+  const told = describeEvent({ type: "played", seat: 2, card: "5D", take: ["5C"], caida: true, limpia: false,
+    points: 2 }, names);
+  assert.equal(told.text, "Norte hace caída: +2");
+  assert.equal(told.banner, true);
+  setLanguage("en");
+  assert.equal(describeEvent({ type: "played", seat: 2, card: "5D", take: [], caida: false, limpia: false,
+    points: 0 }, names).text, "Norte trails Five of diamonds");
+  assert.equal(t("card.name", { rank: t("rank.J"), suit: t("suit.S") }), "Jack of spades");
+  setLanguage("es");
+});

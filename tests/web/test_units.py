@@ -1,0 +1,25 @@
+"""The web client's pure modules (captures, seats, tallies, event numbering, log text) under node."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+def test_client_modules_pass_their_node_unit_tests() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is missing: the web client's tests need it (apt-get install nodejs)")
+    result = subprocess.run(
+        [node, "--test", "--test-reporter=spec", str(HERE / "js" / "client.test.mjs")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

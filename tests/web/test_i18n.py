@@ -1,4 +1,4 @@
-"""Every string of the web client exists in every language (es, en, pt), with the same placeholders."""
+"""Every string of the web client exists in every language, with the same placeholders."""
 
 from __future__ import annotations
 

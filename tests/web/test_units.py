@@ -1,4 +1,4 @@
-"""The web client's pure modules (captures, seats, tallies, event numbering, log text) under node."""
+"""The web client's pure modules (captures, seats, tallies, events, log text) under node."""
 
 from __future__ import annotations
 

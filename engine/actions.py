@@ -34,6 +34,9 @@ class Play:
     def __post_init__(self) -> None:
         mask = 0
         for card in self.take:
+            if type(card) is not int or not 0 <= card < 40:
+                mask = -1  # not a card: never a legal capture (apply explains why)
+                break
             mask |= 1 << card
         object.__setattr__(self, "mask", mask)
 

@@ -22,7 +22,7 @@ from engine.actions import (
     TakeMissed,
     action_from_json,
 )
-from engine.captures import Capture, captures
+from engine.captures import Capture, can_capture, captures, check_capture
 from engine.cards import DIAMONDS, RANKS, card_code, codes, parse_card
 from engine.errors import IllegalAction
 from engine.events import (
@@ -415,7 +415,11 @@ class Game(GameState):
         if isinstance(action, Claim):
             if phase is not Phase.CLAIMS:
                 raise IllegalAction("R10", "claims are made only in the claim window")
-            if not isinstance(action.rank, str) or action.rank not in RANKS or not action.rank:
+            if (
+                not isinstance(action.rank, str)
+                or len(action.rank) != 1
+                or action.rank not in RANKS
+            ):
                 raise IllegalAction("R10", f"{action.rank!r} is not a rank")
             if self._claims_ended[seat & 1]:
                 raise IllegalAction("R10", "a wrong claim ended this team's claiming for the hand")
@@ -432,19 +436,35 @@ class Game(GameState):
             shown = card_code(card) if type(card) is int and 0 <= card < 40 else repr(card)
             raise IllegalAction("R7", f"{shown} is not in seat {seat}'s hand")
         mask = action.mask
-        caps = self._captures(card >> 2)
+        rank = card >> 2
         if not mask:
-            if caps and self.rules.capture_mandatory:
+            if self.rules.capture_mandatory and can_capture(self._by_rank, rank):
                 raise IllegalAction(
                     "R7", f"{card_code(card)} can capture, and capture is mandatory (R13)"
                 )
             return None
-        for cap in caps:
-            if cap[0] == mask:
-                return cap
+        caps: list[Capture] | None = self._caps.get(rank)
+        if caps is not None:  # listed by legal_actions for this very state
+            for cap in caps:
+                if cap[0] == mask:
+                    return cap
+        elif mask > 0 and mask & self._table_mask() == mask:
+            taken = _cards_of(mask)
+            rules = self.rules
+            missed = check_capture(
+                self._by_rank, rank, taken, rules.sequence == "manual", rules.forfeiture
+            )
+            if missed is not None:
+                return mask, missed
         from engine.explain import why_not_capture
 
         raise IllegalAction(*why_not_capture(self, card, action.take))
+
+    def _table_mask(self) -> int:
+        mask = 0
+        for card in self._table:
+            mask |= 1 << card
+        return mask
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action) -> tuple[Event, ...]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from engine import Event, Game, Record, parse_action
+from engine import Announce, Event, Game, Phase, Play, Record, parse_action
 from engine.cards import codes, parse_card
 
 #: Filler order: suit-major (AC 2C 3C … KC AD …), so filler hands rarely hold three of a rank.
@@ -60,6 +60,54 @@ def act(game: Game, *texts: str) -> list[Event]:
     return events
 
 
-def deal(dealer: int, *packets: Mapping[int, str], seats: int = 4, **kwargs: object) -> Game:
+def deal(
+    dealer: int,
+    *packets: Mapping[int, str],
+    profile: str = "pagat-4p",
+    options: Mapping[str, object] | None = None,
+) -> Game:
     """Return a game whose first hand is stacked as given (one pack; it waits after it)."""
-    return game_from([stacked_pack(dealer, packets, seats)], dealer=dealer, **kwargs)  # type: ignore[arg-type]
+    seats = 4 if profile == "pagat-4p" else 2
+    return game_from([stacked_pack(dealer, packets, seats)], dealer, profile, options)
+
+
+def rescored(game: Game, scores: tuple[int, int]) -> Game:
+    """Return the same position with other scores (built through `Game.from_view`)."""
+    from dataclasses import replace
+
+    from engine import Hidden
+
+    view = replace(game.view(None), scores=scores)
+    seats = game.rules.seats
+    stock = tuple(game._pack[game._deal_pos :])
+    return Game.from_view(view, Hidden(tuple(game.hand(s) for s in range(seats)), stock))
+
+
+def cards(text: str) -> frozenset[int]:
+    """Return the set of cards named by space-separated codes."""
+    return frozenset(parse_card(code) for code in text.split())
+
+
+def trail_until(game: Game, done: Callable[[Game], bool]) -> list[Event]:
+    """Play (trailing when allowed, else the first capture; passing announcements) until
+    ``done(game)``.
+
+    Trails are tried directly rather than listed: after many trails the table is big and
+    listing every capture would be slow.
+    """
+    events: list[Event] = []
+    while not done(game):
+        turn = game.turn
+        if game.phase is Phase.ANNOUNCE and turn is not None:
+            events += game.apply(Announce(turn, "pass"))
+            continue
+        assert game.phase is Phase.PLAY, f"stuck in {game.phase}"
+        assert turn is not None
+        for card in game.hand(turn):
+            trail = Play(turn, card)
+            if game.is_legal(trail):
+                events += game.apply(trail)
+                break
+        else:
+            events += game.apply(next(a for a in game.legal_actions(turn) if isinstance(a, Play)))
+    return events

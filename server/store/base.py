@@ -19,7 +19,9 @@ Errors::
     ├── TableExists      create_table with an id or key already in use
     ├── TableNotFound    commit/events on a table that does not exist
     ├── VersionConflict  commit whose expected version is not the stored one
-    └── LeaseHeld        (optional for callers) another owner holds the table's lease
+    ├── LeaseHeld        (optional for callers) another owner holds the table's lease
+    └── StoreUnavailable the storage cannot be reached (Redis down): nothing was changed
+                         that the caller may count on; refuse the command, retry later
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class VersionConflict(StoreError):
 
 class LeaseHeld(StoreError):
     pass
+
+
+class StoreUnavailable(StoreError):
+    """The storage did not answer; the command must be refused, never shown (invariant 3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,17 @@ from server.store import (
 )
 from server.store.base import KeyRole
 
-STORE_KINDS = ["memory"]
+STORE_KINDS = ["memory", pytest.param("redis", marks=pytest.mark.redis)]
 
 
 async def make_store(kind: str, request: pytest.FixtureRequest) -> Store:
     """Build a fresh, empty store of ``kind`` (extend for new stores)."""
     if kind == "memory":
         return MemoryStore()
+    if kind == "redis":
+        from server.store.redis import open_store
+
+        return await open_store(request.getfixturevalue("redis_server").url)
     raise AssertionError(f"no factory for store kind {kind!r}")
 
 

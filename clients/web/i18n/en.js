@@ -125,6 +125,7 @@ export default {
   "prompt.announce": "Announcements (R6): what do you call?",
   "prompt.claim": "Was a ronda card caught by a caída? Name its rank (R10):",
   "prompt.claimsOpen": "The claim window is open",
+  "prompt.yourTurn": "Your move",
   "prompt.wait": "Waiting…",
   "prompt.waitingFor": "{name} to play…",
   "prompt.waitingStart": "Waiting for the host to start the game",

@@ -125,6 +125,7 @@ export default {
   "prompt.announce": "Anuncios (R6): ¿qué cantas?",
   "prompt.claim": "¿Cogieron una carta de ronda con caída? Nombra su valor (R10):",
   "prompt.claimsOpen": "Ventana de reclamos abierta",
+  "prompt.yourTurn": "Te toca jugar",
   "prompt.wait": "Esperando…",
   "prompt.waitingFor": "Juega {name}…",
   "prompt.waitingStart": "Esperando que el anfitrión empiece el juego",

@@ -125,6 +125,7 @@ export default {
   "prompt.announce": "Anúncios (R6): o que você anuncia?",
   "prompt.claim": "Uma carta de ronda foi pega com caída? Diga o valor (R10):",
   "prompt.claimsOpen": "Janela de reclamações aberta",
+  "prompt.yourTurn": "Sua vez de jogar",
   "prompt.wait": "Esperando…",
   "prompt.waitingFor": "{name} joga…",
   "prompt.waitingStart": "Esperando o anfitrião começar o jogo",

@@ -26,6 +26,10 @@ function optionFields(profile, chosen) {
  * A profile change re-renders the options it allows (R14 fixes most rules of 2-player games).
  */
 export function renderHome(root, app) {
+  if (app.created) {
+    renderCreated(root, app.created);
+    return;
+  }
   const state = { profile: "pagat-4p", options: {}, name: app.playerName() };
 
   const form = h("form.create-form", { "aria-labelledby": "create-title" });

@@ -23,9 +23,11 @@ export function errorText(error) {
   return error?.message || t("error.unknown");
 }
 
-function home(root) {
+/** The home page's renderer; it remembers a created table so a language switch keeps the links. */
+function homePage(root) {
   let conn = null;
   const app = {
+    created: null,
     playerName: remember.name,
     errorText,
     async createTable(request) {
@@ -45,18 +47,20 @@ function home(root) {
       remember.setHostKey(keys.join, keys.host);
       remember.setSetup(keys.join, { fillBots: request.fillBots, botLevel: request.botLevel,
         watch: keys.watch });
+      app.created = keys;
       return keys;
     },
   };
-  renderHome(root, app);
+  return () => renderHome(root, app);
 }
 
 function boot() {
-  setLanguage(detectLanguage());
+  // An explicit ?lang= is a choice: remember it for the table links opened next.
+  setLanguage(detectLanguage(), { remember: new URLSearchParams(location.search).has("lang") });
   chrome();
   const root = document.querySelector("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
-  const rerender = match ? openTable(root, decodeURIComponent(match[1]), { errorText }) : (() => home(root));
+  const rerender = match ? openTable(root, decodeURIComponent(match[1]), { errorText }) : homePage(root);
   if (!match) rerender();
   document.querySelector("#lang").addEventListener("change", (event) => {
     setLanguage(event.target.value, { remember: true });

@@ -35,7 +35,10 @@ export function summaryPanel(model, names, onClose) {
     h("p.hint", t("summary.rule")));
 }
 
-/** Shown over the felt when the game has ended; seated players may ask for a rematch. */
+/**
+ * Shown over the felt when the game has ended; seated players may ask for a rematch and anyone
+ * holding a seat token or the host key may download the R15 record (`record` is its URL).
+ */
 export function gameOverPanel(model, names, { rematch, record }) {
   const g = model.game;
   if (!g || g.phase !== "finished") return null;
@@ -50,5 +53,5 @@ export function gameOverPanel(model, names, { rematch, record }) {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,
     asked.length ? h("p.hint", t("end.rematchCount", { count: asked.length, seats: model.table.seats })) : null,
-    record ? h("button.btn.btn-quiet", { type: "button", onclick: record }, t("end.record")) : null);
+    record ? h("a.btn.btn-quiet", { href: record, download: "" }, t("end.record")) : null);
 }

@@ -113,9 +113,16 @@ export function openTable(root, key, { errorText }) {
   function resetSelectionIfStale() {
     const now = JSON.stringify(model.legal);
     if (now !== legalKey) {
+      if (!legalKey || legalKey === "[]") announce(model.legal.length ? t("prompt.yourTurn") : "");
       legalKey = now;
       selection = newSelection();
     }
+  }
+
+  /** Tell screen-reader users it is their move (the banner is for eyes, this for ears). */
+  function announce(text) {
+    const region = document.querySelector("#announcer");
+    if (region && text) region.textContent = text;
   }
 
   /** Send a request; a refusal is told in a banner, never swallowed. */
@@ -171,6 +178,13 @@ export function openTable(root, key, { errorText }) {
         t("table.backHome")))));
   }
 
+  /** The finished game's record, for whoever holds a seat token or the host key. */
+  function recordUrl() {
+    const credential = remember.seat(key)?.token || hostKey;
+    if (!credential || !model.table) return null;
+    return `/record/${encodeURIComponent(model.table.id)}?key=${encodeURIComponent(credential)}`;
+  }
+
   function toolbar() {
     return h("div.table-tools",
       h("button.btn.btn-small.btn-quiet", {
@@ -206,7 +220,7 @@ export function openTable(root, key, { errorText }) {
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
     h("div.table-main", toolbar(), tableView(model, ctx),
-      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }) })),
+      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
   }
 

@@ -55,6 +55,20 @@ class Play:
         return {"type": "play", "seat": self.seat, "card": card_code(self.card), "take": take}
 
 
+_SET_PLAY = tuple(Play.__dict__[name].__set__ for name in ("seat", "card", "take", "mask"))
+
+
+def play_of_mask(seat: int, card: int, mask: int, take: frozenset[int]) -> Play:
+    """Build ``Play(seat, card, take)`` whose ``mask`` is known (the engine's fast path)."""
+    action: Play = object.__new__(Play)
+    set_seat, set_card, set_take, set_mask = _SET_PLAY
+    set_seat(action, seat)
+    set_card(action, card)
+    set_take(action, take)
+    set_mask(action, mask)
+    return action
+
+
 @dataclass(frozen=True, slots=True)
 class TakeMissed:
     """Take the missed sequence cards left by the other team's capture (R8)."""

@@ -41,6 +41,43 @@ def _sum_parts(rank: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 SUM_PARTS: Final = tuple(_sum_parts(rank) if 1 <= rank <= 6 else () for rank in range(10))
 
 
+Parts = tuple[tuple[int, int], ...]
+
+_USABLE: dict[int, tuple[tuple[Parts, ...], ...]] = {}
+
+
+def low_code(by_rank: list[list[int]]) -> int:
+    """Return the table's counts of ranks A-6 packed in base 5 (a key for `usable_sums`)."""
+    return (
+        len(by_rank[0])
+        + 5 * len(by_rank[1])
+        + 25 * len(by_rank[2])
+        + 125 * len(by_rank[3])
+        + 625 * len(by_rank[4])
+        + 3125 * len(by_rank[5])
+    )
+
+
+def usable_sums(code: int) -> tuple[tuple[Parts, ...], ...]:
+    """Return, per played rank, the sum bases a table with these low counts can make.
+
+    Memoised by `low_code` (at most 5**6 tables), so a play's sum bases are found by one dict
+    lookup instead of checking every partition against the table.
+    """
+    usable = _USABLE.get(code)
+    if usable is None:
+        counts = [(code // 5**rank) % 5 for rank in range(6)]
+        usable = _USABLE[code] = tuple(
+            tuple(
+                parts
+                for parts in SUM_PARTS[rank]
+                if all(counts[part_rank] >= count for part_rank, count in parts)
+            )
+            for rank in range(10)
+        )
+    return usable
+
+
 def _mask(cards: tuple[int, ...] | list[int]) -> int:
     mask = 0
     for card in cards:
@@ -48,34 +85,49 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return mask
 
 
-def _sum_bases(by_rank: list[list[int]], rank: int) -> list[int]:
+def _sum_bases(by_rank: list[list[int]], sums: tuple[Parts, ...]) -> list[int]:
     bases: list[int] = []
-    for parts in SUM_PARTS[rank]:
+    for parts in sums:
+        mask = 0  # when each rank has just the cards needed, there is one way only
         for part_rank, count in parts:
-            if len(by_rank[part_rank]) < count:
+            cards = by_rank[part_rank]
+            if len(cards) != count:
                 break
+            for card in cards:
+                mask |= 1 << card
         else:
-            choices = [
-                [_mask(group) for group in combinations(by_rank[part_rank], count)]
-                for part_rank, count in parts
-            ]
-            for picked in product(*choices):
-                mask = 0
-                for part in picked:
-                    mask |= part
-                bases.append(mask)
+            bases.append(mask)
+            continue
+        choices = [
+            [_mask(group) for group in combinations(by_rank[part_rank], count)]
+            for part_rank, count in parts
+        ]
+        for picked in product(*choices):
+            mask = 0
+            for part in picked:
+                mask |= part
+            bases.append(mask)
     return bases
 
 
-def captures(by_rank: list[list[int]], rank: int, manual: bool, forfeit: bool) -> list[Capture]:
+def captures(
+    by_rank: list[list[int]],
+    rank: int,
+    manual: bool,
+    forfeit: bool,
+    sums: tuple[Parts, ...] | None = None,
+) -> list[Capture]:
     """Return every distinct capture with a card of ``rank`` (R7), in a deterministic order.
 
     ``manual`` lets a capture stop its sequence early (R8 ``sequence = manual``); ``forfeit``
     reports the rest of the run as missed cards (one per rank, the oldest on the table).
+    ``sums`` are the usable sum bases (`usable_sums`), computed here when not given.
     """
+    if sums is None:
+        sums = usable_sums(low_code(by_rank))[rank]
     bases = [1 << card for card in by_rank[rank]]
-    if SUM_PARTS[rank]:
-        bases += _sum_bases(by_rank, rank)
+    if sums:
+        bases += _sum_bases(by_rank, sums)
     if not bases:
         return []
     run: list[list[int]] = []
@@ -86,10 +138,12 @@ def captures(by_rank: list[list[int]], rank: int, manual: bool, forfeit: bool) -
     if not run:
         return [(basis, ()) for basis in bases]
     if not manual:
-        if all(len(cards) == 1 for cards in run):
-            sequence = _mask([cards[0] for cards in run])
-            return [(basis | sequence, ()) for basis in bases]
-        return [(basis | _mask(seq), ()) for basis in bases for seq in product(*run)]
+        sequence = 0
+        for cards in run:
+            if len(cards) != 1:
+                return [(basis | _mask(seq), ()) for basis in bases for seq in product(*run)]
+            sequence |= 1 << cards[0]
+        return [(basis | sequence, ()) for basis in bases]
     out: list[Capture] = []
     for length in range(len(run) + 1):
         missed = tuple(cards[0] for cards in run[length:]) if forfeit else ()

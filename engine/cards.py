@@ -51,6 +51,11 @@ def is_card_code(text: str) -> bool:
     return text.upper() in _BY_CODE
 
 
+def card_by_code(text: str) -> int:
+    """Return the card of an upper-case code, or -1 for anything else (a fast lookup)."""
+    return _BY_CODE.get(text, -1)
+
+
 def parse_card(text: str) -> int:
     """Read a card code in either case (R2); an unknown code is an `IllegalAction`."""
     card = _BY_CODE.get(text.upper()) if isinstance(text, str) else None

@@ -133,6 +133,39 @@ class Played(_EventJson):
         return text
 
 
+_new = object.__new__
+_PLAYED_SLOTS = tuple(
+    Played.__dict__[name].__set__
+    for name in ("seat", "card", "take", "caida", "limpia", "points", "missed")
+)
+
+
+def played_event(
+    seat: int,
+    card: int,
+    take: tuple[int, ...],
+    caida: bool,
+    limpia: bool,
+    points: int,
+    missed: tuple[int, ...],
+) -> Played:
+    """Build a `Played` without the frozen dataclass ``__init__`` (one per play: the hot path).
+
+    Equal to ``Played(seat, card, take, caida, limpia, points, missed)``, about twice as fast:
+    it fills the slots directly instead of going through ``object.__setattr__`` by name.
+    """
+    event: Played = _new(Played)
+    s_seat, s_card, s_take, s_caida, s_limpia, s_points, s_missed = _PLAYED_SLOTS
+    s_seat(event, seat)
+    s_card(event, card)
+    s_take(event, take)
+    s_caida(event, caida)
+    s_limpia(event, limpia)
+    s_points(event, points)
+    s_missed(event, missed)
+    return event
+
+
 @dataclass(frozen=True, slots=True)
 class MissedTaken(_EventJson):
     """Missed sequence cards taken by the other team (R8): no turn, caída or limpia."""

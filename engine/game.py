@@ -21,9 +21,17 @@ from engine.actions import (
     Play,
     TakeMissed,
     action_from_json,
+    play_of_mask,
 )
-from engine.captures import Capture, can_capture, captures, check_capture
-from engine.cards import DIAMONDS, RANKS, card_code, codes, parse_card
+from engine.captures import (
+    _USABLE,
+    Capture,
+    can_capture,
+    captures,
+    check_capture,
+    usable_sums,
+)
+from engine.cards import DIAMONDS, RANKS, card_by_code, card_code, codes
 from engine.errors import IllegalAction
 from engine.events import (
     Announced,
@@ -39,7 +47,7 @@ from engine.events import (
     MisdealRuled,
     MissedTaken,
     PacketDealt,
-    Played,
+    played_event,
 )
 from engine.phase import Phase
 from engine.record import Draw, Record
@@ -48,27 +56,21 @@ from engine.scoring import count_points, play_points, ronda_scores
 from engine.state import GameState, Hidden
 from engine.views import View, view_of
 
-_PLAY_CACHE: dict[tuple[int, int, int], Play] = {}
-_PLAY_CACHE_LIMIT = 200_000
 _TRAILS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in range(40)) for seat in range(4)
 )
+#: Shared immutable captures, per ``seat * 40 + card``, keyed by the taken-cards mask: listing
+#: the legal actions then costs a dict lookup per capture instead of a new frozenset.
+_CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
+_CAPTURE_PLAYS_LIMIT = 4096
 
 
 def _play(seat: int, card: int, mask: int) -> Play:
-    """Return the (shared, immutable) Play for a capture mask; avoids rebuilding frozensets."""
-    key = (seat, card, mask)
-    action = _PLAY_CACHE.get(key)
-    if action is None:
-        if len(_PLAY_CACHE) >= _PLAY_CACHE_LIMIT:
-            _PLAY_CACHE.clear()
-        taken = []
-        bits = mask
-        while bits:
-            low = bits & -bits
-            taken.append(low.bit_length() - 1)
-            bits ^= low
-        action = _PLAY_CACHE[key] = Play(seat, card, frozenset(taken))
+    """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
+    plays = _CAPTURE_PLAYS[seat * 40 + card]
+    if len(plays) >= _CAPTURE_PLAYS_LIMIT:
+        plays.clear()
+    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(_cards_of(mask)))
     return action
 
 
@@ -81,17 +83,16 @@ def _cards_of(mask: int) -> tuple[int, ...]:
     return tuple(taken)
 
 
-def _pack_problem(pack: tuple[str, ...]) -> str | None:
-    """Return why a pack is irregular (R5), or None for the 40 distinct cards."""
+def _read_pack(pack: tuple[str, ...]) -> list[int] | str:
+    """Return a pack's cards, or why it is irregular (R5): not the 40 distinct cards."""
     if len(pack) != 40:
         return f"the pack has {len(pack)} cards, not 40"
-    try:
-        cards = {parse_card(code) for code in pack}
-    except IllegalAction:
+    cards = [card_by_code(code) for code in pack]
+    if -1 in cards:
         return "the pack holds a code that is not a card"
-    if len(cards) != 40:
+    if len(set(cards)) != 40:
         return "the pack repeats a card"
-    return None
+    return cards
 
 
 def diamond_draw(start: int, pack: list[int], seats: int) -> tuple[tuple[int, ...], int]:
@@ -122,21 +123,22 @@ class Game(GameState):
         pack = list(range(40))
         rng.shuffle(pack)
         cards, dealer = diamond_draw(start, pack, rules.seats)
-        return cls._blank(rules, dict(options or {}), rng, [], dealer, start, cards)
+        pack_seed = rng.getrandbits(64)
+        return cls._blank(rules, dict(options or {}), pack_seed, [], dealer, start, cards)
 
     @classmethod
     def _blank(
         cls,
         rules: Rules,
         options: dict[str, object],
-        rng: random.Random | None,
+        pack_seed: int | None,
         packs: list[tuple[str, ...]],
         dealer: int,
         draw_start: int | None,
         draw_cards: tuple[int, ...],
     ) -> Game:
         game = cls.__new__(cls)
-        game._init_state(rules, options, rng, packs, dealer, draw_start, draw_cards)
+        game._init_state(rules, options, pack_seed, packs, dealer, draw_start, draw_cards)
         events: list[Event] = []
         if draw_start is not None:
             events.append(DealerDrawn(draw_start, draw_cards, dealer))
@@ -146,12 +148,12 @@ class Game(GameState):
 
     @classmethod
     def from_record(
-        cls, record: Record, *, play_actions: bool = True, rng: random.Random | None = None
+        cls, record: Record, *, play_actions: bool = True, seed: int | None = None
     ) -> Game:
         """Rebuild a game from a record (R15), applying its actions unless told not to.
 
         Hands are dealt from the record's packs in order; when they run out the game waits
-        (`Phase.WAITING`), unless ``rng`` is given to shuffle further packs (a resumed table).
+        (`Phase.WAITING`), unless ``seed`` is given to shuffle further packs (a resumed table).
         An illegal action raises `IllegalAction` with ``index`` set to its position.
         """
         rules = resolve_rules(record.profile, record.options)
@@ -159,7 +161,7 @@ class Game(GameState):
         game = cls._blank(
             rules,
             dict(record.options),
-            rng,
+            seed,
             list(record.packs),
             record.first_dealer,
             None if draw is None else draw.start,
@@ -276,31 +278,40 @@ class Game(GameState):
         )
 
     # ------------------------------------------------------------------ legal actions
-    def _captures(self, rank: int) -> list[Capture]:
-        caps: list[Capture] | None = self._caps.get(rank)
-        if caps is None:
-            rules = self.rules
-            caps = self._caps[rank] = captures(
-                self._by_rank, rank, rules.sequence == "manual", rules.forfeiture
-            )
-        return caps
-
     def _plays(self, seat: int) -> list[Action]:
+        """List a seat's plays; the hot path of random playouts, hence written out flat."""
         out: list[Action] = []
-        mandatory = self.rules.capture_mandatory
+        rules = self.rules
+        by_rank = self._by_rank
+        code = (  # low_code(by_rank), written out
+            len(by_rank[0])
+            + 5 * len(by_rank[1])
+            + 25 * len(by_rank[2])
+            + 125 * len(by_rank[3])
+            + 625 * len(by_rank[4])
+            + 3125 * len(by_rank[5])
+        )
+        usable = _USABLE.get(code) or usable_sums(code)
+        cache = self._caps
         trails = _TRAILS[seat]
         for card in self._hands[seat]:
-            caps = self._captures(card >> 2)
-            if not caps:
-                out.append(trails[card])
+            rank = card >> 2
+            if not by_rank[rank] and not usable[rank]:
+                out.append(trails[card])  # no basis: no capture (R7)
                 continue
-            if not mandatory:
+            caps: list[Capture] | None = cache.get(rank)
+            if caps is None:
+                manual = rules.sequence == "manual"
+                caps = cache[rank] = captures(by_rank, rank, manual, rules.forfeiture, usable[rank])
+            if not rules.capture_mandatory:
                 out.append(trails[card])
+            known = _CAPTURE_PLAYS[seat * 40 + card]
             if len(caps) == 1:
-                out.append(_play(seat, card, caps[0][0]))
-            else:
-                masks = sorted({mask for mask, _ in caps}, key=_cards_of)
-                out += [_play(seat, card, mask) for mask in masks]
+                mask = caps[0][0]
+                out.append(known.get(mask) or _play(seat, card, mask))
+            else:  # colex order: by the mask of the taken cards
+                for mask in sorted([cap[0] for cap in caps]):
+                    out.append(known.get(mask) or _play(seat, card, mask))
         return out
 
     def to_act(self) -> tuple[int, ...]:
@@ -317,9 +328,13 @@ class Game(GameState):
         return tuple(sorted(seats))
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
-        """Every legal player action now (of ``seat`` only, if given): sorted by seat, then
-        plays (by card; trail first, then captures by their taken cards), announcements,
-        claims, take-missed. Each distinct capture (basis and sequence) is its own action."""
+        """Every legal player action now (of ``seat`` only, if given), in a fixed order.
+
+        By seat; then plays by card, each card's trail first and then its captures in colex
+        order of the taken cards (their bit mask: the highest card decides); then
+        announcements, claims, take-missed. Each distinct capture (basis and sequence) is its
+        own action.
+        """
         phase = self._phase
         if phase is Phase.PLAY and not self._missed:
             turn = self._turn
@@ -378,6 +393,8 @@ class Game(GameState):
     def _check(self, action: Action) -> Any:
         """Raise IllegalAction unless ``action`` is legal now; return what apply needs."""
         phase = self._phase
+        if phase is Phase.PLAY and type(action) is Play and action.seat == self._turn:
+            return self._check_play(action, action.seat)  # the common case, first
         if phase is Phase.FINISHED:
             raise IllegalAction("R12", "the game is over")
         if phase is Phase.WAITING:
@@ -396,7 +413,7 @@ class Game(GameState):
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < seats:
             raise IllegalAction("R1", f"seat {seat!r} is not a seat at a {seats}-player table")
-        if isinstance(action, Play):
+        if type(action) is Play:
             return self._check_play(action, seat)
         if isinstance(action, TakeMissed):
             if not self._missed:
@@ -475,7 +492,7 @@ class Game(GameState):
         checked = self._check(action)
         events: list[Event] = []
         self._caps = {}
-        if isinstance(action, Play):
+        if type(action) is Play:
             self._apply_play(action, checked, events)
         elif isinstance(action, TakeMissed):
             self._take_missed(action.seat, events)
@@ -506,7 +523,7 @@ class Game(GameState):
             by_rank[rank].append(card)
             self._last_trail = card
             self._history.append((self.packet, seat, card, (), False))
-            events.append(Played(seat, card, (), False, False, 0))
+            events.append(played_event(seat, card, (), False, False, 0, ()))
         else:
             mask, missed = cap
             taken = _cards_of(mask)
@@ -529,7 +546,7 @@ class Game(GameState):
                 self._missed_team = 1 - team
             self._history.append((self.packet, seat, card, taken, caida))
             self._scores[team] = before + points
-            events.append(Played(seat, card, taken, caida, limpia, points, missed))
+            events.append(played_event(seat, card, taken, caida, limpia, points, missed))
             if before + points >= self.rules.target:
                 self._finish(team, "reached 40 in play", events)
                 return
@@ -597,24 +614,27 @@ class Game(GameState):
         """Start hands until one is dealt, the game ends, or no pack is left (R4, R5, R15)."""
         while True:
             self._reset_hand()
+            shuffled: list[int] | None = None
             if self._next_pack == len(self.packs):
-                if self._rng is None:
+                if self._pack_seed is None:
                     self._phase = Phase.WAITING
                     self._turn = None
                     return
-                pack = list(range(40))
-                self._rng.shuffle(pack)
-                self.packs.append(tuple(codes(pack)))
+                # each new pack from its own generator, seeded from the game's: a copy of the
+                # game then shares one int instead of a whole generator state
+                shuffled = list(range(40))
+                random.Random(self._pack_seed + self._next_pack).shuffle(shuffled)
+                self.packs.append(tuple(codes(shuffled)))
             codes_ = self.packs[self._next_pack]
             self._next_pack += 1
             self.hand_number += 1
             events.append(HandStarted(self.hand_number, self.dealer))
-            problem = _pack_problem(codes_)
-            if problem is None:
-                self._pack = [parse_card(code) for code in codes_]
+            pack = shuffled or _read_pack(codes_)  # a pack we shuffled is regular
+            if isinstance(pack, list):
+                self._pack = pack
                 self._deal_packet(events)
                 return
-            if not self._rule_misdeal(problem, events):
+            if not self._rule_misdeal(pack, events):
                 return
 
     def _reset_hand(self) -> None:

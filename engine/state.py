@@ -8,7 +8,6 @@ enumeration. Everything is a list of small ints so `copy` is a handful of slice 
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,12 +56,12 @@ class GameState:
         "_missed_team",
         "_next_pack",
         "_pack",
+        "_pack_seed",
         "_packet_hands",
         "_phase",
         "_piles",
         "_played_in_packet",
         "_r10",
-        "_rng",
         "_ronda",
         "_ronda_caught",
         "_scores",
@@ -83,7 +82,7 @@ class GameState:
 
     rules: Rules
     options: dict[str, object]
-    _rng: random.Random | None
+    _pack_seed: int | None
     packs: list[tuple[str, ...]]
     _next_pack: int
     draw_start: int | None
@@ -128,7 +127,7 @@ class GameState:
         self,
         rules: Rules,
         options: dict[str, object],
-        rng: random.Random | None,
+        pack_seed: int | None,
         packs: list[tuple[str, ...]],
         dealer: int,
         draw_start: int | None,
@@ -137,7 +136,7 @@ class GameState:
         seats = rules.seats
         self.rules = rules
         self.options = options
-        self._rng = rng
+        self._pack_seed = pack_seed
         self.packs = packs
         self._next_pack = 0
         self.draw_start = draw_start
@@ -182,11 +181,7 @@ class GameState:
         """Fill ``other`` with a copy of this state (lists copied, values shared)."""
         other.rules = self.rules
         other.options = self.options
-        if self._rng is None:
-            other._rng = None
-        else:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
+        other._pack_seed = self._pack_seed
         other.packs = self.packs[:]
         other._next_pack = self._next_pack
         other.draw_start = self.draw_start
@@ -232,7 +227,7 @@ class GameState:
         return (
             self.rules,
             tuple(sorted(self.options.items())),
-            None if self._rng is None else self._rng.getstate(),
+            self._pack_seed,
             tuple(self.packs),
             self._next_pack,
             self.draw_start,

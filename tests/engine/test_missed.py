@@ -42,11 +42,11 @@ def doubled_sevens() -> Game:
 
 def test_each_choice_of_a_doubled_sequence_rank_is_its_own_capture_R7_R8() -> None:
     options = [str(a) for a in doubled_sevens().legal_actions() if str(a).startswith("3 6S:")]
-    assert options == [
+    assert options == [  # colex order: compared by the highest card taken first
         "3 6S:2C,4D",
         "3 6S:2C,4D,7C",
-        "3 6S:2C,4D,7C,JC",
         "3 6S:2C,4D,7H",
+        "3 6S:2C,4D,7C,JC",
         "3 6S:2C,4D,7H,JC",
     ]
 

@@ -28,6 +28,12 @@ def _rank_with(count: int, cards: list[int]) -> int:
     return counts.index(count) if count in counts else -1
 
 
+def _ronda_rank(cards: list[int], four_of_a_kind: str) -> int:
+    """The rank a seat announced as ronda: its three of a kind (or R14 libre-2p's four)."""
+    rank = _rank_with(3, cards)
+    return _rank_with(4, cards) if rank < 0 and four_of_a_kind == "ronda" else rank
+
+
 def _check(view: View, hands: list[list[int]], stock: tuple[int, ...]) -> None:
     for seat, hand in enumerate(hands):
         if len(hand) != view.hand_sizes[seat]:
@@ -91,9 +97,8 @@ def game_from_view(cls: type[G], view: View, hidden: Hidden) -> G:
         done = {seat for seat, _ in view.announced}
         game._announce_queue = [seat for seat in order if seat not in done]
     game._hand_rondas = [
-        (view.packet, seat, game._ronda[seat])
-        for seat, call in view.announced
-        if call == "ronda" and game._ronda[seat] >= 0
+        (packet, seat, _ronda_rank(dealt.get((packet, seat), []), rules.four_of_a_kind))
+        for packet, seat in view.rondas
     ]
     return game
 

@@ -33,7 +33,12 @@ class SeenPlay:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One viewer's snapshot of a game (``viewer`` None: a spectator)."""
+    """One viewer's snapshot of a game (``viewer`` None: a spectator).
+
+    ``announced`` is this packet's announcements in order, (seat, call); ``rondas`` the
+    (packet, seat) of every ronda announced this hand, ranks hidden (R6); ``history`` the
+    hand's plays and missed-cards takes; ``claims`` the claims made, (seat, rank, valid).
+    """
 
     viewer: int | None
     rules: Rules
@@ -54,6 +59,7 @@ class View:
     missed_takers: tuple[int, ...]
     history: tuple[SeenPlay, ...]
     announced: tuple[tuple[int, str], ...]
+    rondas: tuple[tuple[int, int], ...]
     cuarenta: tuple[int, tuple[int, ...]] | None
     claims_open: bool
     claims_ended: tuple[bool, bool]
@@ -104,6 +110,7 @@ def view_of(game: Game, viewer: int | None) -> View:
         missed_takers=tuple(s for s in range(seats) if missed and s & 1 == taker_team),
         history=tuple(SeenPlay(*entry) for entry in game._history),
         announced=tuple(game._announced),
+        rondas=tuple((packet, seat) for packet, seat, _ in game._hand_rondas),
         cuarenta=game._cuarenta,
         claims_open=game.phase is Phase.CLAIMS,
         claims_ended=(game._claims_ended[0], game._claims_ended[1]),

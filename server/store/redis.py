@@ -8,6 +8,7 @@ on one node and its scripts never cross slots)::
     cuarenta:{t:<id>}:lease   str   the owning process (PX = lease time)
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
+    cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
 
 Invariant 3 (write before send) rests on ``commit``: one Lua script checks the expected version,
 appends the events and replaces the state, so the write path costs one round trip and is never
@@ -44,6 +45,7 @@ from server.store.base import (
 PREFIX = "cuarenta"
 KEYS_INDEX = f"{PREFIX}:{{keys}}"
 TABLES_INDEX = f"{PREFIX}:{{tables}}"
+LEASES_INDEX = f"{PREFIX}:{{leases}}"
 TABLE_TTL_S = 7 * 24 * 3600.0
 CONNECT_TIMEOUT_S = 2.0
 COMMAND_TIMEOUT_S = 5.0
@@ -93,10 +95,10 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 
-# KEYS: lease. ARGV: owner.
+# KEYS: lease. ARGV: owner. 1 = released, 0 = not held by this owner.
 _RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+return 0
 """
 
 
@@ -191,15 +193,37 @@ class RedisStore:
         return [StoredEvent(n, bytes(data)) for n, data in enumerate(items, start + 1)]
 
     async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+        """Take or renew the lease; a held lease is noted in the lease index with its lapse time.
+
+        Renewals are off the write path (every third of the lease time), so the index update is
+        a second round trip rather than a cross-slot script.
+        """
+        ttl_ms = max(1, int(ttl_s * 1000))
         async with _unavailable_on_error("renew a lease"):
-            taken = await self._acquire(
-                keys=[table_key(table_id, "lease")], args=[owner, max(1, int(ttl_s * 1000))]
-            )
+            taken = await self._acquire(keys=[table_key(table_id, "lease")], args=[owner, ttl_ms])
+            if taken:
+                await _result(self.client.zadd(LEASES_INDEX, {table_id: _now_ms() + ttl_ms}))
         return bool(taken)
 
     async def release_lease(self, table_id: str, owner: str) -> None:
+        """Give the lease up and mark it lapsed now, so a peer takes the table over at once."""
         async with _unavailable_on_error("release a lease"):
-            await self._release(keys=[table_key(table_id, "lease")], args=[owner])
+            released = await self._release(keys=[table_key(table_id, "lease")], args=[owner])
+            if released:
+                await _result(self.client.zadd(LEASES_INDEX, {table_id: 0}))
+
+    async def lapsed_leases(self, limit: int = 100) -> list[str]:
+        """Tables whose owner stopped renewing (crashed or handed over): candidates to take over."""
+        async with _unavailable_on_error("list lapsed leases"):
+            ids = await _result(self.client.zrangebyscore(
+                LEASES_INDEX, "-inf", _now_ms(), start=0, num=limit
+            ))
+        return [_text(table_id) for table_id in ids]
+
+    async def forget_lease(self, table_id: str) -> None:
+        """Drop a table from the lease index (it expired, or nobody needs to own it)."""
+        async with _unavailable_on_error("forget a lease"):
+            await _result(self.client.zrem(LEASES_INDEX, table_id))
 
     async def lease_owner(self, table_id: str) -> str | None:
         """The process holding the table's lease now, or None (for forwarding, invariant 4)."""

@@ -30,10 +30,13 @@ export function screenPositions(viewer, seats, direction = "clockwise") {
   return out;
 }
 
-/** What a seat is called in the log and on screen: the person's name, else the compass point. */
+/**
+ * What a seat is called in the log and on screen: a person's name, else the compass point
+ * ("Norte hace caída: +2"); bots go by their seat, since several may share one generic name.
+ */
 export function seatName(occupant, seat, seats) {
   const compass = t(`seat.${compassOf(seat, seats)}`);
-  if (!occupant || occupant.empty) return compass;
+  if (!occupant || occupant.empty || occupant.bot) return compass;
   return occupant.name || compass;
 }
 

@@ -29,6 +29,7 @@ export function openTable(root, key, { errorText }) {
   let selection = newSelection();
   let legalKey = "";
   let summaryOpen = false;
+  let focusPending = false;
   const hostKey = remember.hostKey(key);
 
   const names = {
@@ -113,10 +114,21 @@ export function openTable(root, key, { errorText }) {
   function resetSelectionIfStale() {
     const now = JSON.stringify(model.legal);
     if (now !== legalKey) {
-      if (!legalKey || legalKey === "[]") announce(model.legal.length ? t("prompt.yourTurn") : "");
+      const turnStarts = (!legalKey || legalKey === "[]") && model.legal.length > 0;
+      if (turnStarts) announce(t("prompt.yourTurn"));
       legalKey = now;
       selection = newSelection();
+      focusPending = turnStarts;
     }
+  }
+
+  /** A keyboard player whose focus was lost by the redraw lands on the first choice of the turn. */
+  function focusFirstChoice() {
+    if (!focusPending) return;
+    focusPending = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && root.contains(active)) return;
+    root.querySelector(".action-bar button, .hand button.card")?.focus({ preventScroll: true });
   }
 
   /** Tell screen-reader users it is their move (the banner is for eyes, this for ears). */
@@ -222,6 +234,7 @@ export function openTable(root, key, { errorText }) {
     h("div.table-main", toolbar(), tableView(model, ctx),
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
+    focusFirstChoice();
   }
 
   /** Count down visible deadlines once a second without redrawing the table. */

@@ -83,7 +83,7 @@ function seatPanel(model, seat, position) {
   h("div.seat-head",
     h("span.presence", { title: t(`seat.state.${state}`), "aria-label": t(`seat.state.${state}`) }),
     h("span.seat-name", occupant.empty ? t("seat.empty") : seatName(occupant, seat, seats)),
-    h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
+    occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
   h("div.seat-badges", badges),
   isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
   !you && g && handSize ? h("div.seat-cards", { "aria-label": tn("seat.cards", handSize) },
@@ -106,7 +106,7 @@ function felt(model, selection, redraw) {
           focusKey: `table-${code}`,
         });
       })) : h("p.felt-empty", g ? t("table.empty") : t("table.notStarted")),
-    g && g.caidaTarget ? h("p.caida-note", { "aria-live": "polite" },
+    g && g.caidaTarget && g.phase === "play" ? h("p.caida-note", { "aria-live": "polite" },
       h("span.caida-dot", { "aria-hidden": "true" }), t("table.caidaTarget")) : null,
     g && g.phase === "claims" ? h("p.window-note", t("table.claimWindow"), " ",
       countdown(g.deadline, "seat.timeLeft")) : null);

@@ -1,0 +1,1 @@
+"""Performance figures and tournaments: `cuarenta bench ...`, `cuarenta tournament ...`."""

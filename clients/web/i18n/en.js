@@ -45,7 +45,7 @@ export default {
   "option.ronda_points.4": "4 points",
   "option.ronda_points.2": "2 points",
   "option.sequence": "Sequence (R8)",
-  "option.sequence.auto": "Automatic, always the longest",
+  "option.sequence.auto": "Automatic, the longest",
   "option.sequence.manual": "Manual (cards may be missed)",
   "option.special_claims": "Ronda caught by a caída, +10 (R10)",
   "option.special_claims.claim": "Must be claimed",

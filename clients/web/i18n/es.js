@@ -45,7 +45,7 @@ export default {
   "option.ronda_points.4": "4 puntos",
   "option.ronda_points.2": "2 puntos",
   "option.sequence": "Escalera (R8)",
-  "option.sequence.auto": "Automática, siempre la más larga",
+  "option.sequence.auto": "Automática, la más larga",
   "option.sequence.manual": "Manual (se pueden dejar cartas)",
   "option.special_claims": "Ronda cogida con caída, +10 (R10)",
   "option.special_claims.claim": "Hay que reclamarla",

@@ -45,7 +45,7 @@ export default {
   "option.ronda_points.4": "4 pontos",
   "option.ronda_points.2": "2 pontos",
   "option.sequence": "Sequência (R8)",
-  "option.sequence.auto": "Automática, sempre a mais longa",
+  "option.sequence.auto": "Automática, a mais longa",
   "option.sequence.manual": "Manual (cartas podem ficar)",
   "option.special_claims": "Ronda pega com caída, +10 (R10)",
   "option.special_claims.claim": "Precisa ser reclamada",

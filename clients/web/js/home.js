@@ -5,6 +5,13 @@ import {
   BOT_LEVELS, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
 } from "./options.js";
 import { sharePanel, tableUrl } from "./share.js";
+import { cardFace } from "./cards.js";
+
+/** A small fan of cards by the title: decoration only, hidden from screen readers. */
+function heroFan() {
+  return h("div.hero-fan", { "aria-hidden": "true" },
+    ["AH", "7S", "KD"].map((code) => h("span.card", cardFace(code))));
+}
 
 function select(id, values, label, current, describe) {
   return h("div.field",
@@ -41,6 +48,7 @@ export function renderHome(root, app) {
   }
 
   form.append(
+    heroFan(),
     h("h1#create-title", t("home.title")),
     h("p.lede", t("home.lede")),
     h("div.field",

@@ -1,0 +1,290 @@
+"""`cuarenta tournament A B --pairs N --profile P`: duplicate play between two bot levels.
+
+Duplicate play removes the luck of the deal: pair ``i`` is one game dealt from a fixed seed
+(the diamond draw and every pack come from it, R3/R4), played twice — once with level A in
+the even seats (team 0), once with the partnerships swapped — so both levels hold the same
+cards in the same seats in turn. The seeds come from a named, versioned seed list
+(`SEED_LISTS`): the same command always plays the same games, on any machine.
+
+Each seat's bot gets its own generator seeded from (pair, seat), the same in both games of a
+pair, so a level against itself plays the two games identically and its margin is exactly 0.
+Searching levels get a fixed number of samples (``--samples``), never a deadline, so results
+do not depend on the machine's speed or load.
+
+Reported: pairs played, mean point margin per hand of A over B (both games' final score
+margins over both games' hands), A's game win rate (a heads-up draw counts half), each with
+a 95% interval over pairs, and the mean and p95 decision time of every level's plays, in
+CPU time of the deciding process (one core; unaffected by other load on a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+
+from engine import Game, Phase, Play, resolve_rules
+from engine.actions import Action
+from engine.bots import Budget, choose, levels
+from engine.rules import PROFILES
+
+#: seed-list version -> how pair ``i``'s seed is derived (never change a published entry).
+SEED_LISTS: dict[str, str] = {"v1": "cuarenta-duplicate/v1/{profile}/{index}"}
+DEFAULT_SEED_LIST = "v1"
+#: a game that has not ended after this many hands is stopped (it never happens in practice).
+MAX_HANDS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What every game of a tournament shares."""
+
+    level_a: int
+    level_b: int
+    profile: str
+    options: tuple[tuple[str, object], ...]
+    samples: int
+    seed_list: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game from level A's side: the score margin, the hands played, the result."""
+
+    margin: int
+    hands: int
+    outcome: float  # 1 A won, 0 B won, 0.5 a draw (R14 heads-up)
+
+
+@dataclass(slots=True)
+class PairResult:
+    """Both games of a pair, and the decision times (seconds) of each level's plays."""
+
+    index: int
+    games: tuple[GameResult, GameResult]
+    times: dict[int, list[float]] = field(default_factory=dict)
+
+    @property
+    def margin_per_hand(self) -> float:
+        """A's score margin over both games divided by the hands of both games."""
+        hands = sum(game.hands for game in self.games)
+        return sum(game.margin for game in self.games) / max(1, hands)
+
+    @property
+    def win_rate(self) -> float:
+        """A's share of the pair's two games."""
+        return sum(game.outcome for game in self.games) / 2
+
+
+def pair_seed(seed_list: str, profile: str, index: int) -> str:
+    """Return the seed of pair ``index`` in a seed list (a string: `random` hashes it stably)."""
+    return SEED_LISTS[seed_list].format(profile=profile, index=index)
+
+
+def _act(
+    game: Game,
+    seats_level: dict[int, int],
+    rngs: list[random.Random],
+    match: Match,
+    times: dict[int, list[float]],
+) -> bool:
+    """Let the first seat that wants to act do so; return whether anyone acted."""
+    budget = Budget(samples=match.samples)
+    for seat in game.to_act():
+        level = seats_level[seat]
+        view = game.view(seat)
+        legal = game.legal_actions(seat)
+        start = time.process_time()
+        action: Action | None = choose(level, view, legal, rngs[seat], budget)
+        elapsed = time.process_time() - start
+        if action is None:
+            continue
+        if isinstance(action, Play):
+            times.setdefault(level, []).append(elapsed)
+        game.apply(action)
+        return True
+    return False
+
+
+def play_game(match: Match, index: int, swapped: bool, times: dict[int, list[float]]) -> GameResult:
+    """Play game ``swapped`` of pair ``index``; level A holds team 0 unless swapped."""
+    seed = pair_seed(match.seed_list, match.profile, index)
+    game = Game.new(match.profile, dict(match.options), seed=seed)
+    seats = game.rules.seats
+    a_team = 1 if swapped else 0
+    seats_level = {s: match.level_a if s & 1 == a_team else match.level_b for s in range(seats)}
+    rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(seats)]
+    while game.phase is not Phase.FINISHED and game.hand_number < MAX_HANDS:
+        if not _act(game, seats_level, rngs, match, times):
+            system = game.system_actions()  # R10: nobody claims any more: the window closes
+            assert system, f"no one can act in {game}"
+            game.apply(system[0])
+    scores = game.scores
+    margin = scores[a_team] - scores[1 - a_team]
+    winner = game.winner
+    outcome = 0.5 if winner == "draw" or winner is None else float(winner == a_team)
+    return GameResult(margin, game.hand_number + 1, outcome)
+
+
+def play_pair(args: tuple[Match, int]) -> PairResult:
+    """Play both games of pair ``index`` (top-level, so a process pool can pickle it)."""
+    match, index = args
+    times: dict[int, list[float]] = {}
+    games = (play_game(match, index, False, times), play_game(match, index, True, times))
+    return PairResult(index, games, times)
+
+
+def _interval(values: list[float]) -> tuple[float, float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+
+
+def summarize(match: Match, pairs: list[PairResult], seconds: float) -> dict[str, object]:
+    """Return the tournament's figures (what `--json` prints)."""
+    margin = _interval([pair.margin_per_hand for pair in pairs])
+    wins = _interval([pair.win_rate for pair in pairs])
+    times: dict[int, list[float]] = {}
+    for pair in pairs:
+        for level, values in pair.times.items():
+            times.setdefault(level, []).extend(values)
+    return {
+        "a": match.level_a,
+        "b": match.level_b,
+        "profile": match.profile,
+        "options": dict(match.options),
+        "samples": match.samples,
+        "seed_list": match.seed_list,
+        "pairs": len(pairs),
+        "games": 2 * len(pairs),
+        "hands": sum(game.hands for pair in pairs for game in pair.games),
+        "margin_per_hand": {"mean": margin[0], "low": margin[1], "high": margin[2]},
+        "win_rate": {"mean": wins[0], "low": wins[1], "high": wins[2]},
+        "decision_ms": {
+            str(level): {
+                "decisions": len(values),
+                "mean": 1000 * statistics.fmean(values),
+                "p95": 1000 * _p95(values),
+            }
+            for level, values in sorted(times.items())
+        },
+        "wall_s": seconds,
+    }
+
+
+def run_pairs(match: Match, pairs: int, jobs: int) -> Iterator[PairResult]:
+    """Yield every pair's result, played on ``jobs`` processes (in order of completion)."""
+    work = [(match, index) for index in range(pairs)]
+    if jobs <= 1:
+        yield from map(play_pair, work)
+        return
+    with Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_pair, work, chunksize=1)
+
+
+def _options(text: list[str]) -> tuple[tuple[str, object], ...]:
+    options: dict[str, object] = {}
+    for item in text:
+        name, _, value = item.partition("=")
+        parsed: object = {"true": True, "false": False}.get(value, value)
+        options[name] = int(value) if value.isdigit() else parsed
+    return tuple(sorted(options.items()))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Describe the command line (see the module docstring)."""
+    parser.add_argument("a", type=int, help="bot level A")
+    parser.add_argument("b", type=int, help="bot level B")
+    parser.add_argument("--pairs", type=int, default=100, help="duplicate pairs (2 games each)")
+    parser.add_argument("--profile", default="pagat-4p", choices=PROFILES)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule (R13), repeatable",
+    )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=24,
+        help="samples per decision for searching levels (fixed: reproducible)",
+    )
+    parser.add_argument("--seed-list", default=DEFAULT_SEED_LIST, choices=sorted(SEED_LISTS))
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: all cores)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _print(summary: dict[str, object]) -> None:
+    margin = summary["margin_per_hand"]
+    wins = summary["win_rate"]
+    assert isinstance(margin, dict)
+    assert isinstance(wins, dict)
+    print(
+        f"level {summary['a']} vs level {summary['b']}  profile {summary['profile']}  "
+        f"options {summary['options']}  samples {summary['samples']}  "
+        f"seeds {summary['seed_list']}"
+    )
+    print(
+        f"pairs played        {summary['pairs']} ({summary['games']} games, "
+        f"{summary['hands']} hands)"
+    )
+    print(
+        f"margin per hand     {margin['mean']:+.2f} points "
+        f"(95% CI {margin['low']:+.2f} .. {margin['high']:+.2f})"
+    )
+    print(
+        f"game win rate       {100 * wins['mean']:.1f}% "
+        f"(95% CI {100 * wins['low']:.1f}% .. {100 * wins['high']:.1f}%)"
+    )
+    times = summary["decision_ms"]
+    assert isinstance(times, dict)
+    for level, figures in times.items():
+        print(
+            f"level {level} decisions  {figures['decisions']}: mean {figures['mean']:.2f} ms, "
+            f"p95 {figures['p95']:.2f} ms"
+        )
+    print(f"wall time           {summary['wall_s']:.1f} s")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament and print its figures; 2 for a bad level or option."""
+    known = levels()
+    for level in (args.a, args.b):
+        if level not in known:
+            print(f"cuarenta tournament: no bot level {level} (levels: {list(known)})")
+            return 2
+    try:
+        options = _options(args.option)
+        resolve_rules(args.profile, dict(options))
+    except ValueError as error:
+        print(f"cuarenta tournament: {error}")
+        return 2
+    match = Match(args.a, args.b, args.profile, options, args.samples, args.seed_list)
+    start = time.perf_counter()
+    pairs = sorted(run_pairs(match, args.pairs, args.jobs), key=lambda pair: pair.index)
+    summary = summarize(match, pairs, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print(summary)
+    return 0

@@ -1,0 +1,127 @@
+"""Level 4: level 3, checked by playing its best few plays out on sampled deals.
+
+Before a play it deals the unseen cards many times (`sampling`: consistent with announcements,
+a cuarenta not shown, cards a seat could not hold), and for each deal plays each candidate
+and the rest of the packet out with level 3 in every seat (`playout`), scoring the team's
+points plus the expected value of its card count (`odds.count_margin`, R11). Every candidate
+meets the same deals, so their difference is the play, not the luck of the sample.
+
+Why not every legal play, and why only override level 3 when clearly better: in the
+four-player game a playout with level-3 partners misjudges plays that need a partner's help
+(naive versions of this search lose to level 3). So the candidates are level 3's best few,
+and level 3's own choice stands unless another one beats it on average by `OVERRIDE` points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action, Play
+from engine.bots import Budget, register
+from engine.bots.counting import WIN_VALUE, position_of, ranked_plays
+from engine.bots.odds import count_margin
+from engine.bots.playout import play_out
+from engine.bots.routine import routine
+from engine.bots.sampling import evidence_of, sample_hidden
+from engine.game import Game
+from engine.phase import Phase
+from engine.views import View
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How a sampling search spends its budget (levels 4 and 5 differ only here)."""
+
+    candidates: int  # level 3's best plays considered
+    window: float  # ... among those within this many points of level 3's best
+    override: float  # a candidate must beat level 3's choice by this much on average
+    samples: int  # samples when the budget gives neither samples nor a deadline
+    max_samples: int  # cap under a deadline
+    whole_hand: bool  # play the hand out, not just the packet
+
+
+LEVEL4 = SearchSettings(
+    candidates=3, window=4.0, override=0.5, samples=24, max_samples=200, whole_hand=False
+)
+
+Evaluate = Callable[[Game, int], float]
+
+
+def points_and_count(game: Game, team: int) -> float:
+    """Return the team's score margin plus its expected count margin (R11) and R10 awards."""
+    scores = game._scores
+    value = float(scores[team] - scores[1 - team])
+    if game._phase is Phase.FINISHED:
+        return value + (WIN_VALUE if game._winner == team else -WIN_VALUE)
+    piles = game._piles
+    value += count_margin(len(piles[team]), len(piles[1 - team]), game.dealer & 1 == team)
+    if game._phase is Phase.CLAIMS:  # R10 events still to claim (bots claim them all)
+        for owner, _ in game._r10:
+            if scores[owner] < 30:
+                value += 10 if owner == team else -10
+    return value
+
+
+def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
+    """Return level 3's best plays, its own first choice first."""
+    ranked = ranked_plays(position_of(view), plays)
+    best = ranked[0][0]
+    return [
+        play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window
+    ]
+
+
+def search(
+    view: View,
+    candidates: list[Play],
+    rng: random.Random,
+    budget: Budget,
+    settings: SearchSettings,
+    evaluate: Evaluate,
+) -> list[float]:
+    """Return each candidate's mean value over the same sampled deals."""
+    team = view.viewer & 1  # type: ignore[operator]
+    evidence = evidence_of(view)
+    limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
+    totals = [0.0] * len(candidates)
+    done = 0
+    while done < limit and not (done and budget.expired()):
+        base = Game.from_view(view, sample_hidden(view, evidence, rng))
+        for index, play in enumerate(candidates):
+            game = base.copy()
+            game.apply(play)
+            play_out(game, settings.whole_hand)
+            totals[index] += evaluate(game, team)
+        done += 1
+    return [total / done for total in totals]
+
+
+def decide(
+    view: View,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    budget: Budget,
+    settings: SearchSettings,
+    evaluate: Evaluate,
+) -> Action | None:
+    """Choose a play by sampling search (or the routine action outside plays)."""
+    decided, action = routine(view, legal)
+    if decided:
+        return action
+    plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
+    candidates = candidates_of(view, plays, settings)
+    if len(candidates) == 1:
+        return candidates[0]
+    means = search(view, candidates, rng, budget, settings, evaluate)
+    best = max(range(len(candidates)), key=lambda index: (means[index], -index))
+    return candidates[best] if means[best] > means[0] + settings.override else candidates[0]
+
+
+@register(4)
+def sampling_search(
+    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+) -> Action | None:
+    """Choose as described in the module docstring."""
+    return decide(view, legal, rng, budget, LEVEL4, points_and_count)

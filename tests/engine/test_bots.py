@@ -32,7 +32,8 @@ def test_level_1_plays_a_random_legal_action_on_its_turn_only() -> None:
     turn = game.turn
     assert turn is not None
     choices = {bot(1, game, turn, seed) for seed in range(30)}
-    assert choices <= set(game.legal_actions()) and len(choices) > 1
+    assert choices <= set(game.legal_actions())
+    assert len(choices) > 1
     assert bot(1, game, (turn + 1) % 4) is None
 
 
@@ -44,7 +45,7 @@ def test_level_2_takes_the_biggest_capture_R7() -> None:
 
 def test_level_2_breaks_a_tie_in_size_by_points_R9() -> None:
     # 3H may take 3C (trailed earlier) or 3D (just trailed: a caída); one card either way
-    game = deal(0, {1: "3C", 2: "KS", 3: "3D", 0: "3H"})
+    game = deal(0, {1: "3C", 2: "KS", 3: "3D", 0: "3H JD QD KD AS"})
     act(game, "1 3C", "2 KS", "3 3D")
     assert str(bot(2, game, 0)) == "0 3H:3D"
 

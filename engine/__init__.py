@@ -20,11 +20,11 @@ A tour of one turn (cards are ints; codes at the edges):
 (<Phase.PLAY: 'play'>, 0, 5)
 >>> action = game.legal_actions()[0]
 >>> print(action)
-0 AC
+0 3D
 >>> [str(event) for event in game.apply(action)]
-['0 plays AC']
+['0 plays 3D']
 >>> [card_code(card) for card in game.table], game.turn
-(['AC'], 1)
+(['3D'], 1)
 """
 
 from engine.actions import (

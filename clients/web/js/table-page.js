@@ -80,7 +80,16 @@ export function openTable(root, key, { errorText }) {
           conn.reconnectNow(); // a lost event: resume from the last one we have (invariant 2)
           return;
         }
-        if (outcome === "ok") tell(message.n, message.event);
+        if (outcome === "ok") {
+          tell(message.n, message.event);
+          // The table moved past the snapshot: its legal actions would be refused as stale,
+          // so offer nothing until the snapshot that follows this event arrives.
+          if (model.legal.length) {
+            model.legal = [];
+            resetSelectionIfStale();
+            draw();
+          }
+        }
         break;
       }
       case "presence":

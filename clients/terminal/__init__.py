@@ -1,0 +1,1 @@
+"""The terminal client: ``cuarenta play``/``watch`` (a textual table) and ``cuarenta new``."""

@@ -1,0 +1,112 @@
+"""Pure text of the event log: one line per numbered event (or None for nothing to say).
+
+Engine events arrive as the engine's own JSON forms, already redacted for this viewer (a
+ronda's rank hidden, other hands absent); table events as the protocol's models. A hidden
+placeholder keeps its number but says nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from clients.terminal.i18n import Translator
+from clients.terminal.render import card_text, cards_text, seat_name, team_name
+from protocol import server_messages as s
+
+Names = Callable[[int], str]
+
+
+def describe(event: s.Event, info: s.TableInfo, viewer: int | None,
+             tr: Translator) -> str | None:
+    """The log line of ``event`` for ``viewer`` (names taken from ``info``)."""
+    body = event.event
+
+    def name(seat: int) -> str:
+        return seat_name(info, seat, tr)
+
+    if isinstance(body, dict):
+        return _engine_line(body, name, viewer, tr)
+    return _table_line(body, name, tr)
+
+
+def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
+    match body:
+        case s.SeatTaken(seat=seat, name=who):
+            return tr("ev_seat_taken", name=who, seat=seat)
+        case s.SeatFreed(seat=seat):
+            return tr("ev_seat_freed", seat=seat)
+        case s.SeatsSwapped(seat=seat, other=other):
+            return tr("ev_swapped", seat=seat, other=other)
+        case s.GameStarted(game=game):
+            return tr("ev_started", game=game)
+        case s.StandIn(seat=seat, active=active):
+            return tr("ev_stand_in_on" if active else "ev_stand_in_off", name=name(seat))
+        case s.RematchAsked(seat=seat):
+            return tr("ev_rematch", name=name(seat))
+        case s.OptionsChanged():
+            return tr("ev_options")
+        case s.LockChanged(locked=locked):
+            return tr("ev_lock", locked=locked)
+    return None  # a hidden placeholder
+
+
+def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
+                 tr: Translator) -> str | None:
+    kind = body.get("type")
+    if kind == "played":
+        return _played(body, name, tr)
+    if kind == "dealer_drawn":
+        return tr("ev_dealer", cards=cards_text(body["cards"]), name=name(body["dealer"]))
+    if kind == "hand_started":
+        return tr("ev_hand", hand=body["hand"] + 1, name=name(body["dealer"]))
+    if kind == "packet_dealt":
+        return tr("ev_packet", packet=body["packet"] + 1)
+    if kind == "announced":
+        call = body["call"] + (f" ({body['rank']})" if body.get("rank") else "")
+        points = tr("ev_points", points=body["points"]) if body.get("points") else ""
+        return tr("ev_announced", name=name(body["seat"]), call=call) + points
+    if kind == "missed_taken":
+        return tr("ev_missed_taken", name=name(body["seat"]), cards=cards_text(body["cards"]))
+    if kind == "claims_opened":
+        return tr("ev_claims_opened")
+    if kind == "claimed":
+        verdict = tr("ev_valid", points=body["points"]) if body["valid"] else tr("ev_wrong")
+        return tr("ev_claimed", name=name(body["seat"]), rank=body["rank"], verdict=verdict)
+    if kind == "claims_closed":
+        return tr("ev_claims_closed")
+    if kind == "awarded":
+        return tr("ev_awarded", team=team_name(body["team"], viewer, tr), rank=body["rank"],
+                  points=body["points"])
+    if kind == "hand_counted":
+        (a, b), (pa, pb) = body["piles"], body["points"]
+        return tr("ev_counted", a=a, b=b, pa=pa, pb=pb)
+    if kind == "misdeal_ruled":
+        return tr("ev_misdeal", name=name(body["dealer"]), penalty=body["penalty"])
+    if kind == "game_over":
+        a, b = body["scores"]
+        winner = body["winner"]
+        if winner == "draw":
+            return tr("draw", a=a, b=b)
+        return tr("ev_game_over", team=team_name(int(winner), viewer, tr), a=a, b=b)
+    return None
+
+
+def _played(body: Mapping[str, Any], name: Names, tr: Translator) -> str:
+    who, card = name(body["seat"]), card_text(body["card"])
+    if not body["take"]:
+        line = tr("ev_trail", name=who, card=card)
+    else:
+        line = tr("ev_capture", name=who, take=cards_text(body["take"]), card=card)
+    flags = [tr(flag) for flag in ("caida", "limpia") if body.get(flag)]
+    if flags:
+        line += f" ({', '.join(flags)})"
+    if body.get("points"):
+        line += tr("ev_points", points=body["points"])
+    if body.get("missed"):
+        line += tr("ev_missed", cards=cards_text(body["missed"]))
+    return line
+
+
+def chat_text(line: s.ChatLine, tr: Translator) -> str:
+    return tr("chat_line", name=line.name, text=line.text)

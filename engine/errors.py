@@ -21,7 +21,12 @@ class EngineError(ValueError):
 
 
 class IllegalAction(EngineError):
-    """An action the rules do not allow in the current state."""
+    """An action the rules do not allow in the current state.
+
+    ``index`` is the action's position when it came from a record (`Game.from_record`).
+    """
+
+    index: int | None = None
 
 
 class InvalidOptions(EngineError):

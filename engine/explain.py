@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from engine.cards import card_code, value_of
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.state import GameState
 
 
-def why_not_capture(game: Game, card: int, take: Collection[int]) -> tuple[str, str]:
+def why_not_capture(game: GameState, card: int, take: Collection[int]) -> tuple[str, str]:
     """Return (rule, reason) for a take that is not a legal capture with ``card``."""
     played = card_code(card)
     for each in take:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action
+from engine.cards import codes
 from engine.phase import Phase
 from engine.rules import Rules
 
@@ -123,6 +124,75 @@ class GameState:
     start_events: tuple[Any, ...]
     first_dealer: int
 
+    # ------------------------------------------------------------------ public state
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for."""
+        return self._phase
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play or announce, or None (claim window, waiting, finished)."""
+        return self._turn
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The two teams' scores."""
+        return self._scores[0], self._scores[1]
+
+    @property
+    def pile_sizes(self) -> tuple[int, int]:
+        """The number of cards in each team's pile this hand."""
+        return len(self._piles[0]), len(self._piles[1])
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        """The table cards in the order they were laid."""
+        return tuple(self._table)
+
+    @property
+    def winner(self) -> int | str | None:
+        """The winning team, ``"draw"`` (R14 heads-up), or None while the game goes on."""
+        return self._winner
+
+    @property
+    def caida_target(self) -> int | None:
+        """The card the previous player just trailed in this packet (R9), if any."""
+        return None if self._last_trail < 0 else self._last_trail
+
+    @property
+    def missed(self) -> tuple[int, ...]:
+        """Missed sequence cards the other team may take now (R8)."""
+        return tuple(self._missed)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order (the record's ``actions``)."""
+        return tuple(self._actions)
+
+    @property
+    def counted_hands(self) -> tuple[tuple[int, tuple[int, int]], ...]:
+        """(dealer, pile sizes) of every hand that reached its count (R11, R15 ``hands``)."""
+        return tuple(self._counted)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards in a seat's hand (secret: views show it only to its owner)."""
+        return tuple(self._hands[seat])
+
+    def team_of(self, seat: int) -> int:
+        """Return a seat's team (R1: seats 0 and 2 are team 0; R14: team = seat)."""
+        return seat & 1
+
+    def __str__(self) -> str:
+        hands = " | ".join(" ".join(codes(sorted(hand))) for hand in self._hands)
+        table = " ".join(codes(self._table)) or "-"
+        return (
+            f"{self.rules.profile} {self._phase} hand {self.hand_number} packet {self.packet} "
+            f"dealer {self.dealer} turn {self._turn} scores {self._scores[0]}-{self._scores[1]} "
+            f"table [{table}] hands [{hands}]"
+        )
+
+    # ------------------------------------------------------------------ lifecycle
     def _init_state(
         self,
         rules: Rules,

@@ -1,0 +1,271 @@
+"""Legal actions and their validation: who may do what now (R5-R10).
+
+`Legal` lists every legal action and checks any action against the rules without changing
+anything, so `apply` (in `engine.game`) can refuse an illegal action before touching the state.
+Listing plays is the hot path of random playouts, so it works on ints and bit masks and
+shares the immutable `Play` objects it hands out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import (
+    Action,
+    Announce,
+    Claim,
+    CloseClaims,
+    Misdeal,
+    Play,
+    TakeMissed,
+    play_of_mask,
+)
+from engine.captures import (
+    _USABLE,
+    Capture,
+    can_capture,
+    captures,
+    check_capture,
+    usable_sums,
+)
+from engine.cards import RANKS, card_code
+from engine.errors import IllegalAction
+from engine.phase import Phase
+from engine.state import GameState
+
+_TRAILS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, card) for card in range(40)) for seat in range(4)
+)
+#: Shared immutable captures, per ``seat * 40 + card``, keyed by the taken-cards mask: listing
+#: the legal actions then costs a dict lookup per capture instead of a new frozenset.
+_CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
+_CAPTURE_PLAYS_LIMIT = 4096
+
+
+def _play(seat: int, card: int, mask: int) -> Play:
+    """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
+    plays = _CAPTURE_PLAYS[seat * 40 + card]
+    if len(plays) >= _CAPTURE_PLAYS_LIMIT:
+        plays.clear()
+    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
+    return action
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    taken = []
+    while mask:
+        low = mask & -mask
+        taken.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(taken)
+
+
+class Legal(GameState):
+    """The legal actions of a game state, and the check behind `apply`."""
+
+    __slots__ = ()
+
+    def _plays(self, seat: int) -> list[Action]:
+        """List a seat's plays; the hot path of random playouts, hence written out flat."""
+        out: list[Action] = []
+        rules = self.rules
+        by_rank = self._by_rank
+        code = (  # low_code(by_rank), written out
+            len(by_rank[0])
+            + 5 * len(by_rank[1])
+            + 25 * len(by_rank[2])
+            + 125 * len(by_rank[3])
+            + 625 * len(by_rank[4])
+            + 3125 * len(by_rank[5])
+        )
+        usable = _USABLE.get(code) or usable_sums(code)
+        cache = self._caps
+        trails = _TRAILS[seat]
+        for card in self._hands[seat]:
+            rank = card >> 2
+            if not by_rank[rank] and not usable[rank]:
+                out.append(trails[card])  # no basis: no capture (R7)
+                continue
+            caps: list[Capture] | None = cache.get(rank)
+            if caps is None:
+                manual = rules.sequence == "manual"
+                caps = cache[rank] = captures(by_rank, rank, manual, rules.forfeiture, usable[rank])
+            if not rules.capture_mandatory:
+                out.append(trails[card])
+            known = _CAPTURE_PLAYS[seat * 40 + card]
+            if len(caps) == 1:
+                mask = caps[0][0]
+                out.append(known.get(mask) or _play(seat, card, mask))
+            else:  # colex order: by the mask of the taken cards
+                for mask in sorted([cap[0] for cap in caps]):
+                    out.append(known.get(mask) or _play(seat, card, mask))
+        return out
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that have a legal action now (several in the claim window, or with R8)."""
+        phase = self._phase
+        if phase is Phase.CLAIMS:
+            seats = {s for s in range(self.rules.seats) if not self._claims_ended[s & 1]}
+        elif phase is Phase.PLAY or phase is Phase.ANNOUNCE:
+            seats = {self._turn} if self._turn is not None else set()
+        else:
+            return ()
+        if self._missed:
+            seats.update(s for s in range(self.rules.seats) if s & 1 == self._missed_team)
+        return tuple(sorted(seats))
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Every legal player action now (of ``seat`` only, if given), in a fixed order.
+
+        By seat; then plays by card, each card's trail first and then its captures in colex
+        order of the taken cards (their bit mask: the highest card decides); then
+        announcements, claims, take-missed. Each distinct capture (basis and sequence) is its
+        own action.
+        """
+        phase = self._phase
+        if phase is Phase.PLAY and not self._missed:
+            turn = self._turn
+            if seat is not None and seat != turn:
+                return ()
+            return tuple(self._plays(turn))  # type: ignore[arg-type]
+        out: list[Action] = []
+        for each in range(self.rules.seats) if seat is None else (seat,):
+            if not 0 <= each < self.rules.seats:
+                continue
+            if phase is Phase.PLAY and each == self._turn:
+                out += self._plays(each)
+            elif phase is Phase.ANNOUNCE and each == self._turn:
+                out += [Announce(each, call) for call in self._calls(each)]
+            elif phase is Phase.CLAIMS and not self._claims_ended[each & 1]:
+                out += [Claim(each, rank) for rank in RANKS]
+            if self._missed and each & 1 == self._missed_team and phase is not Phase.FINISHED:
+                out.append(TakeMissed(each))
+        return tuple(out)
+
+    def _calls(self, seat: int) -> list[str]:
+        calls = []
+        if self._ronda[seat] >= 0:
+            calls.append("ronda")
+        if self._four[seat] >= 0:
+            calls.append("cuarenta")
+        return [*calls, "pass"]
+
+    def _misdeal_allowed(self) -> bool:
+        # R5: after a packet is dealt and before its first card; we also allow it during manual
+        # announcements (they happen before the first card).
+        return (
+            self.rules.referee
+            and self._phase in (Phase.ANNOUNCE, Phase.PLAY)
+            and self._played_in_packet == 0
+        )
+
+    def system_actions(self) -> tuple[Action, ...]:
+        """The legal system actions now: CloseClaims (the clock) and Misdeal (the referee)."""
+        out: list[Action] = []
+        if self._phase is Phase.CLAIMS:
+            out.append(CloseClaims())
+        if self._misdeal_allowed():
+            out.append(Misdeal())
+        return tuple(out)
+
+    def is_legal(self, action: Action) -> bool:
+        """Tell whether ``action`` may be applied now."""
+        try:
+            self._check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ validation
+    def _check(self, action: Action) -> Any:
+        """Raise IllegalAction unless ``action`` is legal now; return what apply needs."""
+        phase = self._phase
+        if phase is Phase.PLAY and type(action) is Play and action.seat == self._turn:
+            return self._check_play(action, action.seat)  # the common case, first
+        if phase is Phase.FINISHED:
+            raise IllegalAction("R12", "the game is over")
+        if phase is Phase.WAITING:
+            raise IllegalAction("R15", "no pack is left to deal the next hand")
+        seats = self.rules.seats
+        if isinstance(action, (CloseClaims, Misdeal)):
+            if isinstance(action, CloseClaims) and phase is not Phase.CLAIMS:
+                raise IllegalAction("R10", "there is no claim window to close")
+            if isinstance(action, Misdeal) and not self._misdeal_allowed():
+                if not self.rules.referee:
+                    raise IllegalAction("R14", f"{self.rules.profile} has no referee rulings")
+                raise IllegalAction(
+                    "R5", "a misdeal is ruled only after a deal and before the first card"
+                )
+            return None
+        seat = action.seat
+        if type(seat) is not int or not 0 <= seat < seats:
+            raise IllegalAction("R1", f"seat {seat!r} is not a seat at a {seats}-player table")
+        if type(action) is Play:
+            return self._check_play(action, seat)
+        if isinstance(action, TakeMissed):
+            if not self._missed:
+                raise IllegalAction("R8", "there are no missed cards to take")
+            if seat & 1 != self._missed_team:
+                raise IllegalAction("R8", "only the other team may take missed cards")
+            return None
+        if isinstance(action, Announce):
+            if phase is not Phase.ANNOUNCE:
+                raise IllegalAction("R6", "nothing can be announced now")
+            if seat != self._turn:
+                raise IllegalAction("R6", f"it is seat {self._turn}'s turn to announce")
+            if action.call not in self._calls(seat):
+                raise IllegalAction("R6", f"seat {seat} cannot announce {action.call!r}")
+            return None
+        if isinstance(action, Claim):
+            if phase is not Phase.CLAIMS:
+                raise IllegalAction("R10", "claims are made only in the claim window")
+            if (
+                not isinstance(action.rank, str)
+                or len(action.rank) != 1
+                or action.rank not in RANKS
+            ):
+                raise IllegalAction("R10", f"{action.rank!r} is not a rank")
+            if self._claims_ended[seat & 1]:
+                raise IllegalAction("R10", "a wrong claim ended this team's claiming for the hand")
+            return None
+        raise IllegalAction("R15", f"{action!r} is not an action")
+
+    def _check_play(self, action: Play, seat: int) -> Capture | None:
+        if self._phase is not Phase.PLAY:
+            raise IllegalAction("R6", "no card is played before the announcements end")
+        if seat != self._turn:
+            raise IllegalAction("R7", f"it is seat {self._turn}'s turn to play")
+        card = action.card
+        if type(card) is not int or card not in self._hands[seat]:
+            shown = card_code(card) if type(card) is int and 0 <= card < 40 else repr(card)
+            raise IllegalAction("R7", f"{shown} is not in seat {seat}'s hand")
+        mask = action.mask
+        rank = card >> 2
+        if not mask:
+            if self.rules.capture_mandatory and can_capture(self._by_rank, rank):
+                raise IllegalAction(
+                    "R7", f"{card_code(card)} can capture, and capture is mandatory (R13)"
+                )
+            return None
+        caps: list[Capture] | None = self._caps.get(rank)
+        if caps is not None:  # listed by legal_actions for this very state
+            for cap in caps:
+                if cap[0] == mask:
+                    return cap
+        elif mask > 0 and mask & self._table_mask() == mask:
+            taken = cards_of(mask)
+            rules = self.rules
+            missed = check_capture(
+                self._by_rank, rank, taken, rules.sequence == "manual", rules.forfeiture
+            )
+            if missed is not None:
+                return mask, missed
+        from engine.explain import why_not_capture
+
+        raise IllegalAction(*why_not_capture(self, card, action.take))
+
+    def _table_mask(self) -> int:
+        mask = 0
+        for card in self._table:
+            mask |= 1 << card
+        return mask

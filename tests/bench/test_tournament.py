@@ -1,0 +1,53 @@
+"""`cuarenta tournament`: duplicate play from a versioned seed list, exact self-play symmetry."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from bench.tournament import Match, add_arguments, pair_seed, play_pair, run
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+@pytest.mark.parametrize("profile", ["pagat-4p", "heads-up"])
+def test_a_bot_against_itself_has_a_margin_of_exactly_zero(
+    profile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both games of a pair are the same game with the partnerships swapped (R1)."""
+    assert run(_args("3", "3", "--pairs", "3", "--jobs", "2", "--profile", profile, "--json")) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["pairs"] == 3
+    assert summary["margin_per_hand"] == {"mean": 0.0, "low": 0.0, "high": 0.0}
+    assert summary["win_rate"]["mean"] == 0.5
+    assert set(summary["decision_ms"]) == {"3"}
+
+
+def test_swapping_the_levels_negates_every_pair() -> None:
+    one = play_pair((Match(3, 2, "pagat-4p", (), 2, "v1"), 0))
+    other = play_pair((Match(2, 3, "pagat-4p", (), 2, "v1"), 0))
+    assert one.margin_per_hand == -other.margin_per_hand
+    assert one.win_rate == 1 - other.win_rate
+
+
+def test_seeds_come_from_a_named_versioned_list() -> None:
+    assert pair_seed("v1", "pagat-4p", 7) == "cuarenta-duplicate/v1/pagat-4p/7"
+
+
+def test_an_unknown_level_or_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("3", "9", "--pairs", "1")) == 2
+    assert run(_args("3", "2", "--pairs", "1", "--option", "sequence=sideways")) == 2
+    assert "R13" in capsys.readouterr().out
+
+
+def test_the_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("2", "1", "--pairs", "2", "--jobs", "1")) == 0
+    out = capsys.readouterr().out
+    for label in ("pairs played", "margin per hand", "95% CI", "game win rate", "p95"):
+        assert label in out

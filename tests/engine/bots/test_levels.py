@@ -1,0 +1,141 @@
+"""Every bot level: legal in every profile and option set, a function of its seat's view only,
+reproducible with a seed, and dutiful outside plays (R6 announcements, R8 missed cards, R10 claims).
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from itertools import count
+
+import pytest
+
+from engine import Announce, Claim, Game, Hidden, Phase, Play, TakeMissed
+from engine.bots import Budget, choose, levels
+from tests.engine.bots.conftest import play_hand
+from tests.engine.helpers import act, deal, rescored, trail_until
+from tests.engine.test_claims import caught
+from tests.engine.test_play import WORKED
+
+SETTINGS = [
+    ("pagat-4p", {}),
+    ("pagat-4p", {"announcements": "manual", "sequence": "manual", "special_claims": "claim"}),
+    ("pagat-4p", {"capture_mandatory": True, "special_claims": "auto", "ronda_points": 2}),
+    ("pagat-4p", {"special_claims": "off", "misdeal_penalty": "ten"}),
+    ("heads-up", {}),
+    ("libre-2p", {}),
+]
+
+
+def test_levels_1_to_5_are_registered() -> None:
+    assert levels() == (1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize(("profile", "options"), SETTINGS)
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_every_action_a_bot_takes_is_legal_R6_R7_R8_R10_R13_R14(
+    level: int, profile: str, options: dict[str, object]
+) -> None:
+    game = Game.new(profile, options, seed=f"legal/{profile}/{level}/{sorted(options.items())}")
+    taken = play_hand(game, level, random.Random(level), Budget(samples=2))
+    assert taken, "the bots played"
+
+
+def test_a_decision_depends_only_on_the_seats_view_R1() -> None:
+    """Two games whose view for seat 0 is equal but whose hidden cards differ: same decision."""
+    game = Game.new("pagat-4p", seed="view-only")
+    trail_until(game, lambda g: g.turn == 0 and len(g.table) >= 3)
+    view = game.view(0)
+    others = [card for seat in (1, 2, 3) for card in game.hand(seat)]
+    stock = list(game._pack[game._deal_pos :])
+    pool = others + stock
+    random.Random(1).shuffle(pool)
+    sizes = [len(game.hand(seat)) for seat in range(4)]
+    hands: list[tuple[int, ...]] = [game.hand(0)]
+    for seat in (1, 2, 3):
+        hands.append(tuple(pool[: sizes[seat]]))
+        pool = pool[sizes[seat] :]
+    other = Game.from_view(view, Hidden(tuple(hands), tuple(pool)))
+    assert other.view(0) == view
+    assert [other.hand(s) for s in (1, 2, 3)] != [game.hand(s) for s in (1, 2, 3)]
+    for level in levels():
+        budget = Budget(samples=4)
+        first = choose(level, view, game.legal_actions(0), random.Random(5), budget)
+        second = choose(level, other.view(0), other.legal_actions(0), random.Random(5), budget)
+        assert first == second, f"level {level}"
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_a_search_is_reproducible_with_a_seed_and_fixed_samples(level: int) -> None:
+    game = Game.new("pagat-4p", seed="reproducible")
+    trail_until(game, lambda g: len(g.table) >= 4)
+    seat = game.turn
+    view, legal = game.view(seat), game.legal_actions(seat)
+    picks = {choose(level, view, legal, random.Random(9), Budget(samples=6)) for _ in range(3)}
+    assert len(picks) == 1
+
+
+@pytest.mark.parametrize("level", [4, 5])
+def test_a_search_stops_at_its_deadline(level: int) -> None:
+    """Under a deadline (the server's way) the search stops after the sample that passes it."""
+    ticks = count()
+    game = Game.new("pagat-4p", seed="deadline")
+    trail_until(game, lambda g: len(g.table) >= 4)
+    seat = game.turn
+    budget = Budget(deadline=3.0, clock=lambda: float(next(ticks)))
+    action = choose(level, game.view(seat), game.legal_actions(seat), random.Random(1), budget)
+    assert action in game.legal_actions(seat)
+    assert next(ticks) <= 6, "the clock is read once per sample"
+
+
+def test_bots_and_their_budget_pickle_for_a_process_pool() -> None:
+    assert pickle.loads(pickle.dumps(choose)) is choose
+    assert pickle.loads(pickle.dumps(Budget(samples=3))) == Budget(samples=3)
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_a_bot_claims_its_ronda_caida_award_and_nothing_else_R10(level: int) -> None:
+    game = caught()  # seat 2 caught seat 1's ronda 5 by caída: team 0 holds an R10 event
+    trail_until(game, lambda g: g.phase is Phase.CLAIMS)
+    budget = Budget(samples=2)
+    claim = choose(level, game.view(2), game.legal_actions(2), random.Random(0), budget)
+    assert claim == Claim(2, "5")
+    game.apply(claim)
+    assert choose(level, game.view(0), game.legal_actions(0), random.Random(0), budget) is None
+    assert choose(level, game.view(1), game.legal_actions(1), random.Random(0), budget) is None
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_a_bot_takes_missed_cards_when_its_team_may_R8(level: int) -> None:
+    game = deal(0, WORKED, options={"sequence": "manual"})
+    act(game, "1 2C", "2 4D", "3 7H", "0 JC", "1 6S:2C,4D")  # leaves 7H and JC missed
+    for seat in (2, 0):  # not seat 2's turn, yet it may take them
+        action = choose(level, game.view(seat), game.legal_actions(seat), random.Random(0))
+        assert action == TakeMissed(seat)
+    assert choose(level, game.view(3), game.legal_actions(3), random.Random(0)) is None
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_a_bot_announces_a_scoring_ronda_in_manual_mode_R6(level: int) -> None:
+    game = deal(0, {1: "5C 5D 5H AC KC"}, options={"announcements": "manual"})
+    action = choose(level, game.view(1), game.legal_actions(1), random.Random(0))
+    assert action == Announce(1, "ronda")
+    game.apply(action)
+    action = choose(level, game.view(2), game.legal_actions(2), random.Random(0))
+    assert action == Announce(2, "pass")
+
+
+def test_a_bot_keeps_a_ronda_to_itself_when_it_cannot_score_R6() -> None:
+    """At 30 or more a ronda scores nothing (R6): announcing would only inform the others."""
+    game = rescored(deal(0, {1: "5C 5D 5H AC KC"}, options={"announcements": "manual"}), (0, 30))
+    action = choose(3, game.view(1), game.legal_actions(1), random.Random(0))
+    assert action == Announce(1, "pass")
+
+
+def test_every_play_decision_of_a_search_level_is_a_play() -> None:
+    game = Game.new("pagat-4p", seed="plays")
+    seat = game.turn
+    action = choose(
+        4, game.view(seat), game.legal_actions(seat), random.Random(0), Budget(samples=2)
+    )
+    assert isinstance(action, Play)

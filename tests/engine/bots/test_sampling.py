@@ -1,0 +1,53 @@
+"""Sampled deals respect what the public record proves (R4 sizes, R6 announcements, R7/R13)."""
+
+from __future__ import annotations
+
+import random
+
+from engine.bots.sampling import evidence_of, sample_hidden
+from tests.engine.helpers import act, deal, trail_until
+
+
+def _counts(cards: tuple[int, ...]) -> list[int]:
+    return [sum(1 for card in cards if card >> 2 == rank) for rank in range(10)]
+
+
+def test_samples_deal_exactly_the_unseen_cards_in_the_right_sizes_R4() -> None:
+    game = deal(0, {1: "5C 6D 7H AC KC"})
+    trail_until(game, lambda g: len(g.table) == 2)
+    view = game.view(3)
+    evidence = evidence_of(view)
+    rng = random.Random(0)
+    for _ in range(20):
+        hidden = sample_hidden(view, evidence, rng)
+        assert hidden.hands[3] == view.hand
+        assert [len(hand) for hand in hidden.hands] == list(view.hand_sizes)
+        assert len(hidden.stock) == view.undealt
+        dealt = [c for seat in (0, 1, 2) for c in hidden.hands[seat]] + list(hidden.stock)
+        assert sorted(dealt) == sorted(view.unseen())
+
+
+def test_an_announced_ronda_is_in_every_sample_and_silence_means_none_R6() -> None:
+    game = deal(0, {2: "5C 5D 5H AC KC"})  # seat 2's ronda is announced at once (auto)
+    view = game.view(1)
+    assert view.ronda_announced == (2,)
+    evidence = evidence_of(view)
+    rng = random.Random(1)
+    for _ in range(30):
+        hidden = sample_hidden(view, evidence, rng)
+        assert 3 in _counts(hidden.hands[2])
+        for seat in (0, 3):  # below 30 and silent under automatic announcements: no ronda
+            assert 3 not in _counts(hidden.hands[seat])
+            assert 4 not in _counts(hidden.hands[seat])  # and no cuarenta: the game goes on
+
+
+def test_a_seat_that_trailed_under_mandatory_capture_holds_no_card_that_could_capture_R7() -> None:
+    game = deal(1, {0: "KC 2C 3C 4C 5C", 1: "QC 2D 3D 4D 5D"}, profile="heads-up")
+    act(game, "0 KC", "1 QC")  # seat 1 trailed while a K would have had to take KC
+    view = game.view(0)
+    evidence = evidence_of(view)
+    assert 9 in evidence.forbidden[1]  # K
+    rng = random.Random(2)
+    for _ in range(30):
+        hidden = sample_hidden(view, evidence, rng)
+        assert _counts(hidden.hands[1])[9] == 0

@@ -12,8 +12,9 @@ from __future__ import annotations
 from itertools import combinations, product
 from typing import Final
 
-Capture = tuple[int, tuple[int, ...]]
-"""(mask of the table cards taken, missed sequence cards left for the other team)."""
+Capture = tuple[int, tuple[int, ...], tuple[int, ...]]
+"""(mask of the table cards taken, missed sequence cards left for the other team, the cards
+taken: basis first, then the sequence upward)."""
 
 
 def _partitions(value: int, largest: int) -> list[list[int]]:
@@ -85,28 +86,29 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return mask
 
 
-def _sum_bases(by_rank: list[list[int]], sums: tuple[Parts, ...]) -> list[int]:
-    bases: list[int] = []
+Basis = tuple[int, tuple[int, ...]]
+"""(mask, cards) of one basis."""
+
+
+def _sum_bases(by_rank: list[list[int]], sums: tuple[Parts, ...]) -> list[Basis]:
+    bases: list[Basis] = []
     for parts in sums:
         mask = 0  # when each rank has just the cards needed, there is one way only
+        taken: list[int] = []
         for part_rank, count in parts:
             cards = by_rank[part_rank]
             if len(cards) != count:
                 break
             for card in cards:
                 mask |= 1 << card
+            taken += cards
         else:
-            bases.append(mask)
+            bases.append((mask, tuple(taken)))
             continue
-        choices = [
-            [_mask(group) for group in combinations(by_rank[part_rank], count)]
-            for part_rank, count in parts
-        ]
+        choices = [list(combinations(by_rank[part_rank], count)) for part_rank, count in parts]
         for picked in product(*choices):
-            mask = 0
-            for part in picked:
-                mask |= part
-            bases.append(mask)
+            group = tuple(card for part in picked for card in part)
+            bases.append((_mask(group), group))
     return bases
 
 
@@ -125,7 +127,7 @@ def captures(
     """
     if sums is None:
         sums = usable_sums(low_code(by_rank))[rank]
-    bases = [1 << card for card in by_rank[rank]]
+    bases: list[Basis] = [(1 << card, (card,)) for card in by_rank[rank]]
     if sums:
         bases += _sum_bases(by_rank, sums)
     if not bases:
@@ -136,20 +138,25 @@ def captures(
         run.append(by_rank[next_rank])
         next_rank += 1
     if not run:
-        return [(basis, ()) for basis in bases]
+        return [(mask, (), cards) for mask, cards in bases]
     if not manual:
         sequence = 0
         for cards in run:
             if len(cards) != 1:
-                return [(basis | _mask(seq), ()) for basis in bases for seq in product(*run)]
+                return [
+                    (mask | _mask(seq), (), basis + seq)
+                    for mask, basis in bases
+                    for seq in product(*run)
+                ]
             sequence |= 1 << cards[0]
-        return [(basis | sequence, ()) for basis in bases]
+        tail = tuple(cards[0] for cards in run)
+        return [(mask | sequence, (), basis + tail) for mask, basis in bases]
     out: list[Capture] = []
     for length in range(len(run) + 1):
         missed = tuple(cards[0] for cards in run[length:]) if forfeit else ()
         for seq in product(*run[:length]):
             sequence = _mask(seq)
-            out += [(basis | sequence, missed) for basis in bases]
+            out += [(mask | sequence, missed, basis + seq) for mask, basis in bases]
     return out
 
 

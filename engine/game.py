@@ -33,11 +33,9 @@ from engine.events import (
     played_event,
 )
 from engine.flow import Flow, diamond_draw
-from engine.legal import cards_of
 from engine.phase import Phase
 from engine.record import Draw, Record
 from engine.rules import DEFAULT_PROFILE, Rules, resolve_rules
-from engine.scoring import play_points
 from engine.state import Hidden
 from engine.views import View, view_of
 
@@ -178,10 +176,12 @@ class Game(Flow):
         seat, card = action.seat, action.card
         rank = card >> 2
         team = seat & 1
+        rules = self.rules
         self._hands[seat].remove(card)
         self._played_in_packet += 1
-        self._missed = []  # R8: the chance ends when the next card is played
-        self._missed_team = -1
+        if self._missed:  # R8: the chance ends when the next card is played
+            self._missed = []
+            self._missed_team = -1
         table, by_rank = self._table, self._by_rank
         if cap is None:  # a trail (R7)
             table.append(card)
@@ -190,8 +190,8 @@ class Game(Flow):
             self._history.append((self.packet, seat, card, (), False))
             events.append(played_event(seat, card, (), False, False, 0, ()))
         else:
-            mask, missed = cap
-            taken = cards_of(mask)
+            mask, missed, taken = cap
+            taken = tuple(sorted(taken))  # one order for every path (events, piles, history)
             for each in taken:
                 table.remove(each)
                 by_rank[each >> 2].remove(each)
@@ -202,8 +202,9 @@ class Game(Flow):
             caida = trail >= 0 and trail >> 2 == rank and (mask >> trail) & 1 == 1  # R9 match
             limpia = not table
             before = self._scores[team]
-            points = play_points(self.rules, before, caida, limpia)
-            if caida and self.rules.awards_r10:
+            # R9: caída 2; limpia 2 except at exactly 38 (scoring.play_points, written out)
+            points = (2 if caida else 0) + (2 if limpia and before != 38 else 0)
+            if caida and rules.awards_r10:
                 self._note_ronda_caida(seat, rank, team)
             self._last_trail = -1
             if missed:
@@ -212,12 +213,12 @@ class Game(Flow):
             self._history.append((self.packet, seat, card, taken, caida))
             self._scores[team] = before + points
             events.append(played_event(seat, card, taken, caida, limpia, points, missed))
-            if before + points >= self.rules.target:
+            if before + points >= rules.target:
                 self._finish(team, "reached 40 in play", events)
                 return
-        if self._played_in_packet < 5 * self.rules.seats:
-            self._turn = (seat + 1) % self.rules.seats
-        elif self.packet + 1 < self.rules.packets_per_hand:
+        if self._played_in_packet < 5 * rules.seats:
+            self._turn = (seat + 1) % rules.seats
+        elif self.packet + 1 < rules.packets_per_hand:
             self._deal_packet(events)
         else:
             self._end_hand(events)

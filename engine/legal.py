@@ -42,12 +42,12 @@ _CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
 _CAPTURE_PLAYS_LIMIT = 4096
 
 
-def _play(seat: int, card: int, mask: int) -> Play:
-    """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
+def _play(seat: int, card: int, mask: int, taken: tuple[int, ...]) -> Play:
+    """Build (and remember) the Play taking ``taken`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
     if len(plays) >= _CAPTURE_PLAYS_LIMIT:
         plays.clear()
-    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
+    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(taken))
     return action
 
 
@@ -93,12 +93,10 @@ class Legal(GameState):
             if not rules.capture_mandatory:
                 out.append(trails[card])
             known = _CAPTURE_PLAYS[seat * 40 + card]
-            if len(caps) == 1:
-                mask = caps[0][0]
-                out.append(known.get(mask) or _play(seat, card, mask))
-            else:  # colex order: by the mask of the taken cards
-                for mask in sorted([cap[0] for cap in caps]):
-                    out.append(known.get(mask) or _play(seat, card, mask))
+            if len(caps) > 1:
+                caps = sorted(caps)  # colex order: by the mask of the taken cards
+            for mask, _, taken in caps:
+                out.append(known.get(mask) or _play(seat, card, mask, taken))
         return out
 
     def to_act(self) -> tuple[int, ...]:
@@ -259,7 +257,7 @@ class Legal(GameState):
                 self._by_rank, rank, taken, rules.sequence == "manual", rules.forfeiture
             )
             if missed is not None:
-                return mask, missed
+                return mask, missed, taken
         from engine.explain import why_not_capture
 
         raise IllegalAction(*why_not_capture(self, card, action.take))

@@ -80,16 +80,10 @@ class Rules:
     count_at_38: bool
     #: R5/R14: a referee may rule a misdeal (pagat-4p only).
     referee: bool
-
-    @property
-    def packets_per_hand(self) -> int:
-        """Return the packets of a 40-card hand: 5 cards to every seat per packet (R4, R14)."""
-        return 40 // (5 * self.seats)
-
-    @property
-    def awards_r10(self) -> bool:
-        """Tell whether the +10 ronda-caída award exists (R10; never in R14 profiles)."""
-        return self.profile == "pagat-4p" and self.special_claims != "off"
+    #: R4/R14: packets in a 40-card hand, 5 cards to every seat per packet (2, or 4 with 2 seats).
+    packets_per_hand: int
+    #: R10: the +10 ronda-caída award exists (pagat-4p unless special_claims = off; never R14).
+    awards_r10: bool
 
 
 def check_options(profile: str, options: Mapping[str, object]) -> dict[str, object]:
@@ -140,4 +134,6 @@ def resolve_rules(
         forfeiture=not libre,
         count_at_38=not libre,
         referee=profile == "pagat-4p",
+        packets_per_hand=2 if profile == "pagat-4p" else 4,
+        awards_r10=profile == "pagat-4p" and values["special_claims"] != "off",
     )

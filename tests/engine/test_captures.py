@@ -64,7 +64,7 @@ def test_captures_are_exactly_the_takes_the_rules_allow_R7_R8(
 ) -> None:
     card, table = position
     listed = captures(by_rank_of(table), card >> 2, manual, forfeit=True)
-    masks = [mask for mask, _ in listed]
+    masks = [mask for mask, _, _ in listed]
     assert len(masks) == len(set(masks)), "each capture is listed once"
     assert {cards_of(mask) for mask in masks} == oracle(card, table, manual)
 
@@ -76,7 +76,7 @@ def test_the_direct_check_agrees_with_the_listing_on_every_take_R7_R8(
 ) -> None:
     card, table = position
     by_rank = by_rank_of(table)
-    listed = dict(captures(by_rank, card >> 2, manual, forfeit))
+    listed = {mask: missed for mask, missed, _ in captures(by_rank, card >> 2, manual, forfeit)}
     for size in range(len(table) + 1):
         for take in combinations(table, size):
             mask = sum(1 << c for c in take)
@@ -91,8 +91,9 @@ def test_missed_cards_are_the_oldest_card_of_each_rank_left_in_the_run_R8(
 ) -> None:
     card, table = position
     by_rank = by_rank_of(table)
-    for mask, missed in captures(by_rank, card >> 2, manual=True, forfeit=True):
+    for mask, missed, cards in captures(by_rank, card >> 2, manual=True, forfeit=True):
         taken = cards_of(mask)
+        assert sorted(cards) == sorted(taken)
         for each in missed:
             assert each not in taken
             assert by_rank[each >> 2][0] == each  # laid first among its rank

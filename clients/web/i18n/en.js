@@ -161,7 +161,7 @@ export default {
   "log.handStarted": "Hand {hand}: {name} deals",
   "log.packetDealt": "Packet {packet}",
   "log.trail": "{name} trails {card}",
-  "log.capture": "{name} captures {count} with {card}",
+  "log.capture": "{name} takes {cards} with {card}",
   "log.caida": "{name} makes a caída: +{points}",
   "log.limpia": "{name} makes a limpia: +{points}",
   "log.caidaLimpia": "{name} makes a caída and a limpia: +{points}",
@@ -210,6 +210,10 @@ export default {
   "end.rematchAsked": "Rematch asked",
   "end.rematchCount": "{count} of {seats} ask for a rematch",
   "end.record": "Download the record",
+
+  "sit.title": "Sit down and play",
+  "sit.button": "Take a seat",
+  "sit.hint": "You are watching; give your name to take a free seat.",
 
   "screen.enter": "Table screen",
   "screen.leave": "Leave the table screen",

@@ -161,7 +161,7 @@ export default {
   "log.handStarted": "Mano {hand}: reparte {name}",
   "log.packetDealt": "Reparto {packet}",
   "log.trail": "{name} bota {card}",
-  "log.capture": "{name} lleva {count} con {card}",
+  "log.capture": "{name} lleva {cards} con {card}",
   "log.caida": "{name} hace caída: +{points}",
   "log.limpia": "{name} hace limpia: +{points}",
   "log.caidaLimpia": "{name} hace caída y limpia: +{points}",
@@ -210,6 +210,10 @@ export default {
   "end.rematchAsked": "Revancha pedida",
   "end.rematchCount": "{count} de {seats} piden revancha",
   "end.record": "Descargar el registro",
+
+  "sit.title": "Siéntate a jugar",
+  "sit.button": "Sentarme",
+  "sit.hint": "Ahora solo miras; con tu nombre tomas una silla libre.",
 
   "screen.enter": "Pantalla de mesa",
   "screen.leave": "Salir de la pantalla",

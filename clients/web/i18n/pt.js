@@ -161,7 +161,7 @@ export default {
   "log.handStarted": "Mão {hand}: {name} dá as cartas",
   "log.packetDealt": "Distribuição {packet}",
   "log.trail": "{name} joga {card} na mesa",
-  "log.capture": "{name} captura {count} com {card}",
+  "log.capture": "{name} leva {cards} com {card}",
   "log.caida": "{name} faz caída: +{points}",
   "log.limpia": "{name} faz limpia: +{points}",
   "log.caidaLimpia": "{name} faz caída e limpia: +{points}",
@@ -210,6 +210,10 @@ export default {
   "end.rematchAsked": "Revanche pedida",
   "end.rematchCount": "{count} de {seats} pedem revanche",
   "end.record": "Baixar o registro",
+
+  "sit.title": "Sente-se para jogar",
+  "sit.button": "Sentar",
+  "sit.hint": "Agora você só assiste; com seu nome ocupa uma cadeira livre.",
 
   "screen.enter": "Tela da mesa",
   "screen.leave": "Sair da tela da mesa",

@@ -38,6 +38,13 @@ export function byRank(a, b) {
   return RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]);
 }
 
+const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** A card in a line of text, as players write it: "7♥", "J♣". */
+export function cardShort(code) {
+  return `${code[0]}${SUIT_SIGNS[code[1]]}`;
+}
+
 /** "7 de corazones" / "Seven of hearts": what a screen reader says for a card. */
 export function cardName(code) {
   return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });

@@ -1,7 +1,7 @@
 // Events told in words for the log and the brief banners: "Norte hace caída: +2".
 // Returns null for events nobody needs to read (hidden placeholders, internal steps).
 import { t } from "../i18n/index.js";
-import { cardName } from "./cards.js";
+import { cardName, cardShort } from "./cards.js";
 
 /**
  * @param {object} event an engine or table event (PROTOCOL.md)
@@ -78,7 +78,7 @@ function announced(event, who, line) {
 
 function played(event, who, line) {
   const params = { name: who(event.seat), card: cardName(event.card), points: event.points,
-    count: event.take.length };
+    count: event.take.length, cards: event.take.map(cardShort).join(" ") };
   if (!event.take.length) return line("play", "log.trail", params);
   let key = "log.capture";
   if (event.caida && event.limpia) key = "log.caidaLimpia";

@@ -3,7 +3,7 @@
 // snapshot's legal actions; the client never guesses a rule.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { byRank, cardElement, cardName, RANKS } from "./cards.js";
+import { byRank, cardElement, cardName, cardShort, RANKS } from "./cards.js";
 import {
   capturesOf, captureMatching, legalOfType, playableCards, playsOf, takeableCards, trailOf,
 } from "./captures.js";
@@ -109,7 +109,8 @@ function playChoices(model, selection, act, redraw) {
       onfocus: () => highlight(a.take, true),
       onblur: () => highlight(a.take, false),
       onclick: () => act(a),
-    }, h("span.capture-label", t("action.capture")), h("span.capture-cards", a.take.join(" "))))));
+    }, h("span.capture-label", t("action.capture")),
+    h("span.capture-cards", { "aria-hidden": "true" }, a.take.map(cardShort).join(" "))))));
     if (selection.take.length) {
       out.push(h("div.choices",
         h("button.btn.btn-primary", {

@@ -30,6 +30,8 @@ export function openTable(root, key, { errorText }) {
   let legalKey = "";
   let summaryOpen = false;
   let focusPending = false;
+  let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
+  let joinRefused = false; // this key cannot seat anyone (a watch link): stop offering a seat
   const hostKey = remember.hostKey(key);
 
   const names = {
@@ -52,7 +54,12 @@ export function openTable(root, key, { errorText }) {
     onMessage: receive,
     onStatus: (status) => { model.status = status; drawStatus(); },
     // A resumed seat gets its snapshot and missed events unasked; anyone else asks again.
-    onWelcome: () => { if (!resuming) join(); },
+    onWelcome: () => {
+      if (resuming) return;
+      // Someone who never told us a name first watches; the "sit down" panel asks for it.
+      if (wantsSeat || remember.name() || hostKey) join();
+      else watch();
+    },
     onHelloError: (error) => {
       if (error.code === "bad_token") {
         remember.setSeat(key, null); // a stale or foreign token: start afresh
@@ -173,17 +180,47 @@ export function openTable(root, key, { errorText }) {
 
   async function join() {
     const joinWith = hostKey || key;
+    const asked = wantsSeat;
+    wantsSeat = false;
     try {
       await conn.request({ type: "join", key: joinWith });
     } catch (error) {
       if (error.code === "offline") return; // the next welcome tries again
-      if (!WATCH_INSTEAD.has(error.code)) toast(errorText(error), "error");
-      try {
-        await conn.request({ type: "watch", key: joinWith });
-      } catch (watchError) {
-        if (watchError.code !== "offline") drawFailure(errorText(watchError));
-      }
+      joinRefused = true;
+      if (!WATCH_INSTEAD.has(error.code) || asked) toast(errorText(error), "error");
+      await watch();
     }
+  }
+
+  async function watch() {
+    try {
+      await conn.request({ type: "watch", key: hostKey || key });
+    } catch (error) {
+      if (error.code !== "offline") drawFailure(errorText(error));
+    }
+  }
+
+  /** Before the start, a visitor watching without a name may take a seat under a name. */
+  function sitPanel() {
+    if (model.role !== "spectator" || joinRefused || model.table.started) return null;
+    if (!model.table.occupants.some((o) => o.empty)) return null;
+    const input = h("input#sit-name", { maxlength: 32, autocomplete: "nickname", required: true,
+      value: remember.name() });
+    return h("form.panel.sit-panel", {
+      "aria-labelledby": "sit-title",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        remember.setName(name);
+        wantsSeat = true;
+        conn.reconnectNow(); // the name travels in the hello of the new connection
+      },
+    },
+    h("h2#sit-title", t("sit.title")),
+    h("div.field", h("label", { for: "sit-name" }, t("home.name")), input),
+    h("button.btn.btn-primary.btn-wide", { type: "submit", id: "sit-down" }, t("sit.button")),
+    h("p.hint", t("sit.hint")));
   }
 
   function drawStatus() {
@@ -232,6 +269,7 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     const ctx = { selection, act, redraw: draw };
     const side = model.screenMode ? [logPanel(model)] : [
+      sitPanel(),
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
       logPanel(model),

@@ -229,3 +229,31 @@ def test_a_trail_that_could_have_captured_is_not_a_miss_R8() -> None:
     act(game, "1 6S")
     assert game.missed == ()
     assert len(game.table) == 5
+
+
+@pytest.mark.parametrize("profile", ["heads-up", "libre-2p"])
+def test_two_player_profiles_score_no_limpia_at_38_R14(profile: str) -> None:
+    game = rescored(deal(0, {1: "2H 6S KC QC JC", 0: "4C 7D KD QD JD"}, profile=profile), (0, 38))
+    (played,) = act(game, "1 2H", "0 4C", "1 6S:2H,4C")[2:]
+    assert isinstance(played, Played)
+    assert played.limpia
+    assert played.points == 0
+    assert game.scores == (0, 38)
+
+
+@pytest.mark.parametrize("profile", ["heads-up", "libre-2p"])
+def test_two_player_profiles_score_a_caida_at_38_and_it_wins_R14(profile: str) -> None:
+    game = rescored(deal(0, {1: "2H 4H KC QC JC", 0: "4C 7D KD QD JD"}, profile=profile), (0, 38))
+    act(game, "1 2H", "0 4C", "1 4H:4C")
+    assert game.scores == (0, 40)
+    assert game.winner == 1
+
+
+def test_direction_only_changes_the_layout_not_the_play_R1_R13() -> None:
+    clockwise = Game.new("pagat-4p", seed=9)
+    counter = Game.new("pagat-4p", {"direction": "counterclockwise"}, seed=9)
+    for _ in range(30):
+        assert counter.legal_actions() == clockwise.legal_actions()
+        action = clockwise.legal_actions()[-1]
+        assert counter.apply(action) == clockwise.apply(action)
+    assert counter.scores == clockwise.scores

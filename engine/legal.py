@@ -42,6 +42,9 @@ _CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
 _CAPTURE_PLAYS_LIMIT = 4096
 
 
+_ACTION_TYPES = (Play, TakeMissed, Announce, Claim, CloseClaims, Misdeal)
+
+
 def _play(seat: int, card: int, mask: int, taken: tuple[int, ...]) -> Play:
     """Build (and remember) the Play taking ``taken`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
@@ -180,6 +183,8 @@ class Legal(GameState):
         phase = self._phase
         if phase is Phase.PLAY and type(action) is Play and action.seat == self._turn:
             return self._check_play(action, action.seat)  # the common case, first
+        if not isinstance(action, _ACTION_TYPES):
+            raise IllegalAction("R15", f"{action!r} is not an action")
         if phase is Phase.FINISHED:
             raise IllegalAction("R12", "the game is over")
         if phase is Phase.WAITING:

@@ -257,3 +257,10 @@ def test_direction_only_changes_the_layout_not_the_play_R1_R13() -> None:
         action = clockwise.legal_actions()[-1]
         assert counter.apply(action) == clockwise.apply(action)
     assert counter.scores == clockwise.scores
+
+
+@pytest.mark.parametrize("thing", [None, "1 6S", ("play", 1)])
+def test_something_that_is_not_an_action_is_refused_R15(thing: object) -> None:
+    game = worked_example()
+    with pytest.raises(IllegalAction, match="R15"):
+        game.apply(thing)  # type: ignore[arg-type]

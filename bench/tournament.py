@@ -25,6 +25,7 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -232,6 +233,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="worker processes (default: all cores)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="K", help="report every K pairs on stderr"
+    )
 
 
 def _print(summary: dict[str, object]) -> None:
@@ -281,7 +285,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     match = Match(args.a, args.b, args.profile, options, args.samples, args.seed_list)
     start = time.perf_counter()
-    pairs = sorted(run_pairs(match, args.pairs, args.jobs), key=lambda pair: pair.index)
+    pairs: list[PairResult] = []
+    for pair in run_pairs(match, args.pairs, args.jobs):
+        pairs.append(pair)
+        if args.progress and len(pairs) % args.progress == 0:
+            margin = statistics.fmean(done.margin_per_hand for done in pairs)
+            print(f"{len(pairs)} pairs, margin {margin:+.2f}", file=sys.stderr, flush=True)
+    pairs.sort(key=lambda pair: pair.index)
     summary = summarize(match, pairs, time.perf_counter() - start)
     if args.json:
         print(json.dumps(summary))

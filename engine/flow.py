@@ -95,6 +95,9 @@ class Flow(Legal):
         self._history = []
         self._discarded = []
         self._last_trail = -1
+        self._announced = []
+        self._cuarenta = None
+        self._played_in_packet = 0
 
     def _misdeal(self, reason: str, events: list[Event]) -> None:
         if self._rule_misdeal(reason, events):

@@ -62,7 +62,7 @@ def random_action(game: Game, rng: random.Random) -> Action:
     return Claim(seat, rng.choice("A234567JQKX"))
 
 
-@EXAMPLES
+@settings(max_examples=12, deadline=None)
 @given(random_games())
 def test_listed_actions_apply_and_others_are_refused_leaving_the_state_untouched_R7(
     drawn: tuple[Game, random.Random],
@@ -121,7 +121,7 @@ def assert_redacted(event: Event, viewer: int | None) -> None:
         assert seen.rank is None
 
 
-@EXAMPLES
+@settings(max_examples=12, deadline=None)
 @given(random_games())
 def test_no_view_or_redacted_event_holds_another_seats_hand_R6(
     drawn: tuple[Game, random.Random],

@@ -1,0 +1,157 @@
+"""The servers under test as child processes: start, address, RSS, CPU time, loop lag, stop.
+
+Both print ``listening on URL`` once bound (so ``--port 0`` works and readiness is never a
+sleep) and then the lag probe's lines, which a reader thread collects with their timestamps.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+
+from bench.load.errors import TargetError
+from bench.load.lag import parse_line
+
+TargetKind = Literal["cuarenta", "floor"]
+STOP_TIMEOUT_S = 5.0
+PROFILE_TIMEOUT_S = 60.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+
+def server_command(profile: Path | None = None) -> list[str]:
+    """``cuarenta serve`` on the embedded store, bots without pacing, plus the lag probe."""
+    command = [sys.executable, "-m", "bench.load.probed_serve", "--host", "127.0.0.1",
+               "--port", "0", "--store", "memory", "--bot-delay", "0",
+               "--log-format", "json", "--log-level", "warning"]
+    return command + (["--profile", str(profile)] if profile else [])
+
+
+def floor_command() -> list[str]:
+    return [sys.executable, "-m", "bench.floor", "--host", "127.0.0.1", "--port", "0"]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A process's resident memory and CPU time at one moment."""
+
+    rss_bytes: int
+    cpu_s: float
+
+
+class TargetProcess:
+    """A started server under test; use as a context manager so it never outlives the run."""
+
+    def __init__(self, kind: TargetKind, profile: Path | None = None) -> None:
+        self.kind = kind
+        self.profile = profile
+        if profile is not None:
+            profile.unlink(missing_ok=True)
+        command = server_command(profile) if kind == "cuarenta" else floor_command()
+        handle, name = tempfile.mkstemp(prefix=f"bench-{kind}-", suffix=".stderr")
+        self._stderr_path = Path(name)
+        with os.fdopen(handle, "ab") as stderr:  # O_APPEND: our reads never race its writes
+            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr,
+                                            text=True, cwd=Path(__file__).resolve().parents[2])
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        while parse_line(line) is not None:  # a probe line before the port is bound
+            line = self.process.stdout.readline()
+        if not line.startswith("listening on "):
+            self.stop()
+            raise TargetError(f"the {kind} server did not start: {line!r} {self._tail()}")
+        address = line.removeprefix("listening on ").strip().rstrip("/")
+        self.url = address.replace("http://", "ws://") + ("/ws" if kind == "cuarenta" else "/")
+        self._lag: list[tuple[float, float]] = []
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read_probe, daemon=True)
+        self._reader.start()
+
+    def __enter__(self) -> TargetProcess:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+        self.remove_log()
+
+    def usage(self) -> Usage:
+        """RSS (from ``/proc/PID/statm``) and user+system CPU seconds (``/proc/PID/stat``)."""
+        self.check_alive()
+        pid = self.process.pid
+        resident = int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+        return Usage(resident, cpu)
+
+    def lag_between(self, start: float, end: float) -> list[float]:
+        """The probe's lag samples (seconds) taken in [start, end) on the monotonic clock."""
+        with self._lock:
+            return [lag for when, lag in self._lag if start <= when < end]
+
+    def latest_lag_sample(self) -> float:
+        """When the newest lag sample was taken (-inf before the first line arrives)."""
+        with self._lock:
+            return self._lag[-1][0] if self._lag else float("-inf")
+
+    def check_alive(self) -> None:
+        code = self.process.poll()
+        if code is not None:
+            raise TargetError(f"the {self.kind} server exited with code {code}: {self._tail()}")
+
+    def stop(self) -> None:
+        """Write the profile if one was asked for, then SIGTERM, and SIGKILL if that lingers.
+
+        A clean exit is not waited for: when the load leaves tables mid-game, stand-in bots
+        finish those games at full speed (invariant 5), and a server busy with them can take a
+        minute to exit, which would measure nothing.
+        """
+        if self.process.poll() is None and self.profile is not None:
+            self.process.send_signal(signal.SIGUSR2)
+            deadline = time.monotonic() + PROFILE_TIMEOUT_S
+            while not self.profile.exists() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(STOP_TIMEOUT_S)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def _read_probe(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        try:
+            for line in stdout:
+                samples = parse_line(line)
+                if samples:
+                    with self._lock:
+                        self._lag.extend(samples)
+        except (ValueError, OSError):
+            return  # the pipe was closed by stop()
+
+    def _tail(self) -> str:
+        """The last lines the server wrote on stderr, for an error message."""
+        return " | ".join(self.stderr_lines()[-5:])
+
+    def stderr_lines(self) -> list[str]:
+        """Everything the server logged on stderr so far (warnings and errors only)."""
+        try:
+            return self._stderr_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return []
+
+    def remove_log(self) -> None:
+        self._stderr_path.unlink(missing_ok=True)

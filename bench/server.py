@@ -1,0 +1,313 @@
+"""`cuarenta bench server`: the table server under load, side by side with a raw floor.
+
+Measured from outside, by load processes on 127.0.0.1 (``bench.load``), against two servers
+started as child processes in the same run: ``cuarenta serve --store memory --bot-delay 0``
+(with an event-loop lag probe) and ``bench.floor``, a websockets broadcast server with no game
+logic (one frame in, four copies out per table round). CPU supply varies between runs, so the
+results are ratios to the floor.
+
+1. Closed loop: ``--tables`` tables of four seats; each table's next seat acts as soon as its
+   turn reaches it. Figure: table rounds per second, as a fraction of the floor's (target 1/3).
+2. Paced: every table one action per ``1 / --pace`` seconds, ``--ramp`` tables in ascending
+   steps. A step is held when deliveries' p99 is under 50 ms, the server's event-loop lag p99
+   under 20 ms, the pace is kept and nothing is refused (target: 2,000 tables). Each step also
+   records the server's RSS per connection and per table (RSS before/after, divided).
+
+The load processes and the server share the machine's cores: every figure is for this machine
+as a whole, and the load's own CPU use and loop lag are printed beside the server's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.load.errors import LoadBenchError, StatsError
+from bench.load.fleet import Fleet, FleetFigures
+from bench.load.stats import Latency, per_unit, rate, ratio
+from bench.load.targets import TargetKind, TargetProcess, Usage
+from bench.load.worker import raise_open_file_limit
+
+SEATS = 4
+DELIVERY_P99_LIMIT_MS = 50.0
+LAG_P99_LIMIT_MS = 20.0
+PACE_KEPT = 0.95  # a paced step must deliver at least this share of its scheduled rounds
+CLOSED_TARGET = 1 / 3
+TABLES_TARGET = 2000
+START_DELAY_S = 0.3
+LAG_LINES_WAIT_S = 3.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tables", type=int, default=250,
+                        help="closed-loop tables of four seats (default %(default)s)")
+    parser.add_argument("--seconds", type=float, default=6.0,
+                        help="measurement window of each phase and step (default %(default)s)")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="seconds of play before each window (default %(default)s)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="paced actions per second per table (default %(default)s)")
+    parser.add_argument("--ramp", default="500,1000,2000",
+                        help="paced steps: total tables, ascending (default %(default)s)")
+    parser.add_argument("--clients", type=int, default=2, choices=(1, 2, 3, 4),
+                        help="load processes (default %(default)s)")
+    parser.add_argument("--phases", default="closed,paced",
+                        help="closed, paced or both (default %(default)s)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="write a cProfile of the table server's paced run to this file")
+    parser.add_argument("--json", action="store_true", help="also print one JSON line per result")
+
+
+# ---------------------------------------------------------------------- results
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One measurement window of one server under load."""
+
+    target: str
+    tables: int
+    seconds: float
+    rounds_per_s: float
+    frames_per_s: float
+    delivery: Latency
+    server_lag: Latency
+    load_lag: Latency
+    server_cpu: float  # share of one core
+    load_cpu: float  # share of one core, all load processes together
+    errors: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PacedStep:
+    window: Window
+    scheduled_per_s: float
+    bytes_per_connection: float
+    bytes_per_table: float
+    rss_bytes: int
+    growth_bytes_per_table_s: float  # RSS growth while playing: the cost of a game going on
+
+    @property
+    def holds(self) -> bool:
+        w = self.window
+        return (w.delivery.count > 0 and w.delivery.p99_ms < DELIVERY_P99_LIMIT_MS
+                and w.server_lag.p99_ms < LAG_P99_LIMIT_MS and not w.errors
+                and w.rounds_per_s >= PACE_KEPT * self.scheduled_per_s)
+
+
+@dataclass(slots=True)
+class Report:
+    machine: dict[str, Any]
+    pace: float = 1.0
+    closed: dict[str, Window] = field(default_factory=dict)
+    paced: dict[str, list[PacedStep]] = field(default_factory=dict)
+
+    def closed_ratio(self) -> float | None:
+        if {"floor", "cuarenta"} <= self.closed.keys():
+            floor = self.closed["floor"].rounds_per_s
+            return ratio(self.closed["cuarenta"].rounds_per_s, floor) if floor > 0 else None
+        return None
+
+    def held_tables(self) -> int:
+        held = [step.window.tables for step in self.paced.get("cuarenta", []) if step.holds]
+        return max(held, default=0)
+
+
+# ---------------------------------------------------------------------- measuring
+_STARTED = time.monotonic()
+
+
+def progress(text: str) -> None:
+    """One line on stderr per stage, so a long run shows where it is (stdout is the report)."""
+    print(f"[{time.monotonic() - _STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
+
+
+def machine() -> dict[str, Any]:
+    """What the figures depend on: cores, CPU model, Python, and how busy the machine was."""
+    model = "unknown"
+    with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "load_average_1m": round(os.getloadavg()[0], 2)}
+
+
+def measure(target: TargetProcess, fleet: Fleet, warmup: float, seconds: float,
+            ) -> tuple[FleetFigures, Usage, Usage, list[float]]:
+    """Play ``warmup`` seconds, then measure ``seconds``: load figures, server usage, lag."""
+    start = time.monotonic() + warmup
+    end = start + seconds
+    fleet.send_measure(start, end)
+    time.sleep(max(0.0, start - time.monotonic()))
+    before = target.usage()
+    time.sleep(max(0.0, end - time.monotonic()))
+    after = target.usage()
+    figures = fleet.measured()
+    waited = time.monotonic() + LAG_LINES_WAIT_S  # the probe reports once a second
+    while target.latest_lag_sample() < end and time.monotonic() < waited:
+        time.sleep(0.05)
+    return figures, before, after, target.lag_between(start, end)
+
+
+def window_of(kind: str, tables: int, seconds: float, figures: FleetFigures,
+              before: Usage, after: Usage, lag: list[float]) -> Window:
+    return Window(
+        target=kind,
+        tables=tables,
+        seconds=seconds,
+        rounds_per_s=rate(figures.rounds, seconds),
+        frames_per_s=rate(figures.frames, seconds),
+        delivery=Latency.of_seconds(figures.latencies),
+        server_lag=Latency.of_seconds(lag),
+        load_lag=Latency.of_seconds(figures.lag),
+        server_cpu=(after.cpu_s - before.cpu_s) / seconds,
+        load_cpu=figures.cpu_s / seconds,
+        errors=figures.errors,
+    )
+
+
+def closed_loop(kind: TargetKind, args: argparse.Namespace) -> Window:
+    """Every table plays as fast as its turns come back: the throughput figure."""
+    progress(f"closed loop, {kind}: starting the server and {args.clients} load process(es)")
+    with TargetProcess(kind) as target, Fleet(kind, target.url, args.clients) as fleet:
+        progress(f"closed loop, {kind}: connecting {args.tables} tables")
+        fleet.connect(args.tables)
+        fleet.seat()
+        progress(f"closed loop, {kind}: playing")
+        fleet.start(time.monotonic() + START_DELAY_S, 0.0)
+        figures, before, after, lag = measure(target, fleet, START_DELAY_S + args.warmup,
+                                              args.seconds)
+        return window_of(kind, args.tables, args.seconds, figures, before, after, lag)
+
+
+def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace,
+          profile: Path | None = None) -> list[PacedStep]:
+    """Add tables step by step at the given pace until a step no longer holds."""
+    interval = 1 / args.pace
+    results: list[PacedStep] = []
+    with TargetProcess(kind, profile) as target, Fleet(kind, target.url, args.clients) as fleet:
+        for tables in steps:
+            progress(f"paced, {kind}: {tables} tables")
+            added = tables - fleet.tables
+            before = target.usage()
+            fleet.connect(added)
+            connected = target.usage()
+            fleet.seat()
+            seated = target.usage()
+            fleet.start(time.monotonic() + START_DELAY_S, interval)
+            warmup = START_DELAY_S + max(args.warmup, 2 * interval)  # every new table has played
+            figures, start, end, lag = measure(target, fleet, warmup, args.seconds)
+            step = PacedStep(
+                window=window_of(kind, tables, args.seconds, figures, start, end, lag),
+                scheduled_per_s=tables * args.pace,
+                bytes_per_connection=per_unit(before.rss_bytes, connected.rss_bytes,
+                                              SEATS * added),
+                bytes_per_table=per_unit(connected.rss_bytes, seated.rss_bytes, added),
+                rss_bytes=end.rss_bytes,
+                growth_bytes_per_table_s=per_unit(start.rss_bytes, end.rss_bytes, tables)
+                / args.seconds,
+            )
+            results.append(step)
+            if not step.holds:
+                break
+    return results
+
+
+# ---------------------------------------------------------------------- printing
+def _kb(value: float) -> str:
+    return f"{value / 1024:.1f}"
+
+
+def print_report(report: Report) -> None:
+    m = report.machine
+    print(f"server bench on {m['nproc']} cores ({m['cpu']}), Python {m['python']}, "
+          f"load average {m['load_average_1m']} at the start")
+    if report.closed:
+        any_window = next(iter(report.closed.values()))
+        print(f"\nclosed loop: {any_window.tables} tables x {SEATS} seats, "
+              f"{any_window.seconds:g} s window")
+        print(f"{'target':<9}{'rounds/s':>10}{'frames/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
+              f"{'lag p99':>9}{'srv CPU':>9}{'load CPU':>9}  errors")
+        for w in report.closed.values():
+            print(f"{w.target:<9}{w.rounds_per_s:>10.0f}{w.frames_per_s:>10.0f}"
+                  f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
+                  f"{w.server_cpu:>9.0%}{w.load_cpu:>9.0%}  {w.errors or '-'}")
+        closed = report.closed_ratio()
+        if closed is not None:
+            verdict = "met" if closed >= CLOSED_TARGET else "NOT met"
+            print(f"cuarenta/floor rounds: {closed:.3f} (target >= {CLOSED_TARGET:.3f}: {verdict})")
+    for kind, steps in report.paced.items():
+        if not steps:
+            continue
+        print(f"\npaced ({kind}): one action per table every {1 / report.pace:g} s")
+        print(f"{'tables':>7}{'conns':>7}{'rounds/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'lag p99':>9}"
+              f"{'srv CPU':>9}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}{'RSS MB':>8}  holds")
+        for step in steps:
+            w = step.window
+            print(f"{w.tables:>7}{SEATS * w.tables:>7}{w.rounds_per_s:>10.0f}"
+                  f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
+                  f"{w.server_cpu:>9.0%}{w.load_cpu:>9.0%}{_kb(step.bytes_per_connection):>9}"
+                  f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}  "
+                  f"{'yes' if step.holds else 'no'}{' ' + str(w.errors) if w.errors else ''}")
+    if report.paced.get("cuarenta"):
+        held = report.held_tables()
+        verdict = "met" if held >= TABLES_TARGET else "NOT met"
+        print(f"tables held at p99 < {DELIVERY_P99_LIMIT_MS:g} ms and loop lag p99 < "
+              f"{LAG_P99_LIMIT_MS:g} ms: {held} (target >= {TABLES_TARGET}: {verdict})")
+
+
+def json_lines(report: Report) -> list[str]:
+    lines = [{"bench": "server", "result": "machine", **report.machine}]
+    for window in report.closed.values():
+        lines.append({"bench": "server", "result": "closed", **asdict(window)})
+    for steps in report.paced.values():
+        for step in steps:
+            lines.append({"bench": "server", "result": "paced", **asdict(step),
+                          "holds": step.holds})
+    lines.append({"bench": "server", "result": "summary",
+                  "closed_ratio": report.closed_ratio(), "held_tables": report.held_tables()})
+    return [json.dumps(line, separators=(",", ":")) for line in lines]
+
+
+# ---------------------------------------------------------------------- command
+def parse_ramp(text: str) -> list[int]:
+    """``"500,1000,2000"`` -> [500, 1000, 2000]; steps must be positive and ascending."""
+    try:
+        steps = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise StatsError(f"--ramp takes table counts like 500,1000,2000, not {text!r}") from None
+    if not steps or steps[0] <= 0 or any(b <= a for a, b in itertools.pairwise(steps)):
+        raise StatsError(f"--ramp steps must be positive and ascending, got {text!r}")
+    return steps
+
+
+def run(args: argparse.Namespace) -> int:
+    phases = {part.strip() for part in args.phases.split(",")}
+    try:
+        steps = parse_ramp(args.ramp)
+        if args.tables <= 0 or args.seconds <= 0 or args.pace <= 0:
+            raise StatsError("--tables, --seconds and --pace must be positive")
+        raise_open_file_limit()  # inherited by the servers and the load processes
+        report = Report(machine(), pace=args.pace)
+        if "closed" in phases:
+            for kind in ("floor", "cuarenta"):
+                report.closed[kind] = closed_loop(kind, args)
+        if "paced" in phases:
+            report.paced["cuarenta"] = paced("cuarenta", steps, args, args.profile)
+            report.paced["floor"] = paced("floor", [steps[-1]], args)
+    except LoadBenchError as exc:
+        print(f"cuarenta bench server: {exc}", file=sys.stderr)
+        return 1
+    print_report(report)
+    if args.json:
+        for line in json_lines(report):
+            print(line)
+    return 0

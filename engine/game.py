@@ -154,7 +154,8 @@ class Game(Flow):
         """
         checked = self._check(action)
         events: list[Event] = []
-        self._caps = {}
+        if self._caps:
+            self._caps.clear()  # captures listed for the state now left behind
         if type(action) is Play:
             self._apply_play(action, checked, events)
         elif isinstance(action, TakeMissed):

@@ -1,0 +1,50 @@
+"""Game state plumbing: cheap independent copies, pickling for process pools, text form."""
+
+from __future__ import annotations
+
+import pickle
+
+from engine import Game
+
+
+def played(seed: int, plays: int) -> Game:
+    game = Game.new(seed=seed)
+    for _ in range(plays):
+        game.apply(game.legal_actions()[-1])
+    return game
+
+
+def test_a_copy_is_equal_and_independent() -> None:
+    game = played(3, 12)
+    twin = game.copy()
+    assert twin.fingerprint() == game.fingerprint()
+    twin.apply(twin.legal_actions()[0])
+    assert twin.fingerprint() != game.fingerprint()
+    assert game.fingerprint() == played(3, 12).fingerprint()
+
+
+def test_a_copy_deals_the_same_future_hands() -> None:
+    game = played(4, 0)
+    twin = game.copy()
+    for _ in range(60):
+        action = game.legal_actions()[0]
+        assert twin.apply(action) == game.apply(action)
+
+
+def test_games_views_actions_and_events_pickle_for_process_pools() -> None:
+    game = played(5, 10)
+    assert pickle.loads(pickle.dumps(game)).fingerprint() == game.fingerprint()
+    view = game.view(1)
+    assert pickle.loads(pickle.dumps(view)) == view
+    action = game.legal_actions()[-1]
+    assert pickle.loads(pickle.dumps(action)) == action
+    events = game.apply(action)
+    assert pickle.loads(pickle.dumps(events)) == events
+
+
+def test_the_one_line_text_form_names_phase_turn_scores_table_and_hands() -> None:
+    text = str(played(6, 3))
+    assert "\n" not in text
+    assert text.startswith("pagat-4p play hand 0 packet 0")
+    assert "table [" in text
+    assert "hands [" in text

@@ -79,6 +79,7 @@ export default {
   "seat.bot.tooltip": "A computer player",
   "seat.dealer": "Deals",
   "seat.dealer.tooltip": "Deals this hand and plays the last card of each packet",
+  "seat.ronda.tooltip": "Called ronda this packet (the rank is told at the end of the hand)",
   "seat.away": "Away",
   "seat.turn": "To play",
   "seat.timeLeft": "Time left",

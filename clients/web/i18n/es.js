@@ -79,6 +79,7 @@ export default {
   "seat.bot.tooltip": "Un jugador de la computadora",
   "seat.dealer": "Reparte",
   "seat.dealer.tooltip": "Reparte esta mano y juega la última carta de cada reparto",
+  "seat.ronda.tooltip": "Cantó ronda en este reparto (el valor se sabe al final de la mano)",
   "seat.away": "Ausente",
   "seat.turn": "Juega",
   "seat.timeLeft": "Tiempo restante",

@@ -79,6 +79,7 @@ export default {
   "seat.bot.tooltip": "Um jogador do computador",
   "seat.dealer": "Dá as cartas",
   "seat.dealer.tooltip": "Dá esta mão e joga a última carta de cada distribuição",
+  "seat.ronda.tooltip": "Anunciou ronda nesta distribuição (o valor é revelado no fim da mão)",
   "seat.away": "Ausente",
   "seat.turn": "Joga",
   "seat.timeLeft": "Tempo restante",

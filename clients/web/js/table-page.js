@@ -123,8 +123,27 @@ export function openTable(root, key, { errorText }) {
     if (!told) return;
     model.log.push({ n, ...told });
     if (model.log.length > 300) model.log.splice(0, model.log.length - 300);
+    saveLog();
     if (event.type === "hand_counted") summaryOpen = true;
     if (told.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
+  }
+
+  /** The log survives a reload of this tab (the server resends only the events we missed). */
+  function saveLog() {
+    try {
+      sessionStorage.setItem(`cuarenta.log.${key}`, JSON.stringify(model.log.slice(-120)));
+    } catch {
+      /* storage unavailable: the log restarts after a reload */
+    }
+  }
+
+  function loadLog() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(`cuarenta.log.${key}`) || "[]");
+      if (Array.isArray(saved)) model.log = saved;
+    } catch {
+      model.log = [];
+    }
   }
 
   function resetSelectionIfStale() {
@@ -294,6 +313,7 @@ export function openTable(root, key, { errorText }) {
   // Test hook: drop the socket as a network failure would, to exercise the resume path.
   globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000) };
 
+  loadLog();
   renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
   conn.open();
   return draw;

@@ -66,6 +66,8 @@ function seatPanel(model, seat, position) {
     you ? h("span.badge.badge-you", t("seat.you")) : null,
     occupant.bot ? h("span.badge.badge-bot", { title: t("seat.bot.tooltip") },
       t("seat.bot", { level: occupant.bot })) : null,
+    g && (g.announced || []).some(([who, call]) => who === seat && call === "ronda")
+      ? h("span.badge.badge-ronda", { title: t("seat.ronda.tooltip") }, t("announce.ronda")) : null,
     g && g.dealer === seat ? h("span.badge.badge-dealer", { title: t("seat.dealer.tooltip") },
       t("seat.dealer")) : null,
     model.table.started && !occupant.bot && !occupant.empty && !occupant.connected

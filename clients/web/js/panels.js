@@ -16,6 +16,7 @@ export function logPanel(model) {
 export function summaryPanel(model, names, onClose) {
   const s = model.summary;
   if (!s) return null;
+  const awards = (s.claims || []).filter((c) => c.valid !== false); // R10: wrong claims win nothing
   const row = (team) => h("tr",
     h("th", { scope: "row" }, names.teamOf(team)),
     h("td", s.piles[team]),
@@ -30,7 +31,7 @@ export function summaryPanel(model, names, onClose) {
       h("tbody", row(0), row(1))),
     s.rondas?.length ? h("p", t("summary.rondas"), " ", s.rondas.map(([, seat, rank]) =>
       t("summary.ronda", { name: names.nameOf(seat), rank: t(`rank.${rank}`) })).join(" · ")) : null,
-    s.claims?.length ? h("p", t("summary.awards"), " ", s.claims.map((c) =>
+    awards.length ? h("p", t("summary.awards"), " ", awards.map((c) =>
       t("summary.award", { rank: t(`rank.${c.rank}`), points: c.points })).join(" · ")) : null,
     h("p.hint", t("summary.rule")));
 }

@@ -29,7 +29,8 @@ def test_a_copy_deals_the_same_future_hands() -> None:
     twin = game.copy()
     hands = 0
     while game.phase is not Phase.FINISHED:
-        action = (game.legal_actions() + game.system_actions())[0]
+        closing = game.phase is Phase.CLAIMS
+        action = game.system_actions()[0] if closing else game.legal_actions()[-1]
         events = game.apply(action)
         assert twin.apply(action) == events
         hands += sum(isinstance(event, HandStarted) for event in events)

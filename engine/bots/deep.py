@@ -8,6 +8,8 @@ at and what it wants:
 - Goal: the result is the chance of winning the game from the scores the hand leaves
   (`winchance`, R12), so the 30 (no more rondas, no R10 award), 36 and 38 thresholds
   (R6, R9, R10) and a game won in play weigh what they are worth; points only break ties.
+- Inference: it reads how the others played — a seat that let a caída go (R9) probably
+  holds no card of that rank — and deals its samples accordingly (`sampling`).
 - Breadth: more of level 3's plays are candidates, with more samples and a lower bar to
   override level 3, which the sharper evaluation affords.
 
@@ -28,7 +30,14 @@ from engine.scoring import count_points
 from engine.views import View
 
 LEVEL5 = SearchSettings(
-    candidates=4, window=6.0, override=0.25, samples=32, max_samples=400, whole_hand=True
+    candidates=4,
+    window=6.0,
+    override=0.1,
+    confidence=1.5,
+    samples=32,
+    max_samples=400,
+    whole_hand=True,
+    declined=True,
 )
 #: a whole game, in points: the weight of the chance of winning against points.
 GAME_VALUE = 40.0

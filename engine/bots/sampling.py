@@ -12,6 +12,11 @@ of the pack to the stock, respecting what the public record proves:
 - R7/R13 mandatory capture: a seat that trailed while a rank could capture holds no card of
   that rank now (it would have had to capture with it).
 
+With ``declined`` (level 5) it also reads how the others played, as a belief rather than a
+fact: a seat that let a caída go (R9: it did not match the card just trailed) most likely
+holds no card of that rank, so such a rank is kept out of its hand in `DECLINED_TRUST` of
+the samples.
+
 Constrained seats are served first; the remaining conflicts (announcement facts) are
 rejected and redealt a bounded number of times, so sampling never loops forever.
 """
@@ -27,6 +32,8 @@ from engine.views import View
 
 #: redeals tried before a sample that breaks an announcement fact is accepted anyway.
 TRIES = 24
+#: the share of samples in which a declined caída's rank is kept out of the seat's hand.
+DECLINED_TRUST = 0.85
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +44,7 @@ class Evidence:
     ronda: tuple[bool | None, ...]  # True: holds a ronda, False: holds none, None: unknown
     no_four: bool  # nobody holds four of a rank this packet
     forbidden: tuple[frozenset[int], ...]  # ranks a seat cannot hold now
+    declined: tuple[frozenset[int], ...]  # ranks a seat probably does not hold (a caída let go)
 
 
 def _forbidden_ranks(view: View) -> list[set[int]]:
@@ -56,8 +64,21 @@ def _forbidden_ranks(view: View) -> list[set[int]]:
     return forbidden
 
 
-def evidence_of(view: View) -> Evidence:
-    """Collect what ``view``'s public record proves about the hidden hands."""
+def _declined_ranks(view: View) -> list[set[int]]:
+    """Return, per seat, the ranks of caídas it let go this packet (R9)."""
+    declined: list[set[int]] = [set() for _ in range(view.rules.seats)]
+    previous = None
+    for entry in view.history:
+        if entry.card < 0 or entry.packet != view.packet:
+            continue
+        if previous is not None and not previous.take and not entry.caida:
+            declined[entry.seat].add(previous.card >> 2)
+        previous = entry
+    return declined
+
+
+def evidence_of(view: View, declined: bool = False) -> Evidence:
+    """Collect what ``view``'s public record proves (and, with ``declined``, suggests)."""
     rules = view.rules
     seats = rules.seats
     played: list[list[int]] = [[] for _ in range(seats)]
@@ -76,7 +97,14 @@ def evidence_of(view: View) -> Evidence:
             ronda.append(None)
     no_four = automatic and rules.four_of_a_kind == "wins" and view.cuarenta is None
     forbidden = tuple(frozenset(ranks) for ranks in _forbidden_ranks(view))
-    return Evidence(tuple(map(tuple, played)), tuple(ronda), no_four, forbidden)
+    unlikely = _declined_ranks(view) if declined else [set() for _ in range(seats)]
+    return Evidence(
+        tuple(map(tuple, played)),
+        tuple(ronda),
+        no_four,
+        forbidden,
+        tuple(frozenset(ranks) for ranks in unlikely),
+    )
 
 
 def _counts(cards: list[int]) -> list[int]:
@@ -122,13 +150,18 @@ def _deal_once(view: View, evidence: Evidence, rng: random.Random) -> list[list[
     others = [seat for seat in range(seats) if seat != view.viewer]
     # constrained seats first: a ronda announcer gets its three, then forbidden ranks are avoided
     others.sort(key=lambda seat: (evidence.ronda[seat] is not True, not evidence.forbidden[seat]))
+    trust = rng.random() < DECLINED_TRUST
     for seat in others:
         size = view.hand_sizes[seat]
         if evidence.ronda[seat] is True:
             for card in _seed_ronda(evidence, seat, pool, rng)[:size]:
                 pool.remove(card)
                 hands[seat].append(card)
-        banned = evidence.forbidden[seat]
+        banned = (
+            evidence.forbidden[seat] | evidence.declined[seat]
+            if trust
+            else evidence.forbidden[seat]
+        )
         allowed = [card for card in pool if card >> 2 not in banned]
         for card in allowed[: size - len(hands[seat])]:
             pool.remove(card)

@@ -9,12 +9,15 @@ meets the same deals, so their difference is the play, not the luck of the sampl
 Why not every legal play, and why only override level 3 when clearly better: in the
 four-player game a playout with level-3 partners misjudges plays that need a partner's help
 (naive versions of this search lose to level 3). So the candidates are level 3's best few,
-and level 3's own choice stands unless another one beats it on average by `OVERRIDE` points.
+and level 3's own choice stands unless another one beats it clearly: by a margin, and by
+enough standard errors that sampling noise alone would rarely make the difference.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,13 +40,21 @@ class SearchSettings:
     candidates: int  # level 3's best plays considered
     window: float  # ... among those within this many points of level 3's best
     override: float  # a candidate must beat level 3's choice by this much on average
+    confidence: float  # ... and by this many standard errors of that average
     samples: int  # samples when the budget gives neither samples nor a deadline
     max_samples: int  # cap under a deadline
     whole_hand: bool  # play the hand out, not just the packet
+    declined: bool = False  # believe a seat that let a caída go lacks that rank (sampling)
 
 
 LEVEL4 = SearchSettings(
-    candidates=3, window=4.0, override=0.5, samples=24, max_samples=200, whole_hand=False
+    candidates=3,
+    window=4.0,
+    override=0.25,
+    confidence=2.0,
+    samples=24,
+    max_samples=200,
+    whole_hand=False,
 )
 
 Evaluate = Callable[[Game, int], float]
@@ -80,12 +91,12 @@ def search(
     budget: Budget,
     settings: SearchSettings,
     evaluate: Evaluate,
-) -> list[float]:
-    """Return each candidate's mean value over the same sampled deals."""
+) -> list[list[float]]:
+    """Return each candidate's values, one per sampled deal (the same deals for all)."""
     team = view.viewer & 1  # type: ignore[operator]
-    evidence = evidence_of(view)
+    evidence = evidence_of(view, settings.declined)
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
-    totals = [0.0] * len(candidates)
+    values: list[list[float]] = [[] for _ in candidates]
     done = 0
     while done < limit and not (done and budget.expired()):
         base = Game.from_view(view, sample_hidden(view, evidence, rng))
@@ -93,9 +104,25 @@ def search(
             game = base.copy()
             game.apply(play)
             play_out(game, settings.whole_hand)
-            totals[index] += evaluate(game, team)
+            values[index].append(evaluate(game, team))
         done += 1
-    return [total / done for total in totals]
+    return values
+
+
+def clearly_better(values: list[list[float]], settings: SearchSettings) -> int:
+    """Return the candidate that beats the first (level 3's choice) clearly, else 0.
+
+    Clearly: its mean gain over the first, deal by deal, exceeds both ``override`` and
+    ``confidence`` standard errors of that gain, so sampling noise alone rarely overrides.
+    """
+    best, best_gain = 0, 0.0
+    for index in range(1, len(values)):
+        gains = [mine - first for mine, first in zip(values[index], values[0], strict=True)]
+        gain = statistics.fmean(gains)
+        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        if gain > settings.override and gain > settings.confidence * error and gain > best_gain:
+            best, best_gain = index, gain
+    return best
 
 
 def decide(
@@ -114,9 +141,8 @@ def decide(
     candidates = candidates_of(view, plays, settings)
     if len(candidates) == 1:
         return candidates[0]
-    means = search(view, candidates, rng, budget, settings, evaluate)
-    best = max(range(len(candidates)), key=lambda index: (means[index], -index))
-    return candidates[best] if means[best] > means[0] + settings.override else candidates[0]
+    values = search(view, candidates, rng, budget, settings, evaluate)
+    return candidates[clearly_better(values, settings)]
 
 
 @register(4)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.sampling import evidence_of, sample_hidden
+from engine.bots.sampling import Evidence, evidence_of, sample_hidden
 from tests.engine.helpers import act, deal, trail_until
 
 
@@ -51,3 +51,19 @@ def test_a_seat_that_trailed_under_mandatory_capture_holds_no_card_that_could_ca
     for _ in range(30):
         hidden = sample_hidden(view, evidence, rng)
         assert _counts(hidden.hands[1])[9] == 0
+
+
+def test_level_5_believes_a_seat_that_let_a_caida_go_lacks_that_rank_R9() -> None:
+    game = deal(0, {1: "5C 6D 7H AC KC", 2: "QH 2S 3S 4S JS"})
+    act(game, "1 5C", "2 QH")  # seat 2 did not catch the 5C
+    view = game.view(3)
+    assert evidence_of(view).declined[2] == frozenset()
+    believed = evidence_of(view, declined=True)
+    assert believed.declined[2] == frozenset({4})  # rank 5
+
+    def fives_dealt_to_seat_2(evidence: Evidence, seed: int) -> int:
+        rng = random.Random(seed)
+        hands = [sample_hidden(view, evidence, rng).hands[2] for _ in range(60)]
+        return sum(1 for hand in hands if _counts(hand)[4])
+
+    assert fives_dealt_to_seat_2(believed, 3) < fives_dealt_to_seat_2(evidence_of(view), 3) / 2

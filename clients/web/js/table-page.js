@@ -288,7 +288,6 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     const ctx = { selection, act, redraw: draw };
     const side = model.screenMode ? [logPanel(model)] : [
-      sitPanel(),
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
       logPanel(model),
@@ -297,7 +296,7 @@ export function openTable(root, key, { errorText }) {
     ];
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", toolbar(), tableView(model, ctx),
+    h("div.table-main", model.screenMode ? null : sitPanel(), toolbar(), tableView(model, ctx),
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
     focusFirstChoice();

@@ -7,6 +7,7 @@ export default {
 
   "status.connecting": "Connecting…",
   "status.open": "Connected",
+  "status.ended": "Session ended: reload the page to come back",
   "status.lost": "Connection lost: reconnecting…",
 
   "rank.A": "Ace", "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five",

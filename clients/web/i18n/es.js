@@ -7,6 +7,7 @@ export default {
 
   "status.connecting": "Conectando…",
   "status.open": "Conectado",
+  "status.ended": "Sesión terminada: recarga la página para volver",
   "status.lost": "Conexión perdida: reconectando…",
 
   "rank.A": "As", "rank.2": "Dos", "rank.3": "Tres", "rank.4": "Cuatro", "rank.5": "Cinco",

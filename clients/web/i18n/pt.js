@@ -7,6 +7,7 @@ export default {
 
   "status.connecting": "Conectando…",
   "status.open": "Conectado",
+  "status.ended": "Sessão encerrada: recarregue a página para voltar",
   "status.lost": "Conexão perdida: reconectando…",
 
   "rank.A": "Ás", "rank.2": "Dois", "rank.3": "Três", "rank.4": "Quatro", "rank.5": "Cinco",

@@ -111,6 +111,11 @@ export function openTable(root, key, { errorText }) {
         remember.setSeat(key, { token: message.token, seat: message.seat, lastEvent: model.lastEvent });
         break;
       case "goodbye":
+        // Kicked, or this seat was resumed elsewhere (another tab): reconnecting would only
+        // push the other window out in turn, so stop here until the player reloads.
+        conn.close();
+        model.status = "ended";
+        drawStatus();
         toast(t("table.goodbye", { reason: message.reason }), "warn");
         break;
       default:

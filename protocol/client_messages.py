@@ -27,6 +27,7 @@ from protocol.base import (
     TurnTimer,
     WireModel,
 )
+from protocol.ladder import LadderRequest
 
 
 class Request(WireModel):
@@ -241,6 +242,7 @@ ClientMessage = Annotated[
     | TakeMissed
     | Announce
     | Claim
-    | Chat,
+    | Chat
+    | LadderRequest,
     Field(discriminator="type"),
 ]

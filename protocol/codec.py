@@ -54,7 +54,7 @@ def encode(message: ClientMessage | ServerMessage) -> bytes:
     return packed
 
 
-def decode_client(frame: bytes, limits: Limits = CLIENT_LIMITS) -> ClientMessage:
+def decode_client(frame: bytes | str, limits: Limits = CLIENT_LIMITS) -> ClientMessage:
     """Decode and validate one client frame; raise a ``ProtocolError`` naming what is wrong."""
     value = unpack(frame, limits)
     if not isinstance(value, dict):
@@ -71,7 +71,7 @@ def decode_client(frame: bytes, limits: Limits = CLIENT_LIMITS) -> ClientMessage
         raise MessageError(_describe(kind, exc), code=ErrorCode.INVALID_MESSAGE, rid=rid) from None
 
 
-def decode_server(frame: bytes, limits: Limits = SERVER_LIMITS) -> ServerMessage:
+def decode_server(frame: bytes | str, limits: Limits = SERVER_LIMITS) -> ServerMessage:
     """Decode and validate one server frame (used by clients and tests)."""
     value = unpack(frame, limits)
     try:
@@ -81,9 +81,9 @@ def decode_server(frame: bytes, limits: Limits = SERVER_LIMITS) -> ServerMessage
         raise MessageError(_describe(kind, exc), code=ErrorCode.INVALID_MESSAGE) from None
 
 
-def unpack(frame: bytes, limits: Limits) -> Any:
+def unpack(frame: bytes | str, limits: Limits) -> Any:
     """Unpack exactly one msgpack value within ``limits``, or raise ``FrameError``."""
-    if not isinstance(frame, bytes | bytearray | memoryview):
+    if isinstance(frame, str):
         raise FrameError("frames are binary msgpack, not text")
     if len(frame) > limits.max_frame_bytes:
         raise FrameTooLarge(f"frame of {len(frame)} bytes exceeds {limits.max_frame_bytes}")

@@ -21,6 +21,7 @@ from protocol.base import PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
 from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
+from protocol.ladder import BoardLine, LadderChica, LadderResult
 from protocol.server_messages import (
     Deadline,
     GameView,
@@ -73,6 +74,8 @@ def render() -> str:
     parts += [_model_section(model) for model in _union_members(ServerMessage)]
     parts.append("## Shared values\n")
     parts += [_model_section(model) for model in (You, TableInfo, SeatInfo, Deadline, GameView)]
+    parts.append("## Solo ladder values (R14)\n")
+    parts += [_model_section(model) for model in (LadderChica, LadderResult, BoardLine)]
     parts.append("## Table events (inside `event.event`)\n")
     parts += [_model_section(model) for model in _union_members(TableEvent)]
     parts.append("## Error codes\n")

@@ -40,6 +40,7 @@ class ErrorCode(StrEnum):
     BAD_OPTIONS = "bad_options"  # an unknown option or a value outside R13
     RATE_LIMITED = "rate_limited"
     RECORD_UNAVAILABLE = "record_unavailable"  # no finished game yet
+    BAD_NAME = "bad_name"  # a leaderboard name too long, empty of letters, or holding a link
     INTERNAL = "internal"
 
 

@@ -26,6 +26,7 @@ from protocol.base import (
 )
 from protocol.client_messages import GameAction
 from protocol.errors import ErrorCode
+from protocol.ladder import LadderBoard, LadderState
 
 # --- answers to requests ------------------------------------------------------------------------
 
@@ -133,24 +134,51 @@ class You(WireModel):
     name: str
 
 
+class SeenPlay(WireModel):
+    """A public entry of this hand's history: a play, or a missed-cards take (``card`` None)."""
+
+    packet: int
+    seat: Seat
+    card: CardCode | None
+    take: list[CardCode]
+    caida: bool
+
+
 class GameView(WireModel):
-    """One viewer's view of the game, built only from ``engine`` views (one redaction path)."""
+    """One viewer's view of the game, built only from ``engine.views`` (one redaction path).
+
+    ``hand`` is the viewer's own hand (None for spectators); other hands appear only as sizes.
+    ``announced`` holds (seat, call) pairs of this packet, never a ronda's rank (R6).
+    """
 
     profile: str
+    options: dict[str, OptionValue]
+    seats: int
     phase: Literal["announce", "play", "claims", "waiting", "finished"]
     viewer: Seat | None
-    hand: list[CardCode]
-    hand_sizes: list[int]
-    table: list[CardCode]
-    scores: list[int]
-    piles: list[int]
-    dealer: Seat | None
     hand_number: int
     packet: int
+    dealer: Seat
     turn: Seat | None
     to_act: list[Seat]
+    scores: list[int]
+    piles: list[int]
+    table: list[CardCode]
+    hand: list[CardCode] | None
+    hand_sizes: list[int]
+    undealt: int
+    caida_target: CardCode | None
+    missed: list[CardCode]
+    missed_takers: list[Seat]
+    history: list[SeenPlay]
+    announced: list[tuple[Seat, str]]
+    cuarenta: tuple[Seat, list[CardCode]] | None
+    claims_open: bool
+    claims_ended: list[bool]
+    claims: list[tuple[Seat, str, bool]]
+    draw_start: Seat | None
+    draw_cards: list[CardCode]
     winner: Team | Literal["draw"] | None
-    detail: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class Snapshot(WireModel):
@@ -291,6 +319,8 @@ ServerMessage = Annotated[
     | Presence
     | Deadlines
     | ChatLine
-    | Goodbye,
+    | Goodbye
+    | LadderState
+    | LadderBoard,
     Field(discriminator="type"),
 ]

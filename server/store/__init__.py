@@ -1,5 +1,7 @@
 """Where tables live between commands: the ``Store`` protocol and its implementations."""
 
+import importlib
+
 from server.store.base import (
     KeyRef,
     LeaseHeld,
@@ -13,6 +15,22 @@ from server.store.base import (
 )
 from server.store.memory import MemoryStore
 
+
+async def open_store(spec: str, table_ttl_s: float = 7 * 24 * 3600.0) -> Store:
+    """The store named by ``--store``: ``memory``, or a ``redis://`` URL.
+
+    A Redis store comes from ``server.store.redis.open_store(url)`` (issue 5), imported only
+    when asked for so the embedded default never needs Redis.
+    """
+    if spec == "memory":
+        return MemoryStore()
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        redis_store = importlib.import_module("server.store.redis")
+        opened: Store = await redis_store.open_store(spec, table_ttl_s)
+        return opened
+    raise ValueError(f"unknown store {spec!r}: use memory or a redis:// URL")
+
+
 __all__ = [
     "KeyRef",
     "LeaseHeld",
@@ -24,4 +42,5 @@ __all__ = [
     "TableExists",
     "TableNotFound",
     "VersionConflict",
+    "open_store",
 ]

@@ -88,7 +88,13 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
 
 
 def _types(union: object) -> set[str]:
-    return {m.model_fields["type"].default for m in get_args(get_args(union)[0])}
+    """Message types defined by the table protocol itself (feature modules such as
+    ``protocol.ladder`` test their own messages)."""
+    return {
+        m.model_fields["type"].default
+        for m in get_args(get_args(union)[0])
+        if m.__module__ in {c.__name__, s.__name__}
+    }
 
 
 def test_samples_cover_every_message_type() -> None:
@@ -151,7 +157,7 @@ def test_bad_frames_are_refused_with_a_frame_error(
 
 def test_text_frames_are_refused() -> None:
     with pytest.raises(FrameError, match="binary"):
-        decode_client("{}")  # type: ignore[arg-type]
+        decode_client("{}")
 
 
 @pytest.mark.parametrize(

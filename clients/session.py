@@ -1,0 +1,241 @@
+"""``ClientSession``: the small Python client every other client (terminal, bot) and test uses.
+
+It speaks the protocol of ``protocol/`` over one WebSocket: ``hello`` first, requests with
+their own ``rid`` answered by an ``ack``/``error`` (or a specific answer), and a stream of
+server messages. It keeps what a client needs to resume: the seat token and the last event
+number seen, and checks that event numbers arrive contiguously (invariant 2).
+
+::
+
+    async with await ClientSession.connect("ws://127.0.0.1:8765/ws", name="Ana") as ana:
+        created = await ana.request(CreateTable())
+        await ana.request(Join(key=created.join_key))
+        snapshot = await ana.next_snapshot(lambda snap: bool(snap.legal))
+        await ana.act(snapshot.legal[0])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import PROTOCOL_VERSION, decode_server, encode
+from protocol import client_messages as c
+from protocol import server_messages as s
+from protocol.base import WireModel
+from protocol.errors import ErrorCode, ProtocolError
+
+DEFAULT_TIMEOUT_S = 10.0
+M = TypeVar("M", bound=WireModel)
+
+
+class SessionError(Exception):
+    """Base of the client library's errors."""
+
+
+class RequestRefused(SessionError):
+    """The server answered a request with an ``error``."""
+
+    def __init__(self, error: s.Error) -> None:
+        super().__init__(f"{error.code.value}: {error.message}")
+        self.error = error
+        self.code: ErrorCode = error.code
+
+
+def ws_url(url: str) -> str:
+    """Accept ``http://host:port/...`` or ``ws://host:port/ws``; return the socket URL."""
+    if url.startswith(("http://", "https://")):
+        scheme = "wss" if url.startswith("https") else "ws"
+        rest = url.split("://", 1)[1].split("/", 1)[0]
+        return f"{scheme}://{rest}/ws"
+    return url
+
+
+class ClientSession:
+    """One connection: requests, the incoming stream, and the state needed to resume."""
+
+    def __init__(self, ws: ClientConnection, keep_frames: bool = False) -> None:
+        self.ws = ws
+        self.keep_frames = keep_frames
+        self.frames: list[bytes] = []  # every raw frame received (with keep_frames)
+        self.events: list[s.Event] = []
+        self.snapshot: s.Snapshot | None = None
+        self.last_event = 0
+        self.token: str | None = None
+        self.table: str | None = None
+        self.seat: int | None = None
+        self.connection_id: str | None = None
+        self.problems: list[str] = []  # breaks in event numbering; empty in a healthy session
+        self.closed = asyncio.Event()
+        self._next_rid = 1
+        self._answers: dict[int, asyncio.Queue[s.ServerMessage]] = {}
+        self._inbox: asyncio.Queue[s.ServerMessage | None] = asyncio.Queue()
+        self._reader = asyncio.create_task(self._read())
+
+    # ------------------------------------------------------------------ connecting
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        name: str = "guest",
+        *,
+        resume: str | None = None,
+        last_event: int | None = None,
+        keep_frames: bool = False,
+        wait_s: float = DEFAULT_TIMEOUT_S,
+    ) -> ClientSession:
+        """Open a socket and say hello; with ``resume`` (a seat token) take the seat back.
+
+        Raises ``RequestRefused`` if the server refuses the hello or the token.
+        """
+        ws = await asyncio.wait_for(connect(ws_url(url), max_size=4 * 1024 * 1024), wait_s)
+        session = cls(ws, keep_frames=keep_frames)
+        if last_event is not None:
+            session.last_event = last_event
+        hello = c.Hello(version=PROTOCOL_VERSION, name=name, resume=resume, last_event=last_event)
+        try:
+            rid = await session._send_request(hello)
+            welcome = await session._answer(rid, wait_s)
+            if isinstance(welcome, s.Welcome):
+                session.connection_id = welcome.connection
+            if resume is not None:
+                await session._answer(rid, wait_s)  # seated, or an error
+        except BaseException:
+            await session.close()
+            raise
+        return session
+
+    async def reconnect(self, url: str, name: str = "guest", **kwargs: Any) -> ClientSession:
+        """A new session holding this one's seat, resuming after its last event."""
+        if self.token is None:
+            raise SessionError("no seat token to resume with")
+        session = await ClientSession.connect(
+            url, name, resume=self.token, last_event=self.last_event, **kwargs
+        )
+        session.events = list(self.events)
+        return session
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+    async def __aenter__(self) -> ClientSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ requests
+    async def request(self, message: c.ClientMessage,
+                      wait_s: float = DEFAULT_TIMEOUT_S) -> s.ServerMessage:
+        """Send a request and return its answer (ack, seated, table_created, record, pong…).
+
+        Raises ``RequestRefused`` if the server answers with an error.
+        """
+        rid = await self._send_request(message)
+        return await self._answer(rid, wait_s)
+
+    async def act(self, action: c.GameAction, wait_s: float = DEFAULT_TIMEOUT_S) -> None:
+        """Play a game action against the last event seen (refused as stale if outdated)."""
+        await self.request(action.model_copy(update={"at": self.last_event}), wait_s)
+
+    async def send(self, message: c.ClientMessage) -> None:
+        """Send without waiting for the answer."""
+        await self.ws.send(encode(message))
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        """Send any frame (tests of bad input)."""
+        await self.ws.send(frame)
+
+    async def _send_request(self, message: c.ClientMessage) -> int:
+        rid = self._next_rid
+        self._next_rid += 1
+        self._answers[rid] = asyncio.Queue()
+        await self.ws.send(encode(message.model_copy(update={"rid": rid})))
+        return rid
+
+    async def _answer(self, rid: int, wait_s: float) -> s.ServerMessage:
+        answer = await asyncio.wait_for(self._answers[rid].get(), wait_s)
+        if isinstance(answer, s.Error):
+            raise RequestRefused(answer)
+        return answer
+
+    # ------------------------------------------------------------------ the stream
+    async def recv(self, wait_s: float = DEFAULT_TIMEOUT_S) -> s.ServerMessage:
+        """The next server message (answers included); ``SessionError`` once closed."""
+        message = await asyncio.wait_for(self._inbox.get(), wait_s)
+        if message is None:
+            self._inbox.put_nowait(None)
+            raise SessionError("the connection is closed")
+        return message
+
+    async def next_of(self, kind: type[M], predicate: Callable[[M], bool] = lambda _: True,
+                      wait_s: float = DEFAULT_TIMEOUT_S) -> M:
+        """Skip messages until one of ``kind`` satisfying ``predicate`` arrives."""
+        async with asyncio.timeout(wait_s):
+            while True:
+                message = await self.recv(wait_s)
+                if isinstance(message, kind) and predicate(message):
+                    return message
+
+    async def next_snapshot(self, predicate: Callable[[s.Snapshot], bool] = lambda _: True,
+                            wait_s: float = DEFAULT_TIMEOUT_S) -> s.Snapshot:
+        return await self.next_of(s.Snapshot, predicate, wait_s)
+
+    async def __aiter__(self) -> AsyncIterator[s.ServerMessage]:
+        while True:
+            try:
+                yield await self.recv(wait_s=3600)
+            except SessionError:
+                return
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                data = frame if isinstance(frame, bytes) else frame.encode()
+                if self.keep_frames:
+                    self.frames.append(data)
+                message = decode_server(data)
+                self._track(message)
+                rid = getattr(message, "rid", None)
+                if rid and rid in self._answers and not isinstance(message, s.Snapshot):
+                    self._answers[rid].put_nowait(message)
+                self._inbox.put_nowait(message)
+        except ConnectionClosed:
+            pass
+        except ProtocolError as exc:  # the server sent something this client cannot read
+            self.problems.append(f"unreadable server message: {exc}")
+            await self.ws.close()
+        finally:
+            self.closed.set()
+            self._inbox.put_nowait(None)
+
+    def _track(self, message: s.ServerMessage) -> None:
+        """Keep the resume state; note any break in the event numbers (invariant 2).
+
+        A snapshot may move the baseline forward (a viewer who just arrived gets the state,
+        not the history) but never back; an event must follow the one before it.
+        """
+        if isinstance(message, s.Event):
+            if message.n != self.last_event + 1:
+                self.problems.append(f"event {message.n} after event {self.last_event}")
+            self.last_event = max(self.last_event, message.n)
+            self.events.append(message)
+        elif isinstance(message, s.Snapshot):
+            if message.last_event < self.last_event:
+                self.problems.append(
+                    f"snapshot at event {message.last_event} after event {self.last_event}"
+                )
+            self.last_event = max(self.last_event, message.last_event)
+            self.snapshot = message
+            self.seat = message.you.seat
+        elif isinstance(message, s.Seated):
+            self.token, self.table, self.seat = message.token, message.table, message.seat

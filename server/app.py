@@ -1,0 +1,167 @@
+"""Wire the pieces into a running server: store, lobby, bots, HTTP routes and WebSockets.
+
+``TableServer`` is what the ``cuarenta serve`` command and the test fixtures start; ``port=0``
+picks a free port, reported by ``.port``/``.url`` once started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import structlog
+from websockets.asyncio.server import Server, ServerConnection, serve
+
+from protocol import server_messages as s
+from server.bots import BotRunner
+from server.config import Settings
+from server.connection import Connection
+from server.http import HttpRoutes
+from server.ladder import Ladder, ladder_store_for
+from server.lobby import Lobby
+from server.metrics import Metrics
+from server.referee import RefereeConfig
+from server.room import Room
+from server.store import MemoryStore, Store, open_store
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
+
+log = structlog.get_logger("server.app")
+LAG_PROBE_S = 0.5
+
+
+class TableServer:
+    """One process's table server; ``start`` then ``close`` (or use ``async with``)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.metrics = Metrics()
+        self.connections: dict[str, Connection] = {}
+        self.bots = BotRunner(settings.bot_workers, settings.bot_budget_s)
+        self._store = store
+        self._clock = clock
+        self._seeds = seeds
+        self._server: Server | None = None
+        self._lag_task: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None  # with a Redis store (server.cluster)
+        self.lobby: Lobby
+        self.ladder: Ladder
+
+    async def start(self) -> None:
+        store = self._store or await open_store(self.settings.store, self.settings.table_ttl_s)
+        self._store = store
+        config = RefereeConfig(
+            grace_s=self.settings.grace_s,
+            claim_window_s=self.settings.claim_window_s,
+            bot_delay_s=self.settings.bot_delay_s,
+            away_turn_s=self.settings.away_turn_s,
+            stand_in_level=self.settings.stand_in_level,
+            chat_per_min=self.settings.chat_per_min,
+        )
+        self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
+                           self._clock, self._seeds)
+        self.lobby.lease_s = self.settings.lease_s
+        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
+            from server.cluster import Cluster
+            from server.store.redis import RedisStore
+
+            assert isinstance(store, RedisStore), "a shared store is a RedisStore"
+            self.cluster = Cluster(store, self.lobby, self.connections, self.settings.lease_s)
+            self.lobby.cluster = self.cluster
+            await self.cluster.start()
+        for name in self.settings.clubs:
+            await self.lobby.ensure_club(name)
+        routes = HttpRoutes(self.settings.web_root, self.metrics, self.lobby.record)
+        self._server = await serve(
+            self._handler,
+            self.settings.host,
+            self.settings.port,
+            process_request=routes,
+            max_size=self.settings.max_frame_bytes,
+            max_queue=16,
+            compression=None,
+            server_header="cuarenta",
+        )
+        self._lag_task = asyncio.create_task(self._measure_lag())
+        log.info("listening", url=self.url)
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start() first"
+        return int(next(iter(self._server.sockets)).getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.settings.host}:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.settings.host}:{self.port}/ws"
+
+    async def close(self) -> None:
+        if self._lag_task is not None:
+            self._lag_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lag_task
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        await self.lobby.close()  # releases every lease: other processes take the tables over
+        if self.cluster is not None:
+            await self.cluster.close()
+        self.bots.close()
+        if self._store is not None:
+            await self._store.close()
+
+    async def __aenter__(self) -> TableServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        connection = Connection(ws, self)
+        self.connections[connection.id] = connection
+        self.metrics.connections.set(len(self.connections))
+        try:
+            await connection.serve()
+        finally:
+            del self.connections[connection.id]
+            self.metrics.connections.set(len(self.connections))
+
+    def _deliver(self, conn: str, message: s.ServerMessage) -> None:
+        connection = self.connections.get(conn)
+        if connection is not None:
+            connection.push(message)
+        elif self.cluster is not None:
+            self.cluster.deliver(conn, message)  # a connection of another process
+
+    def _detached(self, conn: str, room: Room) -> None:
+        connection = self.connections.get(conn)
+        if connection is not None and connection.room is room:
+            connection.room = None
+        elif connection is None and self.cluster is not None:
+            self.cluster.detached(conn, room.table_id)
+
+    async def _measure_lag(self) -> None:
+        """Event-loop lag: how late a timer of LAG_PROBE_S fires (invariant 6's witness)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            started = loop.time()
+            await asyncio.sleep(LAG_PROBE_S)
+            self.metrics.loop_lag.set(max(0.0, loop.time() - started - LAG_PROBE_S))
+            self.metrics.games.set(
+                sum(1 for room in self.lobby.rooms.values() if room.referee.in_game)
+            )

@@ -1,0 +1,117 @@
+"""Server settings: one frozen value, read from flags with ``CUARENTA_*`` environment defaults."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything an operator can tune: each field has a flag and a ``CUARENTA_*`` variable."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    store: str = "memory"  # "memory" or a redis:// URL
+    grace_s: float = 60.0  # a disconnected person keeps the seat this long (invariant 5)
+    claim_window_s: float = 15.0  # the R10 claim window
+    bot_delay_s: float = 0.6  # bot pacing at tables with people; all-bot tables never wait
+    away_turn_s: float = 5.0  # an absent person's turn waits this long before the stand-in plays
+    stand_in_level: int = 3  # the bot that plays for an absent or timed-out person
+    bot_workers: int = 2  # process pool for search bots (levels >= 4)
+    bot_budget_s: float = 1.0  # time budget of one search-bot decision
+    max_frame_bytes: int = 8 * 1024
+    send_queue: int = 256  # messages queued for a slow client before it is dropped
+    commands_per_s: float = 20.0  # per connection, burst 40
+    chat_per_min: float = 12.0  # per connection, burst 5
+    idle_table_s: float = 3600.0  # an empty, unfinished table is forgotten after this (memory)
+    lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
+    table_ttl_s: float = 7 * 24 * 3600.0  # Redis: a table not written for this long expires
+    web_root: Path = WEB_ROOT
+    log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
+    log_level: str = "info"
+    clubs: tuple[str, ...] = field(default_factory=tuple)  # stable join links /t/<name>
+
+
+HELP: Mapping[str, str] = {
+    "host": "address to listen on",
+    "port": "TCP port (0 picks a free one; the address is printed on stdout)",
+    "store": "where tables live: memory (default) or redis://HOST:PORT/DB",
+    "grace_s": "seconds a disconnected player keeps the seat",
+    "claim_window_s": "seconds the R10 claim window stays open",
+    "bot_delay_s": "pause before a bot acts at a table with people (all-bot tables: none)",
+    "away_turn_s": "seconds a disconnected player's turn waits before the stand-in bot plays",
+    "stand_in_level": "bot level playing for absent or timed-out players",
+    "bot_workers": "processes for search bots (levels 4 and 5)",
+    "bot_budget_s": "seconds one search-bot decision may take",
+    "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
+    "send_queue": "messages queued for a slow client before it is disconnected",
+    "commands_per_s": "inbound messages per second per connection",
+    "chat_per_min": "chat lines per minute per connection",
+    "idle_table_s": "seconds before an abandoned table is dropped from memory",
+    "lease_s": "seconds a table's owner holds its lease before another process may take over",
+    "table_ttl_s": "seconds a table (finished or abandoned) is kept in Redis after its last move",
+    "web_root": "folder of the web client's static files",
+    "log_format": "auto, json or console",
+    "log_level": "debug, info, warning or error",
+    "clubs": "comma-separated names of club tables with stable links /t/<name>",
+}
+
+FLAG_NAMES: Mapping[str, str] = {
+    "grace_s": "grace",
+    "claim_window_s": "claim-window",
+    "bot_delay_s": "bot-delay",
+    "bot_budget_s": "bot-budget",
+    "away_turn_s": "away-turn",
+    "idle_table_s": "idle-table",
+    "lease_s": "lease",
+    "table_ttl_s": "table-ttl",
+}
+
+
+def flag_of(name: str) -> str:
+    return "--" + FLAG_NAMES.get(name, name.replace("_", "-"))
+
+
+def env_of(name: str) -> str:
+    return "CUARENTA_" + FLAG_NAMES.get(name, name).replace("-", "_").upper()
+
+
+def add_arguments(parser: argparse.ArgumentParser, env: Mapping[str, str] | None = None) -> None:
+    """Add one flag per setting; its default comes from ``CUARENTA_*`` or the built-in value."""
+    env = os.environ if env is None else env
+    defaults = Settings()
+    for item in fields(Settings):
+        default = env.get(env_of(item.name))
+        if default is None:
+            value = getattr(defaults, item.name)
+            default = ",".join(value) if isinstance(value, tuple) else str(value)
+        parser.add_argument(
+            flag_of(item.name),
+            dest=item.name,
+            default=default,
+            metavar=item.name.upper().removesuffix("_S"),
+            help=f"{HELP[item.name]} (env {env_of(item.name)}; default %(default)s)",
+        )
+
+
+def from_args(args: argparse.Namespace) -> Settings:
+    """Build settings from parsed flags, converting each to its field's type."""
+    values: dict[str, Any] = {}
+    defaults = Settings()
+    for item in fields(Settings):
+        raw = getattr(args, item.name)
+        current = getattr(defaults, item.name)
+        if isinstance(current, tuple):
+            values[item.name] = tuple(part.strip() for part in str(raw).split(",") if part.strip())
+        elif isinstance(current, Path):
+            values[item.name] = Path(raw)
+        else:
+            values[item.name] = type(current)(raw)
+    return Settings(**values)

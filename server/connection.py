@@ -1,0 +1,201 @@
+"""One WebSocket: read, limit, decode and dispatch frames; write through a bounded queue.
+
+Inbound, every frame is size-limited (by websockets: close 1009), rate-limited, decoded and
+validated; a frame that is not one msgpack map closes the connection with 1008, a bad message
+gets an ``error`` naming its request. Outbound, messages wait in a bounded queue: a client too
+slow to drain it is dropped rather than waited for (invariants 6 and 7).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+import structlog
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
+
+from protocol import PROTOCOL_VERSION, decode_client, encode
+from protocol import client_messages as c
+from protocol import server_messages as s
+from protocol.codec import Limits
+from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
+from protocol.ladder import LadderRequest
+from server import keys
+from server.errors import Refused
+from server.seating import TokenBucket
+from server.store.base import StoreError
+
+if TYPE_CHECKING:
+    from server.app import TableServer
+    from server.cluster import RemoteRoom
+    from server.room import Room
+
+log = structlog.get_logger("server.connection")
+SERVER_NAME = "cuarenta"
+
+
+class Connection:
+    """A client connection and the table it is at (at most one)."""
+
+    def __init__(self, ws: ServerConnection, app: TableServer) -> None:
+        self.ws = ws
+        self.app = app
+        self.id = secrets.token_hex(6)
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(app.settings.send_queue)
+        self.room: Room | RemoteRoom | None = None
+        self.name = "guest"
+        self.greeted = False
+        self.dropped = False
+        rate = app.settings.commands_per_s
+        self.bucket = TokenBucket(rate=rate, burst=2 * rate)
+        self.limits = Limits(max_frame_bytes=app.settings.max_frame_bytes)
+
+    # ------------------------------------------------------------------ outbound
+    def push(self, message: s.ServerMessage) -> None:
+        """Queue a message; a full queue means a client too slow to keep up: drop it."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(encode(message))
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.app.metrics.dropped.inc()
+            log.warning("slow client dropped", conn=self.id)
+            asyncio.get_running_loop().create_task(
+                self.ws.close(CloseCode.POLICY_VIOLATION, "too slow: send queue full")
+            )
+
+    async def _writer(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while (data := await self.queue.get()) is not None:
+                await self.ws.send(data)
+
+    # ------------------------------------------------------------------ inbound
+    async def serve(self) -> None:
+        structlog.contextvars.bind_contextvars(conn=self.id)
+        writer = asyncio.create_task(self._writer())
+        try:
+            async for frame in self.ws:
+                if not await self._receive(frame):
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            if self.room is not None:
+                room, self.room = self.room, None
+                with contextlib.suppress(Exception):
+                    await room.run(lambda referee, now: referee.detach(self.id, now))
+            self.queue.put_nowait(None) if not self.queue.full() else writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await writer
+
+    async def _receive(self, frame: str | bytes) -> bool:
+        """Handle one frame; False closes the connection."""
+        started = time.perf_counter()
+        try:
+            message = decode_client(frame, self.limits)
+        except FrameTooLarge as exc:
+            await self.ws.close(CloseCode.MESSAGE_TOO_BIG, exc.message[:120])
+            return False
+        except FrameError as exc:
+            self.app.metrics.commands.labels(type="frame", outcome="closed").inc()
+            await self.ws.close(CloseCode.POLICY_VIOLATION, exc.message[:120])
+            return False
+        except MessageError as exc:
+            self.app.metrics.commands.labels(type="invalid", outcome="error").inc()
+            self.push(s.Error(rid=exc.rid, code=exc.code, message=exc.message))
+            return True
+        if not self.bucket.allow(time.monotonic()):
+            self.app.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
+            self.push(s.Error(rid=message.rid, code=ErrorCode.RATE_LIMITED,
+                              message="too many messages: slow down"))
+            return True
+        keep = await self._dispatch(message)
+        self.app.metrics.command_latency.observe(time.perf_counter() - started)
+        return keep
+
+    async def _dispatch(self, message: c.ClientMessage) -> bool:
+        outcome = "ok"
+        try:
+            if not self.greeted and not isinstance(message, c.Hello):
+                self.push(s.Error(rid=message.rid, code=ErrorCode.HELLO_REQUIRED,
+                                  message="the first message must be hello"))
+                await self.ws.close(CloseCode.POLICY_VIOLATION, "hello required")
+                return False
+            return await self._handle(message)
+        except Refused as exc:
+            outcome = "refused"
+            self.push(s.Error(rid=message.rid, code=exc.code, message=exc.message))
+            return True
+        except StoreError as exc:  # Redis away: nothing was applied or shown; retry later
+            outcome = "unavailable"
+            self.push(s.Error(rid=message.rid, code=ErrorCode.INTERNAL, message=str(exc)))
+            return True
+        finally:
+            self.app.metrics.commands.labels(type=message.type, outcome=outcome).inc()
+
+    async def _handle(self, message: c.ClientMessage) -> bool:
+        lobby = self.app.lobby
+        if isinstance(message, c.Hello):
+            return await self._hello(message)
+        if isinstance(message, c.Ping):
+            self.push(s.Pong(rid=message.rid, server_time=time.time()))
+        elif isinstance(message, c.CreateTable):
+            created = await lobby.create(message.profile, dict(message.options),
+                                         message.turn_timer)
+            keys_ = created.referee.keys
+            self.push(s.TableCreated(rid=message.rid, table=created.table_id,
+                                     join_key=keys_["join"], watch_key=keys_["watch"],
+                                     host_key=keys_["host"]))
+        elif isinstance(message, c.Join | c.Watch):
+            found = await lobby.by_key(message.key)
+            if found is None:
+                raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
+            room, ref = found
+            await self._leave_other_table(room)
+            await room.run(
+                lambda referee, now: referee.attach(self.id, self.name, message, ref.role, now)
+            )
+            self.room = room
+        elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
+            self.push(await self.app.ladder.handle(message, self.name))
+        else:
+            if self.room is None:
+                raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
+            room = self.room
+            await room.run(lambda referee, now: referee.handle(self.id, message, now))
+        return True
+
+    async def _hello(self, message: c.Hello) -> bool:
+        if message.version != PROTOCOL_VERSION:
+            self.push(s.Error(rid=message.rid, code=ErrorCode.VERSION_MISMATCH,
+                              message=f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                      f"not {message.version}"))
+            await self.ws.close(CloseCode.POLICY_VIOLATION, "protocol version mismatch")
+            return False
+        self.greeted = True
+        self.name = message.name
+        self.push(s.Welcome(rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME,
+                            connection=self.id))
+        if message.resume is None:
+            return True
+        table_id = keys.table_of_token(message.resume)
+        room = await self.app.lobby.room(table_id) if table_id else None
+        if room is None:
+            raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
+        await self._leave_other_table(room)
+        token, last = message.resume, message.last_event
+        await room.run(lambda referee, now: referee.resume(
+            self.id, self.name, token, last, message.rid, now))
+        self.room = room
+        return True
+
+    async def _leave_other_table(self, room: Room | RemoteRoom) -> None:
+        if self.room is not None and self.room is not room:
+            old, self.room = self.room, None
+            await old.run(lambda referee, now: referee.detach(self.id, now))

@@ -1,0 +1,26 @@
+"""The server's one error tree.
+
+::
+
+    ServerError (Exception)
+    └── Refused          a request the table will not carry out; ``code`` goes on the wire
+
+A ``Refused`` never changes any state: the referee checks everything before it changes anything.
+"""
+
+from __future__ import annotations
+
+from protocol.errors import ErrorCode
+
+
+class ServerError(Exception):
+    """Base of every error the server raises on purpose."""
+
+
+class Refused(ServerError):
+    """Refuse a request with a stable ``code`` and a message naming the rule or the reason."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

@@ -1,0 +1,42 @@
+"""Prometheus metrics for ``/metrics``, in a registry per server (tests run several servers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+@dataclass
+class Metrics:
+    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+
+    def __post_init__(self) -> None:
+        r = self.registry
+        self.tables = Gauge("cuarenta_tables", "Tables loaded in this process", registry=r)
+        self.games = Gauge("cuarenta_games_in_progress", "Tables with a game running", registry=r)
+        self.connections = Gauge("cuarenta_connections", "Open WebSocket connections", registry=r)
+        self.commands = Counter(
+            "cuarenta_commands", "Client messages handled", ["type", "outcome"], registry=r
+        )
+        self.command_latency = Histogram(
+            "cuarenta_command_latency_seconds",
+            "From a message's arrival to its effects queued for every viewer",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+            registry=r,
+        )
+        self.loop_lag = Gauge(
+            "cuarenta_event_loop_lag_seconds",
+            "Last measured event-loop scheduling lag",
+            registry=r,
+        )
+        self.bot_moves = Counter("cuarenta_bot_moves", "Bot decisions", ["level"], registry=r)
+        self.dropped = Counter(
+            "cuarenta_slow_clients_dropped",
+            "Connections dropped for a full send queue",
+            registry=r,
+        )
+
+    def render(self) -> bytes:
+        data: bytes = generate_latest(self.registry)
+        return data

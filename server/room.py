@@ -1,0 +1,180 @@
+"""The asyncio shell around one ``Referee``: one writer, write before send, clocks and bots.
+
+Every change to the table runs under the room's lock: the referee computes it, the store
+commits the new state and its events in one atomic, version-checked step, and only then are
+messages handed to the connections' send queues (invariants 3 and 4). A clock task sleeps until
+the referee's next wake-up (a deadline, a bot's turn) and feeds it the time; bots answer through
+the same path as people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+import structlog
+
+from protocol import server_messages as s
+from server.bots import BotRunner
+from server.handover import reattach, tickets_of
+from server.metrics import Metrics
+from server.referee import BotRequest, Outcome, Referee
+from server.store.base import Store, StoreError, TableNotFound
+
+log = structlog.get_logger("server.room")
+
+Deliver = Callable[[str, s.ServerMessage], None]
+Detach = Callable[[str, "Room"], None]
+LEASE_TTL_S = 30.0
+STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
+
+
+class Room:
+    """One loaded table, owned by this process while it holds the table's lease."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        store: Store,
+        version: int,
+        bots: BotRunner,
+        metrics: Metrics,
+        deliver: Deliver,
+        detach: Detach,
+        owner: str,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.referee = referee
+        self.store = store
+        self.version = version
+        self.bots = bots
+        self.metrics = metrics
+        self.deliver = deliver
+        self.on_detach = detach
+        self.owner = owner
+        self.clock = clock
+        self.lock = asyncio.Lock()
+        self.failed = False
+        self.lease_s = LEASE_TTL_S  # the lobby sets the configured lease time
+        self.on_lease_lost: Callable[[Room], None] | None = None  # set when tables are shared
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def table_id(self) -> str:
+        return self.referee.table_id
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._clock_loop(), name=f"room-{self.table_id}")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self.store.release_lease(self.table_id, self.owner)
+
+    async def run(self, change: Callable[[Referee, float], Outcome], wake: bool = True) -> Outcome:
+        """Apply one change under the lock, commit it, then deliver its messages.
+
+        ``change`` raises ``Refused`` to refuse a request: nothing is committed or sent then.
+        A room whose last commit failed first reloads itself from the store (memory may be
+        ahead of it). ``wake`` tells the clock task to recompute its next deadline (its own
+        changes need not: it recomputes after every round).
+        """
+        async with self.lock:
+            if self.failed:
+                await self._reload()
+            outcome = change(self.referee, self.clock())
+            await self._commit_and_deliver(outcome)
+            if wake:
+                self._wake.set()
+            return outcome
+
+    async def _commit_and_deliver(self, outcome: Outcome) -> None:
+        """Write before send (invariant 3): commit, and only then hand out the messages."""
+        if outcome.dirty:
+            try:
+                stored = await self.store.commit(
+                    self.table_id, self.version, self.referee.to_state(), outcome.entries
+                )
+            except Exception:
+                self.failed = True  # memory is ahead of the store: nobody may see it
+                log.exception("commit failed; the table will be reloaded")
+                raise
+            self.version = stored.version
+        for conn in outcome.detached:
+            self.on_detach(conn, self)
+        for conn, message in outcome.messages:
+            self.deliver(conn, message)
+
+    async def _reload(self) -> None:
+        """Rebuild the referee from the store and put its live connections back (handover)."""
+        stored = await self.store.load(self.table_id)
+        if stored is None:
+            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
+        events = await self.store.events_after(self.table_id, 0)
+        old = self.referee
+        tickets = tickets_of(old, set(old.viewers))
+        self.referee = Referee.from_state(
+            stored.state, [event.data for event in events], old.config, self.clock(), old.seeds
+        )
+        self.version = stored.version
+        self.failed = False
+        await self._commit_and_deliver(reattach(self.referee, tickets, self.clock()))
+        log.info("table reloaded from the store", version=self.version)
+
+    async def _clock_loop(self) -> None:
+        """Sleep until the next deadline or change; then tick and let bots decide."""
+        structlog.contextvars.bind_contextvars(table=self.table_id)
+        next_lease = 0.0
+        while True:
+            now = self.clock()
+            if now >= next_lease:
+                next_lease = now + self.lease_s / 3
+                if not await self._renew_lease():
+                    return
+            wake = self.referee.next_wakeup()
+            if self.failed:
+                wake = now + STORE_RETRY_S
+            timeout = min(next_lease, wake if wake is not None else next_lease) - now
+            if timeout > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(timeout):
+                        await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.run(lambda referee, now: referee.tick(now), wake=False)
+                async with self.lock:
+                    requests = self.referee.due_bots(self.clock())
+                for request in requests:
+                    await self._bot_turn(request)
+            except StoreError as exc:
+                log.warning("store unavailable; retrying", error=str(exc))
+            except Exception:
+                log.exception("room clock failed")
+            await asyncio.sleep(0)  # an all-bot table yields the loop between moves
+
+    async def _renew_lease(self) -> bool:
+        """Keep this process the table's one writer; on losing the lease hand the table over."""
+        try:
+            held = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
+        except StoreError as exc:
+            log.warning("lease renewal failed; retrying", error=str(exc))
+            return True
+        if held:
+            return True
+        log.warning("another process holds this table's lease")
+        if self.on_lease_lost is not None:
+            self.on_lease_lost(self)
+            return False
+        return True
+
+    async def _bot_turn(self, request: BotRequest) -> None:
+        structlog.contextvars.bind_contextvars(seat=request.seat, event=request.at)
+        action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
+        self.metrics.bot_moves.labels(level=str(request.level)).inc()
+        await self.run(lambda referee, now: referee.bot_act(request, action, now), wake=False)

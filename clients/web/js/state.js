@@ -5,6 +5,8 @@
 export function emptyModel() {
   return {
     status: "connecting",
+    welcomes: 0, // connections the server has accepted (the first one, then each reconnect)
+    snapshots: 0, // snapshots received: a resumed connection is proven by a fresh one
     role: null,
     you: null,
     isHost: false,
@@ -89,6 +91,7 @@ function gameOf(model, view) {
 
 /** Apply a snapshot: replace everything it describes. */
 export function applySnapshot(model, snap) {
+  model.snapshots += 1;
   model.role = snap.you.role;
   model.you = snap.you.role === "player" ? snap.you.seat : null;
   model.isHost = snap.you.host;

@@ -55,6 +55,7 @@ export function openTable(root, key, { errorText }) {
     onStatus: (status) => { model.status = status; drawStatus(); },
     // A resumed seat gets its snapshot and missed events unasked; anyone else asks again.
     onWelcome: () => {
+      model.welcomes += 1;
       if (resuming) return;
       // Someone who never told us a name first watches; the "sit down" panel asks for it.
       if (wantsSeat || remember.name() || hostKey) join();

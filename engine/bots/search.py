@@ -30,6 +30,7 @@ from engine.bots.routine import routine
 from engine.bots.sampling import evidence_of, sample_hidden
 from engine.game import Game
 from engine.phase import Phase
+from engine.scoring import count_points
 from engine.views import View
 
 
@@ -50,8 +51,8 @@ class SearchSettings:
 LEVEL4 = SearchSettings(
     candidates=3,
     window=4.0,
-    override=0.25,
-    confidence=2.0,
+    override=0.5,
+    confidence=1.0,
     samples=24,
     max_samples=200,
     whole_hand=False,
@@ -66,13 +67,14 @@ def points_and_count(game: Game, team: int) -> float:
     value = float(scores[team] - scores[1 - team])
     if game._phase is Phase.FINISHED:
         return value + (WIN_VALUE if game._winner == team else -WIN_VALUE)
-    piles = game._piles
-    value += count_margin(len(piles[team]), len(piles[1 - team]), game.dealer & 1 == team)
-    if game._phase is Phase.CLAIMS:  # R10 events still to claim (bots claim them all)
-        for owner, _ in game._r10:
-            if scores[owner] < 30:
-                value += 10 if owner == team else -10
-    return value
+    piles = game.pile_sizes
+    if game._phase is not Phase.CLAIMS:  # the hand goes on: the count is still a chance
+        return value + count_margin(piles[team], piles[1 - team], game.dealer & 1 == team)
+    for owner, _ in game._r10:  # R10 events still to claim (bots claim them all)
+        if scores[owner] < 30:
+            value += 10 if owner == team else -10
+    count = count_points(piles, game.dealer & 1)  # the hand is over: the exact count (R11)
+    return value + count[team] - count[1 - team]
 
 
 def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:

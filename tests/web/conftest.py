@@ -1,0 +1,66 @@
+"""Browser-test fixtures: the real table server on a free port and Debian's headless chromium.
+
+The server runs as `cuarenta serve` in a child process (the same entry point people use, started
+by tests/serving.py), with bots acting without delay and a one-second claim window.
+Screenshots land in test-artifacts/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from tests.serving import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def web_url() -> Iterator[str]:
+    """Start `cuarenta serve` on a free port (tests/serving.py) and yield its http:// address."""
+    if not (ROOT / "clients" / "web" / "node_modules").is_dir():
+        pytest.fail("clients/web/node_modules is missing: run `npm ci --prefix clients/web`")
+    server = ServerProcess(["--claim-window", "1", "--store", "memory", "--log-level", "warning"])
+    server.start()
+    try:
+        yield server.url.rstrip("/")
+    finally:
+        server.kill()  # nothing to keep: a clean shutdown is the server tests' subject
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(web_url: str, playwright: Playwright) -> Iterator[Browser]:
+    """Chromium, closed before the server it talks to (it depends on ``web_url`` for that order)."""
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,319 @@
+"""The web client in a real chromium against the real server: a whole game played by clicking.
+
+Each test drives the page the way a person does (the home form, the table's buttons) and reads
+the server's truth independently (the finished game's R15 record, replayed by the engine).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from engine.record import Record
+from engine.replay import replay
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+DECISION = (
+    ".game-over, .hand button.card.is-playable, [data-action^='announce-'], "
+    "[data-action^='claim-'], [data-action='take-missed']"
+)
+STEP_TIMEOUT_MS = 20_000
+MAX_DECISIONS = 200  # a game to 40 needs far fewer of this seat's decisions
+
+
+def missing_strings(page: Page) -> list[str]:
+    found: list[str] = page.evaluate("[...globalThis.__cuarentaMissingStrings]")
+    return found
+
+
+def model(page: Page, expression: str) -> Any:
+    return page.evaluate(
+        f"(() => {{ const m = globalThis.__cuarenta.model; return {expression}; }})()"
+    )
+
+
+def create_table(page: Page, base: str) -> dict[str, str]:
+    """Fill the home form as a host would: no turn timer, automatic R10 awards, bots of level 1."""
+    page.goto(f"{base}/")
+    page.fill("#player-name", "Lucía")
+    page.select_option("#turn-timer", "0")
+    page.select_option("#opt-special_claims", "auto")
+    page.check("#fill-bots")
+    page.select_option("#bot-level", "1")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#go-to-table")
+    return {
+        "join": page.input_value("#link-join"),
+        "watch": page.input_value("#link-watch"),
+    }
+
+
+def decide(page: Page) -> bool:
+    """Make this seat's next decision with the keyboard; False once the game is over.
+
+    Any legal choice will do: a window's button (R6, R8, R10) if one is open, else the first
+    playable card (Enter) and its first capture, or the trail (Space).
+    """
+    page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
+    found = page.evaluate(
+        """() => {
+          if (document.querySelector(".game-over")) return null;
+          const window = document.querySelector(
+            "[data-action='take-missed'], [data-action^='claim-'], [data-action^='announce-']");
+          return {seen: globalThis.__cuarenta.model.lastEvent, window: Boolean(window)};
+        }"""
+    )
+    if found is None:
+        return False
+    if found["window"]:
+        page.locator(
+            "[data-action='take-missed'], [data-action^='claim-'], [data-action^='announce-']"
+        ).first.press("Enter")
+    else:
+        page.locator(".hand button.card.is-playable").first.press("Enter")
+        # Captures come before the trail in the action bar: the first button is a capture if any.
+        page.locator("[data-action='capture'], [data-action='trail']").first.press(" ")
+    page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=found["seen"])
+    return True
+
+
+def show_choices(page: Page) -> None:
+    """Select a hand card that can capture (else the first), so the screenshot shows its choices."""
+    cards = page.locator(".hand button.card.is-playable")
+    for index in range(cards.count()):
+        cards.nth(index).press("Enter")
+        if page.locator("[data-action='capture']").count():
+            return
+        cards.nth(index).press("Enter")
+    cards.first.press("Enter")
+
+
+def assert_spectator_sees_no_hand(spectator: Page, hand: list[str]) -> None:
+    """ARCHITECTURE invariant 1: the watch link shows public information only."""
+    seen = spectator.evaluate(
+        """() => ({
+          hands: document.querySelectorAll(".hand").length,
+          faceUp: [...document.querySelectorAll(".card:not(.is-back)")].map((c) => c.dataset.card),
+          table: [...document.querySelectorAll(".felt .card")].map((c) => c.dataset.card),
+          modelHand: globalThis.__cuarenta.model.game.hand,
+        })"""
+    )
+    assert seen["hands"] == 0
+    assert seen["modelHand"] == []
+    assert sorted(seen["faceUp"]) == sorted(seen["table"])
+    assert not set(hand) & set(seen["faceUp"])
+
+
+def seat_state(page: Page) -> dict[str, Any]:
+    state: dict[str, Any] = model(
+        page,
+        "({you: m.you, hand: [...m.game.hand].sort(), table: [...m.game.table].sort(),"
+        " scores: m.game.scores, piles: m.game.piles, last: m.lastEvent,"
+        " legal: m.legal.length})",
+    )
+    return state
+
+
+def server_result(page: Page, base: str) -> dict[str, Any]:
+    """The server's own account of the game: its R15 record, replayed by the engine."""
+    href = page.get_attribute(".game-over a[download]", "href")
+    assert href, "the end of the game offers the record"
+    response = page.request.get(base + href)
+    assert response.ok, response.status
+    return replay(Record.from_json(json.loads(response.body())))
+
+
+@pytest.mark.timeout(300)  # one whole game; about a minute on two busy cores
+def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
+    browser: Browser, web_url: str, artifacts: Path
+) -> None:
+    host = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
+    page = host.new_page()
+    links = create_table(page, web_url)
+    page.screenshot(path=artifacts / "home-created.png", full_page=True)
+    page.click("#go-to-table")
+    page.wait_for_selector("#start-game")
+    page.click("#start-game")  # R13 defaults; the form asked for bots in the free seats
+
+    watcher = browser.new_context(
+        viewport=DESKTOP, locale="es-EC", reduced_motion="reduce"
+    ).new_page()
+    watcher.goto(links["watch"])
+    watcher.wait_for_selector(".felt")
+
+    decisions = 0
+    while decide(page):
+        decisions += 1
+        assert decisions < MAX_DECISIONS
+        mine = model(page, "({hand: m.game.hand, last: m.lastEvent})")
+        watcher.wait_for_function(
+            "n => globalThis.__cuarenta.model.lastEvent >= n", arg=mine["last"]
+        )
+        assert_spectator_sees_no_hand(watcher, mine["hand"])
+        if decisions in (2, 3):
+            page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
+            if page.locator(".game-over").count():
+                break
+        if decisions == 2:
+            show_choices(page)
+            page.screenshot(path=artifacts / "table-desktop.png", full_page=True)
+            page.set_viewport_size(PHONE)
+            page.screenshot(path=artifacts / "table-phone.png", full_page=True)
+            page.set_viewport_size(DESKTOP)
+            page.locator(".hand button.card[aria-pressed='true']").press("Enter")  # unselect
+            watcher.click("#screen-mode")
+            watcher.screenshot(path=artifacts / "spectator-table-screen.png")
+        if decisions == 3:
+            before = seat_state(page)  # our turn: the bots wait for us, so nothing moves
+            page.reload()
+            page.wait_for_function("globalThis.__cuarenta.model.legal.length > 0")
+            after = seat_state(page)
+            # Only table events (the stand-in that covered the absence) may have happened.
+            assert after.pop("last") >= before.pop("last")
+            assert after == before
+
+    page.wait_for_selector(".game-over")
+    page.screenshot(path=artifacts / "game-over.png", full_page=True)
+    shown = [int(page.inner_text(f".game-over [data-final='{team}']")) for team in (0, 1)]
+    result = server_result(page, web_url)
+    assert result["status"] == "finished"
+    assert shown == result["scores"]
+    assert max(shown) >= 40  # R12: the game ends only when a team reaches 40
+    watcher.wait_for_selector(".game-over")
+    assert [int(watcher.inner_text(f".game-over [data-final='{t}']")) for t in (0, 1)] == shown
+    assert missing_strings(page) == []
+    assert missing_strings(watcher) == []
+    host.close()
+    watcher.context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "title"),
+    [("es-EC", "es", "Abrir una mesa"), ("en-GB", "en", "Open a table")],
+)
+def test_home_page_speaks_the_browser_language_with_no_missing_string(
+    browser: Browser, web_url: str, artifacts: Path, locale: str, lang: str, title: str
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
+    page = context.new_page()
+    page.goto(f"{web_url}/")
+    page.wait_for_selector("#create-title")
+    assert page.get_attribute("html", "lang") == lang
+    assert page.inner_text("#create-title") == title
+    for profile in ("libre-2p", "pagat-4p"):  # both option sets of R13/R14 are translated
+        page.select_option("#profile", profile)
+    assert "⟦" not in page.inner_text("body")
+    assert missing_strings(page) == []
+    if lang == "es":
+        page.screenshot(path=artifacts / "home.png", full_page=True)
+    context.close()
+
+
+def create_manual_table(page: Page, base: str) -> None:
+    """A table with every R13 option that asks the player: manual R6 calls, R8 picks, R10 claims."""
+    page.goto(f"{base}/?lang=en")
+    page.select_option("#turn-timer", "60")  # manual calls get the turn timer as their window
+    page.select_option("#opt-announcements", "manual")
+    page.select_option("#opt-sequence", "manual")
+    page.select_option("#bot-level", "1")
+    page.click("button[type=submit]")
+    page.click("#go-to-table")
+    page.click("#start-game")
+
+
+def pick_first_capture_by_hand(page: Page) -> list[str]:
+    """Choose a card that can capture and click its table cards one by one (R8 manual picks).
+
+    Returns the cards taken, or [] when no hand card can capture now.
+    """
+    cards = page.locator(".hand button.card.is-playable")
+    for index in range(cards.count()):
+        cards.nth(index).press("Enter")
+        capture = page.locator("[data-action='capture']")
+        if capture.count():
+            take = (capture.first.get_attribute("data-take") or "").split()
+            for code in take:
+                page.locator(f".felt button.card[data-card='{code}']").press("Enter")
+            picked = page.locator("[data-action='capture-picked']")
+            assert picked.is_enabled()
+            assert page.locator(".felt .card.is-chosen").count() == len(take)
+            picked.press("Enter")
+            return take
+        cards.nth(index).press("Enter")
+    return []
+
+
+def test_manual_announcements_and_manual_capture_picks(
+    browser: Browser, web_url: str, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+    page = context.new_page()
+    create_manual_table(page, web_url)
+    # R6 manual: before the first card every seat, this one included, makes one announcement.
+    page.wait_for_selector("[data-action='announce-pass']", timeout=STEP_TIMEOUT_MS)
+    page.screenshot(path=artifacts / "announce-window.png")
+    seen = model(page, "m.lastEvent")
+    page.locator("[data-action='announce-pass']").press("Enter")
+    page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=seen)
+    assert "passes" in page.inner_text(".log-panel")
+    for _ in range(MAX_DECISIONS):
+        page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
+        assert not page.locator(".game-over").count(), "no capture came up in a whole game"
+        seen = model(page, "m.lastEvent")
+        if page.locator("[data-action^='announce-'], [data-action^='claim-']").count():
+            page.locator("[data-action^='announce-'], [data-action^='claim-']").first.press("Enter")
+        elif page.locator("[data-action='take-missed']").count():
+            page.locator("[data-action='take-missed']").press("Enter")
+        elif taken := pick_first_capture_by_hand(page):
+            # R7: the picked cards leave the table for our pile.
+            page.wait_for_function(
+                "taken => !globalThis.__cuarenta.model.game.table.some((c) => taken.includes(c))",
+                arg=taken,
+            )
+            break
+        else:
+            page.locator(".hand button.card.is-playable").first.press("Enter")
+            page.locator("[data-action='trail']").press(" ")
+        page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=seen)
+    assert missing_strings(page) == []
+    context.close()
+
+
+def test_a_guest_sits_down_through_the_join_link_under_a_name(
+    browser: Browser, web_url: str
+) -> None:
+    host_context = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
+    host = host_context.new_page()
+    links = create_table(host, web_url)
+    host.click("#go-to-table")
+    host.wait_for_selector("#start-game")
+    guest_context = browser.new_context(viewport=PHONE, locale="es-EC", reduced_motion="reduce")
+    guest = guest_context.new_page()
+    guest.goto(links["join"])
+    guest.fill("#sit-name", "Marta")  # a first visit: the page asks for a name before seating
+    guest.click("#sit-down")
+    guest.wait_for_function("globalThis.__cuarenta.model.role === 'player'")
+    seat = model(guest, "m.you")
+    host.wait_for_selector(f".seat[data-seat='{seat}'] >> text=Marta")
+    guest.reload()  # the seat token brings the guest back to the same seat
+    guest.wait_for_function("globalThis.__cuarenta.model.role === 'player'")
+    assert model(guest, "m.you") == seat
+    assert guest.locator("#sit-name").count() == 0
+    # A dropped connection heals by itself: a new hello resumes the seat with the token.
+    before = model(guest, "({welcomes: m.welcomes, snapshots: m.snapshots})")
+    guest.evaluate("globalThis.__cuarenta.dropConnection()")
+    guest.wait_for_function(
+        "b => globalThis.__cuarenta.model.welcomes > b.welcomes"
+        " && globalThis.__cuarenta.model.snapshots > b.snapshots",
+        arg=before,
+    )
+    assert model(guest, "[m.role, m.you]") == ["player", seat]
+    guest_context.close()
+    host_context.close()

@@ -73,7 +73,7 @@ class ClientSession:
         self.problems: list[str] = []  # breaks in event numbering; empty in a healthy session
         self.closed = asyncio.Event()
         self._next_rid = 1
-        self._answers: dict[int, asyncio.Queue[s.ServerMessage]] = {}
+        self._answers: dict[int, asyncio.Queue[s.ServerMessage | None]] = {}
         self._inbox: asyncio.Queue[s.ServerMessage | None] = asyncio.Queue()
         self._reader = asyncio.create_task(self._read())
 
@@ -88,16 +88,19 @@ class ClientSession:
         last_event: int | None = None,
         keep_frames: bool = False,
         wait_s: float = DEFAULT_TIMEOUT_S,
+        version: int = PROTOCOL_VERSION,
     ) -> ClientSession:
         """Open a socket and say hello; with ``resume`` (a seat token) take the seat back.
 
+        ``version`` is the protocol version announced (another one is refused with
+        ``version_mismatch``, which is what a client built for another release meets).
         Raises ``RequestRefused`` if the server refuses the hello or the token.
         """
         ws = await asyncio.wait_for(connect(ws_url(url), max_size=4 * 1024 * 1024), wait_s)
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
             session.last_event = last_event
-        hello = c.Hello(version=PROTOCOL_VERSION, name=name, resume=resume, last_event=last_event)
+        hello = c.Hello(version=version, name=name, resume=resume, last_event=last_event)
         try:
             rid = await session._send_request(hello)
             welcome = await session._answer(rid, wait_s)
@@ -126,6 +129,11 @@ class ClientSession:
         self._reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._reader
+
+    def close_text(self) -> str:
+        """The close code and reason the server gave (e.g. ``1008 protocol version mismatch``)."""
+        code, reason = self.ws.close_code, self.ws.close_reason
+        return f"{code} {reason}".strip() if code is not None else "no close frame"
 
     async def __aenter__(self) -> ClientSession:
         return self
@@ -164,6 +172,8 @@ class ClientSession:
 
     async def _answer(self, rid: int, wait_s: float) -> s.ServerMessage:
         answer = await asyncio.wait_for(self._answers[rid].get(), wait_s)
+        if answer is None:
+            raise SessionError(f"the server closed the connection ({self.close_text()})")
         if isinstance(answer, s.Error):
             raise RequestRefused(answer)
         return answer
@@ -217,6 +227,8 @@ class ClientSession:
         finally:
             self.closed.set()
             self._inbox.put_nowait(None)
+            for queue in self._answers.values():  # no answer is coming: fail fast
+                queue.put_nowait(None)
 
     def _track(self, message: s.ServerMessage) -> None:
         """Keep the resume state; note any break in the event numbers (invariant 2).

@@ -1,0 +1,1 @@
+"""The wire bot: an ``engine.bots`` level seated over the WebSocket like any person."""

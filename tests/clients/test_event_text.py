@@ -1,0 +1,52 @@
+"""The event log (pure): one line per event, from the redacted forms a viewer receives."""
+
+from __future__ import annotations
+
+from clients.terminal.event_text import describe
+from clients.terminal.i18n import Translator
+from engine.events import Announced, GameOver, HandCounted, Played
+from engine.views import redact
+from protocol import server_messages as s
+from tests.clients.snapshots import table_info
+from tests.engine.helpers import cards
+
+EN, ES = Translator("en"), Translator("es")
+INFO = table_info()
+
+
+def line(body: object, viewer: int | None = 0, tr: Translator = EN) -> str | None:
+    return describe(s.Event(n=1, event=body), INFO, viewer, tr)  # type: ignore[arg-type]
+
+
+def test_a_capture_line_names_the_cards_and_the_r9_points() -> None:
+    played = Played(0, min(cards("JS")), tuple(sorted(cards("JC 2C"))), True, True, 4)
+    assert line(played.to_json()) == "Ana takes 2♣ J♣ with J♠ (caída, limpia) +4"
+    assert line(played.to_json(), tr=ES) == "Ana lleva 2♣ J♣ con J♠ (caída, limpia) +4"
+
+
+def test_a_trail_and_missed_cards_r8() -> None:
+    trail = Played(1, min(cards("3H")), (), False, False, 0)
+    assert line(trail.to_json()) == "Beto trails 3♥"
+    missed = Played(2, min(cards("5D")), tuple(sorted(cards("5C 6S"))), False, False, 0,
+                    tuple(sorted(cards("7H"))))
+    assert line(missed.to_json()) == "Caro takes 5♣ 6♠ with 5♦ (misses 7♥)"
+
+
+def test_a_ronda_rank_shows_only_where_the_redaction_left_it_r6() -> None:
+    ronda = Announced(1, "ronda", "7", 4)
+    assert line(redact(ronda, 0).to_json(), viewer=0) == "Beto announces ronda +4"
+    assert line(redact(ronda, 1).to_json(), viewer=1) == "Beto announces ronda (7) +4"
+
+
+def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
+    counted = HandCounted(0, 3, (22, 18), (8, 0), ())
+    assert line(counted.to_json()) == "count: 22-18 cards, +8/+0"
+    over = GameOver(1, (30, 40), "reached 40")
+    assert line(over.to_json(), viewer=0) == "winner: Them, 30-40"
+    assert line(over.to_json(), viewer=None) == "winner: Team 1, 30-40"
+
+
+def test_table_events_and_hidden_placeholders() -> None:
+    assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 2"
+    assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
+    assert line(s.Hidden()) is None

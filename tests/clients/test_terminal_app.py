@@ -1,0 +1,116 @@
+"""The terminal client driven by textual's pilot against a real server on 127.0.0.1.
+
+A person at the keyboard (the pilot) plays a whole game with three wire bots, and the screen's
+final score is the server's (R12, R15); a connection killed mid-hand comes back by itself on
+the same seat, with no event lost, and play goes on (invariants 2 and 5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from clients.reconnect import LastingSession
+from clients.table import create_table
+from clients.terminal.app import TableApp
+from clients.terminal.i18n import Translator
+from protocol import client_messages as c
+from tests.clients.wire import replayed, wire_bots
+from tests.serving import StartServer
+
+WAIT_S = 30.0
+
+
+async def next_change(app: TableApp) -> None:
+    await asyncio.wait_for(app.changed.wait(), WAIT_S)
+    app.changed.clear()
+
+
+async def play_by_keyboard(app: TableApp, pilot: object, until_plays: int | None = None) -> None:
+    """Press keys as a person would: a card, then its first option; announce what is offered.
+
+    Claims are left alone (the window closes on the server's clock). Returns at the end of the
+    game, or once the hand has ``until_plays`` plays in its history.
+    """
+    press = pilot.press  # type: ignore[attr-defined]
+    answered: set[int] = set()
+    while True:
+        await next_change(app)
+        snap = app.snapshot
+        assert snap is not None
+        assert app.lost is None, app.lost
+        if snap.info.stage == "finished":
+            return
+        view = snap.view
+        if until_plays is not None and view is not None and len(view.history) >= until_plays:
+            return
+        required = [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
+        current = app.place.current.last_event == snap.last_event
+        if required and current and snap.last_event not in answered:
+            answered.add(snap.last_event)
+            assert app.menu is not None
+            options = app.menu.options(app.tr)
+            await press(options[0].key)
+            if options[0].action is None:  # a card: now its captures and the trail
+                await press("enter")
+
+
+async def test_a_person_plays_a_whole_game_with_three_wire_bots_and_sees_the_servers_score(
+    start_server: StartServer,
+) -> None:
+    async with start_server(claim_window_s=0.05) as server:
+        links = await create_table(server.url)
+        place = LastingSession(links.host, "Ana")
+        await place.open()
+        app = TableApp(place, Translator("en"))
+        async with app.run_test(size=(120, 40)) as pilot, wire_bots(links.join, 3) as bots:
+            while app.snapshot is None or not all(
+                seat.occupant != "empty" for seat in app.snapshot.info.seats
+            ):
+                await next_change(app)
+            await pilot.press("s")  # the host starts the game
+            await play_by_keyboard(app, pilot)
+            await asyncio.wait_for(asyncio.gather(*bots), WAIT_S)
+            final = app.snapshot
+            assert final is not None
+            assert final.view is not None
+            result = replayed(server, final.info.table)
+            assert result["status"] == "finished"
+            assert final.view.scores == result["scores"]
+            assert final.view.winner == result["winner"]
+            a, b = final.view.scores
+            assert f"Game over · winner: {'Us' if final.view.winner == 0 else 'Them'}, {a}-{b}" \
+                in app.query_one("#board").render().plain  # type: ignore[union-attr]
+            assert place.current.problems == []
+            await place.close()
+
+
+async def test_a_connection_killed_mid_hand_resumes_on_the_same_seat(
+    start_server: StartServer,
+) -> None:
+    async with start_server(claim_window_s=0.05) as server:
+        links = await create_table(server.url)
+        place = LastingSession(links.host, "Ana")
+        await place.open()
+        app = TableApp(place, Translator("es"))
+        async with app.run_test(size=(120, 40)) as pilot, wire_bots(links.join, 3):
+            while app.snapshot is None or any(
+                seat.occupant == "empty" for seat in app.snapshot.info.seats
+            ):
+                await next_change(app)
+            await pilot.press("s")
+            await play_by_keyboard(app, pilot, until_plays=6)
+            seat, first = place.current.seat, place.current
+            assert first.ws.transport is not None
+            first.ws.transport.abort()  # the line drops mid-hand
+            await play_by_keyboard(app, pilot, until_plays=10)  # and the game goes on
+            assert place.reconnects == 1
+            assert place.current is not first
+            assert app.snapshot is not None
+            assert app.snapshot.you.seat == seat
+            assert "reconectado (1)" in app.status
+            assert place.current.problems == []  # every event number arrived once (inv. 2)
+            referee = server.lobby.rooms[app.snapshot.info.table].referee
+            assert seat is not None
+            assert referee.seats[seat].conn == place.current.connection_id
+            assert not referee.seats[seat].stand_in
+            await place.close()

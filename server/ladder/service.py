@@ -1,0 +1,135 @@
+"""The ladder service: answer ladder requests, deal chicas, settle them from the tables' logs.
+
+Every request loads the run, settles the chica in progress if its table's first game is over
+(from the stored event log, so any process can do it, also after a restart), applies the
+request, and stores the run with a version check before answering (write before send). One
+asyncio lock per token keeps one process from racing itself; the version check covers the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+from weakref import WeakValueDictionary
+
+import structlog
+
+from protocol import ladder as m
+from protocol.errors import ErrorCode
+from server.errors import Refused
+from server.ladder.chica import deal_chica
+from server.ladder.names import checked_name
+from server.ladder.outcome import chica_outcome
+from server.ladder.rules import Chica, LadderRun
+from server.ladder.store import LadderStore
+from server.lobby import Lobby
+from server.referee import Outcome, Referee
+from server.store.base import Store
+
+log = structlog.get_logger("server.ladder")
+PROFILE = "heads-up"  # R14: the ladder is played on the heads-up profile
+
+
+class Ladder:
+    """The solo streak ladder of one server process."""
+
+    def __init__(self, store: LadderStore, tables: Store, lobby: Lobby,
+                 new_token: Callable[[], str] = lambda: secrets.token_urlsafe(16)) -> None:
+        self.store = store
+        self.tables = tables
+        self.lobby = lobby
+        self.new_token = new_token
+        self._locks: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
+
+    async def handle(self, request: m.LadderRequest, name: str) -> m.LadderState | m.LadderBoard:
+        """Answer one ladder request; ``Refused`` (nothing stored) for a bad one."""
+        if isinstance(request, m.LadderBoardRequest):
+            return await self.board(request.rid)
+        if isinstance(request, m.LadderOpen):
+            known = request.token and await self.store.load(request.token)
+            token = known.token if known else (await self._save(LadderRun(self.new_token()))).token
+        else:
+            token = request.token
+        async with self._locks.setdefault(token, asyncio.Lock()):
+            run = await self._settle(await self._load(token))
+            if isinstance(request, m.LadderPlay) and run.chica is None:
+                run = await self._deal(run, name)
+            elif isinstance(request, m.LadderNew):
+                if run.chica is not None or run.streak:
+                    run = await self._save(run.ended("abandoned"))
+                run = await self._deal(run, name)
+            elif isinstance(request, m.LadderRename):
+                run = await self._save(run.renamed(checked_name(request.name)))
+                await self.store.offer_best(run.token, run.best, run.name)
+        return state_message(run, request.rid)
+
+    async def board(self, rid: int = 0) -> m.LadderBoard:
+        entries = await self.store.board()
+        return m.LadderBoard(rid=rid, lines=[
+            m.BoardLine(rank=i, name=entry.name, score=entry.score, streak=entry.streak)
+            for i, entry in enumerate(entries, start=1)
+        ])
+
+    async def _load(self, token: str) -> LadderRun:
+        run = await self.store.load(token)
+        if run is None:  # ladder_open issues tokens: one the client made up is never adopted
+            raise Refused(ErrorCode.NOT_FOUND, "no ladder has this token: open a ladder first")
+        return run
+
+    async def _settle(self, run: LadderRun) -> LadderRun:
+        """Count the chica in progress if its game is over (R14): win, loss, draw or void."""
+        chica = run.chica
+        if chica is None:
+            return run
+        entries = [json.loads(event.data) for event in
+                   await self.tables.events_after(chica.table, 0)]
+        outcome = chica_outcome(entries, chica.seat)
+        if outcome is None:
+            return run
+        if outcome.result == "won":
+            settled = run.voided() if outcome.assisted else run.won(outcome.margin)
+        else:
+            settled = run.ended(outcome.result, outcome.margin)
+        saved = await self._save(settled)
+        if saved.best > run.best:
+            await self.store.offer_best(saved.token, saved.best, saved.name)
+        log.info("ladder chica settled", table=chica.table, result=outcome.result,
+                 assisted=outcome.assisted, streak=saved.streak, best=saved.best)
+        return saved
+
+    async def _deal(self, run: LadderRun, name: str) -> LadderRun:
+        """A new heads-up table against the bot of the run's level, the person's seat reserved."""
+        level = run.level
+        room = await self.lobby.create(PROFILE, {}, 0)
+        dealt: list[Chica] = []
+
+        def change(referee: Referee, now: float) -> Outcome:
+            outcome, seat = deal_chica(referee, name, level, now)
+            dealt.append(Chica(referee.table_id, referee.keys["join"], seat.seat,
+                               seat.seat_token, level))
+            return outcome
+
+        await room.run(change)
+        log.info("ladder chica dealt", table=room.table_id, level=level, streak=run.streak)
+        return await self._save(run.dealt(dealt[0]))
+
+    async def _save(self, run: LadderRun) -> LadderRun:
+        return await self.store.save(run)
+
+
+def state_message(run: LadderRun, rid: int = 0) -> m.LadderState:
+    """The wire form of a run (R14 score and the bot's level for the next or current chica)."""
+    chica = run.chica
+    last = run.last
+    return m.LadderState(
+        rid=rid, token=run.token, streak=run.streak, level=run.level, margin=run.margins,
+        score=run.score, best=run.best, name=run.name,
+        chica=None if chica is None else m.LadderChica(
+            table=chica.table, join_key=chica.join_key, seat=chica.seat,
+            seat_token=chica.seat_token, level=chica.level),
+        last=None if last is None else m.LadderResult(
+            result=last.result, margin=last.margin, level=last.level, streak=last.streak,
+            score=last.score),
+    )

@@ -124,7 +124,8 @@ export class Connection {
 
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */
 function isAnswer(message) {
-  return ["ack", "error", "welcome", "table_created", "pong", "record"].includes(message.type);
+  return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board"]
+    .includes(message.type);
 }
 
 /** The socket address of the server that served this page. */

@@ -85,7 +85,7 @@ def test_refusals_name_the_rule() -> None:
     with pytest.raises(ValueError, match="R14"):
         LadderRun("tok").won(0)
     with pytest.raises(ValueError, match="R14"):
-        LadderRun("tok").ended("won")  # type: ignore[arg-type]
+        LadderRun("tok").ended("won")
 
 
 def test_a_run_round_trips_through_its_stored_json() -> None:

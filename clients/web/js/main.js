@@ -4,6 +4,8 @@ import { h } from "./dom.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderHome } from "./home.js";
 import { openTable } from "./table-page.js";
+import { openSolo } from "./solo.js";
+import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
 
 export const PROTOCOL_VERSION = 1;
@@ -12,6 +14,7 @@ function chrome() {
   document.title = t("app.title");
   document.querySelector(".skip-link").textContent = t("app.skip");
   document.querySelector("#lang-label").textContent = t("app.language");
+  document.querySelector("#solo-link").textContent = t("solo.link");
   const picker = document.querySelector("#lang");
   picker.replaceChildren(...Object.keys(LANGUAGES).map((code) =>
     h("option", { value: code, selected: code === language() }, LANGUAGES[code]["app.languageName"])));
@@ -60,8 +63,15 @@ function boot() {
   chrome();
   const root = document.querySelector("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
-  const rerender = match ? openTable(root, decodeURIComponent(match[1]), { errorText }) : homePage(root);
-  if (!match) rerender();
+  const page = new URLSearchParams(location.search);
+  let rerender;
+  if (match) rerender = openTable(root, decodeURIComponent(match[1]), { errorText });
+  else if (page.has("solo")) rerender = openSolo(root, { errorText });
+  else if (page.has("tips")) rerender = renderTips(root);
+  else {
+    rerender = homePage(root);
+    rerender();
+  }
   document.querySelector("#lang").addEventListener("change", (event) => {
     setLanguage(event.target.value, { remember: true });
     chrome();

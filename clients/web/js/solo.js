@@ -1,0 +1,195 @@
+// The solo streak ladder (R14), at /?solo: one person against bots of rising level. The server
+// keeps the ladder under a token this browser stores; each chica is an ordinary heads-up table
+// drawn by the table page below the ladder bar, resumed with the seat token the ladder hands out.
+import { h, renderInto } from "./dom.js";
+import { t } from "../i18n/index.js";
+import { Connection, socketUrl } from "./connection.js";
+import { remember } from "./storage.js";
+import { openTable } from "./table-page.js";
+import { toast } from "./toasts.js";
+
+const PROTOCOL_VERSION = 1;
+const TOKEN_KEY = "cuarenta.ladder";
+const NUMBER = new Intl.NumberFormat("es-EC");
+
+function storedToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeToken(token) {
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    /* private mode: the ladder lasts as long as this page */
+  }
+}
+
+/** "+12" for a margin, "−8" for a deficit. */
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+export function openSolo(root, { errorText }) {
+  let state = null; // the last `ladder` message
+  let board = [];
+  let shownTable = null; // the table the page below the bar is drawing
+  let busy = false;
+  const bar = h("section.solo-bar", { "aria-labelledby": "solo-title", "aria-live": "polite" });
+  const tableRoot = h("div.solo-table");
+
+  const conn = new Connection(socketUrl(), {
+    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest" }),
+    onMessage: () => {},
+    onStatus: () => {},
+    onWelcome: () => { refresh({ deal: !shownTable }); },
+  });
+
+  async function ask(message) {
+    try {
+      return await conn.request(message);
+    } catch (error) {
+      if (error.code !== "offline") toast(errorText(error), "error");
+      return null;
+    }
+  }
+
+  /** Show the ladder (the server settles a finished chica first); deal if nothing is on. */
+  async function refresh({ deal = false } = {}) {
+    const opened = await ask({ type: "ladder_open", token: storedToken() });
+    if (!opened) return;
+    accept(opened);
+    if (!opened.chica && deal) await play("ladder_play");
+    else show();
+    loadBoard();
+  }
+
+  function accept(message) {
+    state = message;
+    storeToken(message.token);
+    draw();
+  }
+
+  /** Deal the next chica ("ladder_play") or start afresh ("ladder_new"). */
+  async function play(type) {
+    if (busy) return;
+    busy = true;
+    draw();
+    const answer = await ask({ type, token: state?.token ?? storedToken() });
+    busy = false;
+    if (answer) accept(answer);
+    show();
+  }
+
+  /** Draw the chica in progress below the bar (one table per page: a new chica reloads). */
+  function show() {
+    const chica = state?.chica;
+    if (!chica || chica.table === shownTable) return;
+    if (shownTable) {
+      location.reload();
+      return;
+    }
+    const held = remember.seat(chica.join_key);
+    if (held?.token !== chica.seat_token) {
+      remember.setSeat(chica.join_key, { token: chica.seat_token, seat: chica.seat, lastEvent: 0 });
+    }
+    shownTable = chica.table;
+    openTable(tableRoot, chica.join_key, { errorText });
+    watchForTheEnd();
+  }
+
+  /** When the table shows its game-over panel, ask the ladder to count the chica. */
+  function watchForTheEnd() {
+    let settling = false;
+    const observer = new MutationObserver(async () => {
+      if (settling || !state?.chica || !tableRoot.querySelector(".game-over")) return;
+      settling = true;
+      await refresh();
+      settling = false;
+    });
+    observer.observe(tableRoot, { childList: true, subtree: true });
+  }
+
+  async function loadBoard() {
+    const answer = await ask({ type: "ladder_board" });
+    if (answer) {
+      board = answer.lines;
+      draw();
+    }
+  }
+
+  async function rename(event) {
+    event.preventDefault();
+    const name = new FormData(event.target).get("name");
+    const answer = await ask({ type: "ladder_name", token: state.token, name: String(name || "") });
+    if (answer) {
+      accept(answer);
+      toast(t("solo.name.saved"));
+      loadBoard();
+    }
+  }
+
+  function stat(key, value, id) {
+    return h("div.solo-stat", { dataset: { stat: id } },
+      h("span.solo-stat-label", t(key)), h("span.solo-stat-value", value));
+  }
+
+  function resultLine() {
+    const last = state?.last;
+    if (!last || state.chica) return null;
+    const text = t(`solo.result.${last.result}`, { margin: last.margin, level: last.level,
+      streak: last.streak, score: NUMBER.format(last.score), next: state.level });
+    const again = last.result === "won" || last.result === "void" ? "solo.next" : "solo.again";
+    return h("div.solo-result", { dataset: { result: last.result } },
+      h("p", text),
+      h("button#solo-next.btn.btn-primary", { type: "button", disabled: busy,
+        onclick: () => play("ladder_play") }, t(again)));
+  }
+
+  function leaderboard() {
+    return h("details.panel.solo-board",
+      h("summary", t("solo.board.title")),
+      board.length
+        ? h("ol.solo-board-lines", board.map((line) => h("li",
+          h("span.solo-board-name", line.name || t("solo.board.anonymous")),
+          h("span.solo-board-score", NUMBER.format(line.score)))))
+        : h("p.hint", t("solo.board.empty")),
+      state ? h("form.solo-name", { onsubmit: rename },
+        h("label", { for: "solo-name" }, t("solo.name.label")),
+        h("input#solo-name", { name: "name", maxlength: 20, value: state.name || "",
+          placeholder: t("solo.name.placeholder"), autocomplete: "nickname" }),
+        h("button.btn.btn-small", { type: "submit" }, t("solo.name.save"))) : null,
+      h("p.hint", t("solo.board.hint")));
+  }
+
+  function draw() {
+    if (!state) {
+      renderInto(bar, h("p.loading", { role: "status" }, t("status.connecting")));
+      return;
+    }
+    renderInto(bar,
+      h("div.solo-head",
+        h("h1#solo-title", t("solo.title")),
+        h("div.solo-actions",
+          h("a.btn.btn-small.btn-quiet", { href: "/?tips", target: "_blank", rel: "noopener" },
+            t("solo.tips")),
+          h("button#solo-new.btn.btn-small", { type: "button", disabled: busy,
+            title: t("solo.new.tooltip"), onclick: () => play("ladder_new") }, t("solo.new")))),
+      h("div.solo-stats",
+        stat("solo.streak", String(state.streak), "streak"),
+        stat("solo.level", String(state.level), "level"),
+        stat("solo.margin", signed(state.margin), "margin"),
+        stat("solo.score", NUMBER.format(state.score), "score"),
+        stat("solo.best", NUMBER.format(state.best), "best")),
+      resultLine(),
+      leaderboard());
+  }
+
+  renderInto(root, h("div.solo-page", bar, tableRoot));
+  draw();
+  conn.open();
+  return () => { draw(); };
+}

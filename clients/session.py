@@ -70,6 +70,7 @@ class ClientSession:
         self.table: str | None = None
         self.seat: int | None = None
         self.connection_id: str | None = None
+        self.based = False  # a baseline is known: every later event must follow it
         self.problems: list[str] = []  # breaks in event numbering; empty in a healthy session
         self.closed = asyncio.Event()
         self._next_rid = 1
@@ -99,7 +100,7 @@ class ClientSession:
         ws = await asyncio.wait_for(connect(ws_url(url), max_size=4 * 1024 * 1024), wait_s)
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
-            session.last_event = last_event
+            session.last_event, session.based = last_event, True
         hello = c.Hello(version=version, name=name, resume=resume, last_event=last_event)
         try:
             rid = await session._send_request(hello)
@@ -120,7 +121,7 @@ class ClientSession:
         session = await ClientSession.connect(
             url, name, resume=self.token, last_event=self.last_event, **kwargs
         )
-        session.events = list(self.events)
+        session.events[:0] = self.events  # the history before the drop, then what it missed
         return session
 
     async def close(self) -> None:
@@ -233,20 +234,25 @@ class ClientSession:
     def _track(self, message: s.ServerMessage) -> None:
         """Keep the resume state; note any break in the event numbers (invariant 2).
 
-        A snapshot may move the baseline forward (a viewer who just arrived gets the state,
-        not the history) but never back; an event must follow the one before it.
+        A newcomer's first snapshot sets the baseline (it gets the state, not the history);
+        from then on every event must follow the one before it and every snapshot must be at
+        the last event received.
         """
         if isinstance(message, s.Event):
             if message.n != self.last_event + 1:
                 self.problems.append(f"event {message.n} after event {self.last_event}")
             self.last_event = max(self.last_event, message.n)
             self.events.append(message)
+            self.based = True
         elif isinstance(message, s.Snapshot):
-            if message.last_event < self.last_event:
+            if message.last_event < self.last_event or (
+                self.based and message.last_event != self.last_event
+            ):
                 self.problems.append(
                     f"snapshot at event {message.last_event} after event {self.last_event}"
                 )
             self.last_event = max(self.last_event, message.last_event)
+            self.based = True
             self.snapshot = message
             self.seat = message.you.seat
         elif isinstance(message, s.Seated):

@@ -118,6 +118,7 @@ class Referee:
         self.rematch: set[int] = set()
         self.finished_record: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
+        self.game_event = 0  # the number of the last event that changed the game
         self.viewers: dict[str, Viewer] = {}
         self._issued: set[tuple[int, int]] = set()
 
@@ -165,6 +166,7 @@ class Referee:
             "rematch": sorted(self.rematch),
             "finished_record": self.finished_record,
             "last_event": len(self.log),
+            "game_event": self.game_event,
         }
         return json.dumps(state, separators=(",", ":")).encode()
 
@@ -202,6 +204,7 @@ class Referee:
         ref.rematch = set(state["rematch"])
         ref.finished_record = state["finished_record"]
         ref.log = [json.loads(entry) for entry in log]
+        ref.game_event = state.get("game_event", len(ref.log))
         if len(ref.log) != state["last_event"]:
             raise ValueError(f"log has {len(ref.log)} events, state expects {state['last_event']}")
         return ref
@@ -275,11 +278,11 @@ class Referee:
         if last_event is not None:
             for n in range(last_event + 1, self.last_event + 1):
                 out.to(conn, self._event_for(n, viewer))
-        events: list[Any] = []
-        if was_standing_in:
-            events.append(s.StandIn(seat=index, active=False, reason="returned"))
-        self._publish(out, events, now, skip=conn)
-        self._snapshot_to(out, viewer)
+        if was_standing_in:  # everyone, the returning player too, sees the stand-in leave
+            self._publish(out, [s.StandIn(seat=index, active=False, reason="returned")], now)
+        else:
+            self._snapshot_to(out, viewer)
+            self._presence(out)
         return out
 
     def detach(self, conn: str, now: float) -> Outcome:
@@ -478,9 +481,9 @@ class Referee:
     def _on_play(self, out: Outcome, viewer: Viewer, msg: c.GameAction, now: float) -> None:
         index = self._require_seated(viewer)
         game = self._require_game()
-        if msg.at is not None and msg.at != self.last_event:
+        if msg.at is not None and msg.at < self.game_event:
             raise Refused(ErrorCode.STALE,
-                          f"the table moved on: event {self.last_event}, not {msg.at}")
+                          f"the game moved on at event {self.game_event}; you saw {msg.at}")
         if index not in game.to_act():
             raise Refused(ErrorCode.NOT_YOUR_TURN, f"seat {index} has no decision now")
         try:
@@ -657,18 +660,17 @@ class Referee:
                             seat.clear()
 
     # ------------------------------------------------------------------ publishing
-    def _publish(self, out: Outcome, events: list[Any], now: float,
-                 skip: str | None = None) -> None:
+    def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
         """Number ``events``, log them, and send every viewer its events plus a snapshot."""
         out.dirty = True
         first = self.last_event + 1
         for event in events:
+            if not isinstance(event, WireModel):
+                self.game_event = self.last_event + 1  # a game change: older actions are stale
             entry = self._entry(event)
             self.log.append(entry)
             out.entries.append(json.dumps(entry, separators=(",", ":")).encode())
         for viewer in self.viewers.values():
-            if viewer.conn == skip:
-                continue
             for n in range(first, self.last_event + 1):
                 out.to(viewer.conn, self._event_for(n, viewer))
             self._snapshot_to(out, viewer)

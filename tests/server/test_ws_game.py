@@ -13,36 +13,8 @@ from engine.record import Record
 from engine.replay import replay
 from protocol import client_messages as c
 from protocol import server_messages as s
-from server.app import TableServer
+from tests.server.players import play_until_finished, seat_four
 from tests.serving import StartServer
-
-
-async def play_until_finished(session: ClientSession, rng: random.Random) -> s.Snapshot:
-    """A person who plays a random legal card (or announcement) on each turn (R6, R7).
-
-    Optional actions (claims, taking missed cards) are left alone: the claim window closes on
-    the server's clock.
-    """
-    while True:
-        snap = await session.next_snapshot(wait_s=30)
-        if snap.info.stage == "finished" and snap.view is not None:
-            return snap
-        required = [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
-        if required and snap.last_event == session.last_event:
-            await session.act(rng.choice(required))
-
-
-async def seat_four(server: TableServer) -> tuple[list[ClientSession], s.TableCreated]:
-    host = await ClientSession.connect(server.ws_url, "Ana", keep_frames=True)
-    created = await host.request(c.CreateTable(profile="pagat-4p"))
-    assert isinstance(created, s.TableCreated)
-    await host.request(c.Join(key=created.host_key))
-    sessions = [host]
-    for name in ("Beto", "Caro", "Dani"):
-        session = await ClientSession.connect(server.ws_url, name, keep_frames=True)
-        await session.request(c.Join(key=created.join_key))
-        sessions.append(session)
-    return sessions, created
 
 
 async def test_four_people_play_a_whole_game_that_replays_identically_r15(

@@ -1,0 +1,337 @@
+"""Several server processes sharing the tables in Redis: one writer per table (invariant 4).
+
+A process **owns** a table while it holds the table's lease in Redis (renewed by the room's
+clock every third of the lease time); only the owner runs the table's referee and writes it. Any
+process accepts any connection: for a table owned elsewhere it keeps a ``RemoteRoom``, which
+forwards its connections' requests to the owner and relays the owner's messages back (through
+``server.relay``). When an owner stops renewing — crashed, or handed its tables over on SIGTERM —
+its lease lapses; the first process to notice (its lease watcher, or a connection's request)
+takes the table over: it reloads state and log from the store, which re-arms deadlines and bot
+seats, and puts its own connections back at the table (``server.handover``).
+
+Frames (msgpack maps, ``k`` = kind)::
+
+    cmd       origin -> owner   {table, op, args}: a referee request of a connection of origin
+    reply     owner -> origin   {ok, code, message}: answers a cmd, after the cmd's messages
+    msg       owner -> origin   {conn, data}: one encoded server message for origin's connection
+    detached  owner -> origin   {conn, table}: that connection is no longer at the table
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
+
+import structlog
+
+from protocol import client_messages as c
+from protocol import decode_client, decode_server, encode
+from protocol import server_messages as s
+from protocol.base import WireModel
+from protocol.errors import ErrorCode
+from server.errors import Refused
+from server.handover import Ticket, reattach, tickets_of
+from server.referee import Outcome, Referee
+from server.relay import Frame, PeerGone, Relay
+from server.store.base import StoreError, StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.connection import Connection
+    from server.lobby import Lobby
+    from server.room import Room
+    from server.store.redis import RedisStore
+
+log = structlog.get_logger("server.cluster")
+
+Change = Callable[[Referee, float], Outcome]
+#: the referee requests a connection makes, and so the only ones a peer may forward
+FORWARDED = frozenset({"attach", "handle", "detach", "resume"})
+REQUEST_TIMEOUT_S = 10.0
+UNAVAILABLE = "storage unavailable"
+
+
+class Cluster:
+    """This process's share of the tables: ownership, forwarding, relaying, takeover."""
+
+    def __init__(self, store: RedisStore, lobby: Lobby, connections: Mapping[str, Connection],
+                 lease_s: float) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.connections = connections
+        self.lease_s = lease_s
+        self.process = lobby.owner
+        self.relay = Relay(store.client, self.process, self._on_frame)
+        self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
+        self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
+        self._watcher: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        await self.relay.start()
+        self._watcher = asyncio.create_task(self._watch_leases(), name="lease-watcher")
+
+    async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        for task in list(self._tasks):
+            task.cancel()
+        await self.relay.close()
+
+    # ------------------------------------------------------------------ ownership
+    async def open(self, table_id: str) -> Room | RemoteRoom | None:
+        """A table not loaded here: own it if its lease is free, else relay to its owner."""
+        if not await self.store.acquire_lease(table_id, self.process, self.lease_s):
+            return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
+        room = await self.lobby.load(table_id)
+        if room is None:
+            await self.store.release_lease(table_id, self.process)
+            await self.store.forget_lease(table_id)
+            return None
+        remote = self.remotes.pop(table_id, None)
+        if remote is not None and remote.tickets:
+            tickets = list(remote.tickets.values())
+            await room.run(lambda referee, now: reattach(referee, tickets, now))
+            for ticket in tickets:
+                connection = self.connections.get(ticket.conn)
+                if connection is not None and connection.room is remote:
+                    connection.room = room
+        log.info("table owned", table=table_id, reattached=len(remote.tickets) if remote else 0)
+        return room
+
+    def relinquish(self, room: Room) -> None:
+        """This process lost the table's lease: keep its local connections through a relay."""
+        if self.lobby.rooms.get(room.table_id) is room:
+            del self.lobby.rooms[room.table_id]
+        remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
+        for ticket in tickets_of(room.referee, set(self.connections)):
+            remote.tickets[ticket.conn] = ticket
+            connection = self.connections.get(ticket.conn)
+            if connection is not None and connection.room is room:
+                connection.room = remote
+        self._spawn(remote.rejoin(), "rejoin")
+        log.warning("table lease lost; relaying to the new owner", table=room.table_id)
+
+    async def _watch_leases(self) -> None:
+        """Take over tables whose owner stopped renewing, every third of the lease time."""
+        while True:
+            try:
+                for table_id in await self.store.lapsed_leases():
+                    if table_id not in self.lobby.rooms:
+                        await self.lobby.room(table_id)
+            except StoreError as exc:
+                log.warning("lease watch failed", error=str(exc))
+            except Exception:
+                log.exception("lease watch failed")
+            await asyncio.sleep(self.lease_s / 3)  # a polling period, not a synchronisation
+
+    async def wait_for_lapse(self, table_id: str) -> None:
+        """Wait (at most one lease time) until a silent owner's lease on the table has lapsed."""
+        deadline = time.monotonic() + self.lease_s
+        while time.monotonic() < deadline:
+            owner = await self.store.lease_owner(table_id)
+            if owner is None or owner == self.process:
+                return
+            await asyncio.sleep(min(0.05, self.lease_s / 10))  # polling a condition, bounded
+
+    # ------------------------------------------------------------------ owner side
+    def deliver(self, conn: str, message: s.ServerMessage) -> None:
+        """Send a message to a connection of another process (a no-op for unknown ones)."""
+        process = self.remote_conns.get(conn)
+        if process is not None:
+            _ignore(self.relay.send(process, {"k": "msg", "conn": conn, "data": encode(message)}))
+
+    def detached(self, conn: str, table_id: str) -> None:
+        process = self.remote_conns.pop(conn, None)
+        if process is not None:
+            _ignore(self.relay.send(process, {"k": "detached", "conn": conn, "table": table_id}))
+
+    async def _serve_command(self, frame: Frame) -> None:
+        table_id, op, origin = str(frame["table"]), str(frame["op"]), str(frame["from"])
+        if op not in FORWARDED:
+            self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE, f"{op!r} is not forwarded"))
+            return
+        args = [_unpack_arg(arg) for arg in frame["args"]]
+        try:
+            room = await self.lobby.room(table_id)
+            if room is None:
+                raise Refused(ErrorCode.NOT_FOUND, "no such table")
+            if isinstance(room, RemoteRoom):
+                self.relay.reply(frame, {"ok": False, "moved": True})
+                return
+            self.remote_conns[str(args[0])] = origin
+            await room.run(lambda referee, now: cast(Outcome, getattr(referee, op)(*args, now)))
+        except Refused as exc:
+            self.relay.reply(frame, _refusal(exc.code, exc.message))
+        except StoreError as exc:
+            self.relay.reply(frame, _refusal(ErrorCode.INTERNAL, f"{UNAVAILABLE}: {exc}"))
+        else:
+            self.relay.reply(frame, {"ok": True})
+        finally:
+            if op == "detach":
+                self.remote_conns.pop(str(args[0]), None)
+
+    # ------------------------------------------------------------------ origin side
+    def _on_frame(self, frame: Frame) -> None:
+        kind = frame.get("k")
+        if kind == "cmd":
+            self._spawn(self._serve_command(frame), "forwarded command")
+        elif kind == "msg":
+            self._relay_message(str(frame["conn"]), bytes(frame["data"]))
+        elif kind == "detached":
+            conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
+            if remote is not None:
+                remote.tickets.pop(conn, None)
+                connection = self.connections.get(conn)
+                if connection is not None and connection.room is remote:
+                    connection.room = None
+
+    def _relay_message(self, conn: str, data: bytes) -> None:
+        connection = self.connections.get(conn)
+        if connection is None:
+            return
+        message = decode_server(data)
+        remote = connection.room
+        if isinstance(remote, RemoteRoom):
+            remote.note(conn, message)
+        connection.push(message)
+
+    def _spawn(self, work: Any, what: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=what)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+class RemoteRoom:
+    """A table owned by another process, as this process's connections see it.
+
+    It takes the same ``change`` callables as ``Room.run``; a stand-in referee records which
+    request the change makes, and that request is forwarded to the owner. It keeps a ticket per
+    local connection so that, should this process take the table over, they stay seated.
+    """
+
+    def __init__(self, cluster: Cluster, table_id: str) -> None:
+        self.cluster = cluster
+        self.table_id = table_id
+        self.tickets: dict[str, Ticket] = {}
+        self.failed = False
+
+    async def run(self, change: Change) -> Outcome:
+        op, args = _Recorder.capture(change)
+        if op not in FORWARDED:
+            raise RuntimeError(f"{op!r} cannot be forwarded to a table's owner")
+        deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
+        while time.monotonic() < deadline:
+            local = self.cluster.lobby.rooms.get(self.table_id)
+            if local is not None:  # taken over meanwhile
+                return await local.run(change)
+            owner = await self.cluster.store.lease_owner(self.table_id)
+            log.debug("forwarding", table=self.table_id, op=op, owner=owner)
+            if owner is None or owner == self.cluster.process:
+                if await self.cluster.lobby.room(self.table_id) is None:
+                    raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
+                continue
+            try:
+                reply = await self.cluster.relay.request(
+                    owner,
+                    {"k": "cmd", "table": self.table_id, "op": op,
+                     "args": [_pack_arg(arg) for arg in args]},
+                    REQUEST_TIMEOUT_S,
+                )
+            except PeerGone:
+                await self.cluster.wait_for_lapse(self.table_id)
+                continue
+            if reply.get("moved"):
+                continue
+            if not reply["ok"]:
+                if str(reply["message"]).startswith(UNAVAILABLE):
+                    raise StoreUnavailable(str(reply["message"]))
+                raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
+            self._remember(op, args)
+            return Outcome()
+        raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
+
+    def note(self, conn: str, message: s.ServerMessage) -> None:
+        """Keep a connection's ticket current from the messages relayed to it."""
+        ticket = self.tickets.get(conn)
+        if ticket is None:
+            return
+        if isinstance(message, s.Seated):
+            self.tickets[conn] = replace(ticket, token=message.token)
+        elif isinstance(message, s.Event | s.Snapshot):
+            number = message.n if isinstance(message, s.Event) else message.last_event
+            self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
+        elif isinstance(message, s.Goodbye):
+            del self.tickets[conn]
+
+    async def rejoin(self) -> None:
+        """After an ownership change, put every local connection back through the new owner."""
+        for ticket in list(self.tickets.values()):
+
+            def back(referee: Referee, now: float, ticket: Ticket = ticket) -> Outcome:
+                return reattach(referee, [ticket], now)
+
+            with contextlib.suppress(Refused, StoreError):
+                await self.run(back)
+
+    async def close(self) -> None:
+        self.cluster.remotes.pop(self.table_id, None)
+
+    def _remember(self, op: str, args: list[Any]) -> None:
+        conn = str(args[0])
+        if op == "detach":
+            self.tickets.pop(conn, None)
+        elif op == "attach":
+            name, request, role = args[1], args[2], args[3]
+            key = request.key if isinstance(request, c.Join | c.Watch) else None
+            self.tickets[conn] = Ticket(conn, str(name), key, role)
+        elif op == "resume":
+            self.tickets[conn] = Ticket(conn, str(args[1]), None, "join", token=str(args[2]))
+
+
+class _Recorder:
+    """A stand-in referee: remembers the one request a connection's change makes."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def __getattr__(self, name: str) -> Callable[..., Outcome]:
+        def record(*args: Any) -> Outcome:
+            self.calls.append((name, args))
+            return Outcome()
+
+        return record
+
+    @classmethod
+    def capture(cls, change: Change) -> tuple[str, list[Any]]:
+        recorder = cls()
+        change(cast(Referee, recorder), 0.0)
+        if len(recorder.calls) != 1:
+            raise RuntimeError("a forwarded change must make exactly one referee request")
+        op, args = recorder.calls[0]
+        return op, list(args[:-1])  # the owner supplies its own time
+
+
+def _pack_arg(arg: Any) -> Any:
+    """A request's arguments travel as msgpack; a client message as its own wire encoding."""
+    return {"$msg": encode(cast(c.ClientMessage, arg))} if isinstance(arg, WireModel) else arg
+
+
+def _unpack_arg(arg: Any) -> Any:
+    if isinstance(arg, dict) and "$msg" in arg:
+        return decode_client(bytes(arg["$msg"]))
+    return arg
+
+
+def _refusal(code: ErrorCode, message: str) -> Frame:
+    return {"ok": False, "code": code.value, "message": message}
+
+
+def _ignore(sent: asyncio.Future[int]) -> None:
+    """A relayed message to a peer that went away is lost with it; its clients will resume."""
+    sent.add_done_callback(lambda done: done.cancelled() or done.exception())

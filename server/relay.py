@@ -1,0 +1,164 @@
+"""Frames between server processes over Redis pub/sub: forwarded commands, replies, messages.
+
+Each process listens on one channel, ``cuarenta:proc:<process id>``. Everything a process
+publishes leaves through one queue and one Redis connection, in order, so a peer receives one
+table's messages in commit order and a forwarded command's messages before its reply
+(invariants 2 and 4). Frames are msgpack maps with a ``k`` (kind) field; the ``Relay`` routes
+``reply`` frames to the request awaiting them and hands every other frame, in arrival order and
+synchronously, to its handler (which starts a task for anything that must wait).
+
+A peer that crashed has no subscription left, so Redis reports zero receivers for a frame sent
+to it: ``request`` raises ``PeerGone`` at once instead of waiting for a timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+import structlog
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from server.errors import ServerError
+
+log = structlog.get_logger("server.relay")
+
+Frame = dict[str, Any]
+Handler = Callable[[Frame], None]
+RECONNECT_DELAY_S = 0.2
+LISTEN_POLL_S = 1.0
+
+
+class RelayError(ServerError):
+    """A frame could not reach its peer."""
+
+
+class PeerGone(RelayError):
+    """The peer process is not listening (crashed or shut down), or did not answer in time."""
+
+
+def channel_of(process: str) -> str:
+    return f"cuarenta:proc:{process}"
+
+
+class Relay:
+    """This process's mailbox and post office on Redis pub/sub."""
+
+    def __init__(self, client: Redis, process: str, handler: Handler) -> None:
+        self.client = client
+        self.process = process
+        self.handler = handler
+        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
+            asyncio.Queue()
+        )
+        self._waiting: dict[int, asyncio.Future[Frame]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+
+    async def start(self) -> None:
+        """Subscribe (and wait until subscribed, so no frame sent to us afterwards is lost)."""
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="relay-listen"),
+            asyncio.create_task(self._publish_loop(), name="relay-publish"),
+        ]
+        await self._subscribed.wait()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for waiting in self._waiting.values():
+            if not waiting.done():
+                waiting.set_exception(PeerGone("this process is shutting down"))
+
+    # ------------------------------------------------------------------ sending
+    def send(self, process: str, frame: Frame) -> asyncio.Future[int]:
+        """Queue ``frame`` for ``process``; the future gets the number of receivers (0: gone)."""
+        sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        data = msgpack.packb(frame, use_bin_type=True)
+        self._outbox.put_nowait((channel_of(process), data, sent))
+        return sent
+
+    async def request(self, process: str, frame: Frame, timeout_s: float) -> Frame:
+        """Send a frame that expects a ``reply`` and return the reply frame.
+
+        Raises ``PeerGone`` if nobody listens on the peer's channel or no reply comes in time.
+        """
+        request_id = next(self._ids)
+        answer: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = answer
+        try:
+            receivers = await self.send(process, {**frame, "id": request_id, "from": self.process})
+            if receivers == 0:
+                raise PeerGone(f"process {process} is not listening")
+            async with asyncio.timeout(timeout_s):
+                return await answer
+        except TimeoutError as exc:
+            raise PeerGone(f"process {process} did not answer within {timeout_s} s") from exc
+        finally:
+            del self._waiting[request_id]
+
+    def reply(self, request: Frame, frame: Frame) -> None:
+        """Answer a request frame (queued behind every frame sent to that peer before)."""
+        self.send(str(request["from"]), {**frame, "k": "reply", "id": request["id"]})
+
+    async def _publish_loop(self) -> None:
+        """Publish queued frames in order, pipelining whatever has piled up (one trip a batch)."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data, _ in batch:
+                        pipe.publish(channel, data)
+                    counts = await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("relay publish failed", error=str(exc), frames=len(batch))
+                for _, _, sent in batch:
+                    if sent is not None and not sent.done():
+                        sent.set_exception(PeerGone(f"storage unavailable: {exc}"))
+                continue
+            for (_, _, sent), count in zip(batch, counts, strict=True):
+                if sent is not None and not sent.done():
+                    sent.set_result(int(count))
+
+    # ------------------------------------------------------------------ receiving
+    async def _listen(self) -> None:
+        """Receive frames for this process; resubscribe by itself after Redis comes back."""
+        while True:
+            pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(channel_of(self.process))
+                self._subscribed.set()
+                while True:
+                    # An explicit read timeout: the client's socket timeout is for commands,
+                    # and an idle subscription is normal.
+                    message = await pubsub.get_message(timeout=LISTEN_POLL_S)
+                    if message is not None and message.get("type") == "message":
+                        self._dispatch(msgpack.unpackb(message["data"], raw=False))
+            except (RedisError, OSError) as exc:
+                log.warning("relay subscription lost; resubscribing", error=str(exc))
+                await asyncio.sleep(RECONNECT_DELAY_S)  # back-off before reconnecting, not a sync
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py
+
+    def _dispatch(self, frame: Frame) -> None:
+        if frame.get("k") == "reply":
+            waiting = self._waiting.get(int(frame["id"]))
+            if waiting is not None and not waiting.done():
+                waiting.set_result(frame)
+            return
+        try:
+            self.handler(frame)
+        except Exception:
+            log.exception("relay frame failed", kind=frame.get("k"))

@@ -8,11 +8,12 @@ Screenshots land in test-artifacts/ (git-ignored).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error, Playwright, sync_playwright
 
 from tests.serving import ServerProcess
 
@@ -64,3 +65,28 @@ def browser(web_url: str, playwright: Playwright) -> Iterator[Browser]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+NewContext = Callable[..., BrowserContext]
+
+
+@pytest.fixture
+def new_context(browser: Browser) -> Iterator[NewContext]:
+    """Browser contexts (one per person) whose pages must never throw an uncaught script error.
+
+    Every context opened through this factory is closed after the test, and the test fails if
+    any of its pages raised an error no code caught (a broken page is a failed test).
+    """
+    contexts: list[BrowserContext] = []
+    errors: list[Error] = []
+
+    def make(**options: Any) -> BrowserContext:
+        context = browser.new_context(reduced_motion="reduce", **options)
+        context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(e)))
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught script errors: {errors}"

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
 from engine.record import Record
 from engine.replay import replay
+from tests.web.conftest import NewContext
 
 pytestmark = pytest.mark.browser
 
@@ -132,19 +133,16 @@ def server_result(page: Page, base: str) -> dict[str, Any]:
 
 @pytest.mark.timeout(300)  # one whole game; about a minute on two busy cores
 def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
-    browser: Browser, web_url: str, artifacts: Path
+    new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
-    host = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
-    page = host.new_page()
+    page = new_context(viewport=DESKTOP, locale="es-EC").new_page()
     links = create_table(page, web_url)
     page.screenshot(path=artifacts / "home-created.png", full_page=True)
     page.click("#go-to-table")
     page.wait_for_selector("#start-game")
     page.click("#start-game")  # R13 defaults; the form asked for bots in the free seats
 
-    watcher = browser.new_context(
-        viewport=DESKTOP, locale="es-EC", reduced_motion="reduce"
-    ).new_page()
+    watcher = new_context(viewport=DESKTOP, locale="es-EC").new_page()
     watcher.goto(links["watch"])
     watcher.wait_for_selector(".felt")
 
@@ -190,8 +188,6 @@ def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
     assert [int(watcher.inner_text(f".game-over [data-final='{t}']")) for t in (0, 1)] == shown
     assert missing_strings(page) == []
     assert missing_strings(watcher) == []
-    host.close()
-    watcher.context.close()
 
 
 @pytest.mark.parametrize(
@@ -199,10 +195,9 @@ def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
     [("es-EC", "es", "Abrir una mesa"), ("en-GB", "en", "Open a table")],
 )
 def test_home_page_speaks_the_browser_language_with_no_missing_string(
-    browser: Browser, web_url: str, artifacts: Path, locale: str, lang: str, title: str
+    new_context: NewContext, web_url: str, artifacts: Path, locale: str, lang: str, title: str
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale=locale)
-    page = context.new_page()
+    page = new_context(viewport=DESKTOP, locale=locale).new_page()
     page.goto(f"{web_url}/")
     page.wait_for_selector("#create-title")
     assert page.get_attribute("html", "lang") == lang
@@ -213,7 +208,6 @@ def test_home_page_speaks_the_browser_language_with_no_missing_string(
     assert missing_strings(page) == []
     if lang == "es":
         page.screenshot(path=artifacts / "home.png", full_page=True)
-    context.close()
 
 
 def create_manual_table(page: Page, base: str) -> None:
@@ -251,10 +245,9 @@ def pick_first_capture_by_hand(page: Page) -> list[str]:
 
 
 def test_manual_announcements_and_manual_capture_picks(
-    browser: Browser, web_url: str, artifacts: Path
+    new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
-    page = context.new_page()
+    page = new_context(viewport=DESKTOP, locale="en-US").new_page()
     create_manual_table(page, web_url)
     # R6 manual: before the first card every seat, this one included, makes one announcement.
     page.wait_for_selector("[data-action='announce-pass']", timeout=STEP_TIMEOUT_MS)
@@ -283,19 +276,16 @@ def test_manual_announcements_and_manual_capture_picks(
             page.locator("[data-action='trail']").press(" ")
         page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=seen)
     assert missing_strings(page) == []
-    context.close()
 
 
 def test_a_guest_sits_down_through_the_join_link_under_a_name(
-    browser: Browser, web_url: str
+    new_context: NewContext, web_url: str
 ) -> None:
-    host_context = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
-    host = host_context.new_page()
+    host = new_context(viewport=DESKTOP, locale="es-EC").new_page()
     links = create_table(host, web_url)
     host.click("#go-to-table")
     host.wait_for_selector("#start-game")
-    guest_context = browser.new_context(viewport=PHONE, locale="es-EC", reduced_motion="reduce")
-    guest = guest_context.new_page()
+    guest = new_context(viewport=PHONE, locale="es-EC").new_page()
     guest.goto(links["join"])
     guest.fill("#sit-name", "Marta")  # a first visit: the page asks for a name before seating
     guest.click("#sit-down")
@@ -315,5 +305,3 @@ def test_a_guest_sits_down_through_the_join_link_under_a_name(
         arg=before,
     )
     assert model(guest, "[m.role, m.you]") == ["player", seat]
-    guest_context.close()
-    host_context.close()

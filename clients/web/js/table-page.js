@@ -22,6 +22,10 @@ const PROTOCOL_VERSION = 1;
 const WATCH_INSTEAD = new Set(["not_found", "forbidden", "no_free_seat", "table_locked", "wrong_phase",
   "seat_taken"]);
 
+/**
+ * Open the table reached through `key` in `root`; returns its redraw function, whose `close()`
+ * ends the connection and the countdown timer when the page moves on.
+ */
 export function openTable(root, key, { errorText }) {
   const model = emptyModel();
   model.tallyMode = remember.tally();
@@ -309,7 +313,7 @@ export function openTable(root, key, { errorText }) {
   }
 
   /** Count down visible deadlines once a second without redrawing the table. */
-  setInterval(() => {
+  const ticker = setInterval(() => {
     for (const el of document.querySelectorAll("[data-deadline]")) {
       el.textContent = `${secondsLeft(Number(el.dataset.deadline))} s`;
     }
@@ -321,5 +325,10 @@ export function openTable(root, key, { errorText }) {
   loadLog();
   renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
   conn.open();
+  /** Leave this table page for good (another page takes the root): no socket, no timer left. */
+  draw.close = () => {
+    conn.close();
+    clearInterval(ticker);
+  };
   return draw;
 }

@@ -72,7 +72,7 @@ export function hostPanel(model, { send, start }) {
       type: "button", id: "start-game", dataset: { focus: "start" }, onclick: start,
     }, t("host.start")) : null,
     lobby ? h("p.hint", t("host.start.hint")) : null,
-    table.stage === "playing" ? h("div.referee",
+    table.stage === "playing" && table.seats === 4 ? h("div.referee", // R14: none with two
       h("h3", t("host.referee")),
       h("button.btn.btn-small.btn-quiet", {
         type: "button", dataset: { focus: "misdeal" },

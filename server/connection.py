@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("server.connection")
 SERVER_NAME = "cuarenta"
+FLUSH_TIMEOUT_S = 2.0
 
 
 class Connection:
@@ -74,6 +75,14 @@ class Connection:
         with contextlib.suppress(ConnectionClosed):
             while (data := await self.queue.get()) is not None:
                 await self.ws.send(data)
+                self.queue.task_done()
+
+    async def _close_after_sending(self, reason: str) -> None:
+        """Close with 1008 once the queued messages (the error saying why) are out."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FLUSH_TIMEOUT_S):
+                await self.queue.join()
+        await self.ws.close(CloseCode.POLICY_VIOLATION, reason)
 
     # ------------------------------------------------------------------ inbound
     async def serve(self) -> None:
@@ -125,7 +134,7 @@ class Connection:
             if not self.greeted and not isinstance(message, c.Hello):
                 self.push(s.Error(rid=message.rid, code=ErrorCode.HELLO_REQUIRED,
                                   message="the first message must be hello"))
-                await self.ws.close(CloseCode.POLICY_VIOLATION, "hello required")
+                await self._close_after_sending("hello required")
                 return False
             return await self._handle(message)
         except Refused as exc:
@@ -176,7 +185,7 @@ class Connection:
             self.push(s.Error(rid=message.rid, code=ErrorCode.VERSION_MISMATCH,
                               message=f"this server speaks protocol {PROTOCOL_VERSION}, "
                                       f"not {message.version}"))
-            await self.ws.close(CloseCode.POLICY_VIOLATION, "protocol version mismatch")
+            await self._close_after_sending("protocol version mismatch")
             return False
         self.greeted = True
         self.name = message.name

@@ -42,7 +42,7 @@ export function tableCardMarks(model, selection) {
   const takeable = new Set(takeableCards(plays));
   return (code) => {
     const marks = [];
-    if (code === model.game.caidaTarget) marks.push("caida-target");
+    if (model.game.phase === "play" && code === model.game.caidaTarget) marks.push("caida-target");
     if (takeable.has(code)) marks.push("takeable");
     if (selection.take.includes(code)) marks.push("chosen");
     if ((model.game.missed || []).includes(code)) marks.push("missed");

@@ -113,6 +113,12 @@ export function openSolo(root, { errorText }) {
     observer.observe(tableRoot, { childList: true, subtree: true });
   }
 
+  /** "Nuevo" ends a streak for good (R14): ask first when there is one to lose. */
+  function startAfresh() {
+    if (state?.streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak: state.streak }))) return;
+    play("ladder_new");
+  }
+
   async function loadBoard() {
     const answer = await ask({ type: "ladder_board" });
     if (answer) {
@@ -177,7 +183,7 @@ export function openSolo(root, { errorText }) {
           h("a.btn.btn-small.btn-quiet", { href: "/?tips", target: "_blank", rel: "noopener" },
             t("solo.tips")),
           h("button#solo-new.btn.btn-small", { type: "button", disabled: busy,
-            title: t("solo.new.tooltip"), onclick: () => play("ladder_new") }, t("solo.new")))),
+            title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
       h("div.solo-stats",
         stat("solo.streak", String(state.streak), "streak"),
         stat("solo.level", String(state.level), "level"),

@@ -59,7 +59,9 @@ function seatPanel(model, seat, position) {
   const g = model.game;
   const seats = model.table.seats;
   const occupant = model.table.occupants[seat] || { empty: true };
-  const isTurn = g && (g.turn === seat || (g.toAct || []).includes(seat)) && g.phase !== "finished";
+  // The claim window (R10) is everyone's at once: the felt shows its countdown, not the seats.
+  const isTurn = g && (g.phase === "play" || g.phase === "announce") &&
+    (g.turn === seat || (g.toAct || []).includes(seat));
   const handSize = g ? (g.handSizes?.[seat] ?? 0) : 0;
   const you = seat === model.you;
   const badges = [
@@ -95,7 +97,8 @@ function seatPanel(model, seat, position) {
 function felt(model, selection, redraw) {
   const g = model.game;
   const marks = g && model.you !== null ? tableCardMarks(model, selection) : (code) => ({
-    marks: g && code === g.caidaTarget ? ["caida-target"] : [], pickable: false });
+    marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : [],
+    pickable: false });
   const cards = g ? g.table : [];
   return h("section.felt", { "aria-label": t("table.label") },
     cards.length ? h("div.table-cards", { role: "group", "aria-label": tn("table.cards", cards.length) },

@@ -26,7 +26,7 @@ from server.ladder.rules import Chica, LadderRun
 from server.ladder.store import LadderStore
 from server.lobby import Lobby
 from server.referee import Outcome, Referee
-from server.store.base import Store
+from server.store.base import Store, TableNotFound
 
 log = structlog.get_logger("server.ladder")
 PROFILE = "heads-up"  # R14: the ladder is played on the heads-up profile
@@ -83,9 +83,12 @@ class Ladder:
         chica = run.chica
         if chica is None:
             return run
-        entries = [json.loads(event.data) for event in
-                   await self.tables.events_after(chica.table, 0)]
-        outcome = chica_outcome(entries, chica.seat)
+        try:
+            stored = await self.tables.events_after(chica.table, 0)
+        except TableNotFound:  # the table outlived its TTL unplayed: the chica was abandoned
+            log.info("ladder chica vanished", table=chica.table)
+            return await self._save(run.ended("abandoned"))
+        outcome = chica_outcome([json.loads(event.data) for event in stored], chica.seat)
         if outcome is None:
             return run
         if outcome.result == "won":

@@ -15,6 +15,7 @@ from protocol import ladder as m
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
+from server.ladder.rules import Chica, LadderRun
 from tests.ladder.players import play_to_the_end
 from tests.serving import StartServer
 
@@ -156,3 +157,17 @@ async def test_the_leaderboard_shows_checked_names_and_best_scores(
         assert isinstance(board, m.LadderBoard)
         assert [(x.rank, x.name, x.score, x.streak) for x in board.lines] == [
             (1, "Ana María", state.best, 1)]
+
+
+async def test_a_chica_whose_table_is_gone_ends_the_streak_as_abandoned(
+    table_server: TableServer,
+) -> None:
+    """A chica table left unplayed past its TTL no longer exists: the streak ends, best kept."""
+    gone = Chica("no-such-table", "join-key-gone", 0, "no-such-table.secret", 3)
+    await table_server.ladder.store.save(
+        LadderRun("kept-token-123", streak=2, margins=30, best=20_030, chica=gone))
+    async with await ClientSession.connect(table_server.ws_url, "Ana") as ana:
+        state = await ladder(ana, m.LadderOpen(token="kept-token-123"))
+        assert state.last is not None
+        assert (state.last.result, state.last.level) == ("abandoned", 3)
+        assert (state.streak, state.level, state.best, state.chica) == (0, 1, 20_030, None)

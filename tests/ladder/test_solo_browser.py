@@ -119,6 +119,16 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
         "level => document.querySelector('.seat.seat-top .badge-bot')?.textContent.endsWith(level)",
         arg=expected)
     assert stat(page, "level") == expected
+
+    # "Nuevo": a fresh streak against a level-1 bot (after confirming, when a streak would end).
+    table = page.evaluate("globalThis.__cuarenta.model.table.id")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#solo-new")
+    page.wait_for_function(
+        "old => (globalThis.__cuarenta?.model?.table?.id ?? old) !== old", arg=table)
+    page.wait_for_selector(".solo-table .hand")
+    assert (stat(page, "streak"), stat(page, "level")) == ("0", "1")
+    assert page.locator(".seat.seat-top .badge-bot").inner_text().endswith("1")
     assert page.evaluate("[...globalThis.__cuarentaMissingStrings]") == []
     context.close()
 

@@ -244,6 +244,7 @@ export default {
   "solo.tips": "How to play and tips",
   "solo.new": "New",
   "solo.new.tooltip": "End the streak and start another against a level-1 bot",
+  "solo.new.confirm": "End your streak of {streak} and start again against level 1?",
   "solo.streak": "Streak",
   "solo.level": "Bot level",
   "solo.margin": "Margin",

@@ -244,6 +244,7 @@ export default {
   "solo.tips": "Cómo jugar y consejos",
   "solo.new": "Nuevo",
   "solo.new.tooltip": "Termina la racha y empieza otra contra un bot de nivel 1",
+  "solo.new.confirm": "¿Terminar tu racha de {streak} y empezar de nuevo contra el nivel 1?",
   "solo.streak": "Racha",
   "solo.level": "Nivel del bot",
   "solo.margin": "Margen",

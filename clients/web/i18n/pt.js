@@ -244,6 +244,7 @@ export default {
   "solo.tips": "Como jogar e dicas",
   "solo.new": "Novo",
   "solo.new.tooltip": "Encerra a sequência e começa outra contra um bot de nível 1",
+  "solo.new.confirm": "Encerrar sua sequência de {streak} e recomeçar contra o nível 1?",
   "solo.streak": "Sequência",
   "solo.level": "Nível do bot",
   "solo.margin": "Margem",

@@ -69,7 +69,7 @@ class TableApp(App[int]):
         self.menu: Menu | None = None
         self.status = tr("connected")
         self.log_lines: list[str] = []
-        self.changed = asyncio.Event()  # set on every new snapshot (tests wait on it)
+        self.changed = asyncio.Event()  # set on every snapshot, chat line, status (tests wait)
         self.lost: str | None = None  # why the table was lost for good, if it was
         self._shown: dict[str, str] = {}  # the text each widget shows now
 
@@ -99,6 +99,7 @@ class TableApp(App[int]):
                 self._on_event(item)
             elif isinstance(item, s.ChatLine):
                 self._add_line(chat_text(item, self.tr))
+                self.changed.set()
             elif isinstance(item, s.Presence) and self.snapshot is not None:
                 info = self.snapshot.info.model_copy(
                     update={"seats": item.seats, "spectators": item.spectators})

@@ -88,7 +88,7 @@ def seat_lines(snap: s.Snapshot, tr: Translator, elapsed_s: float = 0.0) -> list
         elif seat_info.occupant == "person" and not seat_info.connected:
             parts.append(f"[{tr('away')}]")
         if view is not None and seat < len(view.hand_sizes):
-            parts.append(tr("cards_in_hand", n=view.hand_sizes[seat]))
+            parts.append("· " + tr("cards_in_hand", n=view.hand_sizes[seat]))
             if view.dealer == seat:
                 parts.append(f"· {tr('dealer')}")
         marker = "  "

@@ -42,10 +42,10 @@ def test_the_player_sees_table_hand_numbered_and_that_it_is_their_turn_with_the_
 def test_seat_lines_mark_the_turn_the_dealer_bots_and_hand_sizes() -> None:
     snap = snapshot_of(worked_example(), 1, bots=(2,), deadlines=(TURN,))
     lines = seat_lines(snap, EN, elapsed_s=10)
-    assert lines[0] == "▶ Seat 0: Ana 4 cards · 20 s left"
-    assert lines[1] == "  Seat 1: Beto (you) 4 cards"
-    assert lines[2] == "  Seat 2: Caro [bot 2] 4 cards"
-    assert lines[3] == "  Seat 3: Dani 4 cards · deals"
+    assert lines[0] == "▶ Seat 0: Ana · 4 cards · 20 s left"
+    assert lines[1] == "  Seat 1: Beto (you) · 4 cards"
+    assert lines[2] == "  Seat 2: Caro [bot 2] · 4 cards"
+    assert lines[3] == "  Seat 3: Dani · 4 cards · deals"
     assert status_line(snap, EN) == "Hand 1, packet 1 · Ana's turn · 30 s left"
 
 

@@ -15,10 +15,12 @@ from server.app import TableServer
 
 
 @contextlib.asynccontextmanager
-async def wire_bots(link: TableLink, count: int, level: int = 2,
+async def wire_bots(link: TableLink, count: int, level: int = 2, host: TableLink | None = None,
                     ) -> AsyncIterator[list[asyncio.Task[BotTally]]]:
-    """``count`` wire bots seated through ``link``, playing until their game ends."""
-    places = [LastingSession(link, f"wire {i}") for i in range(count)]
+    """``count`` wire bots seated through ``link`` (the first through ``host`` if given: it
+    starts the game once the table is full), playing until their game ends."""
+    links = [link] * count if host is None else [host] + [link] * (count - 1)
+    places = [LastingSession(each, f"wire {i}") for i, each in enumerate(links)]
     for place in places:
         await place.open()
     tasks = [asyncio.create_task(WireBot(place, BotPlan(level=level, seed=i)).run())
@@ -26,11 +28,11 @@ async def wire_bots(link: TableLink, count: int, level: int = 2,
     try:
         yield tasks
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        # Closing ends each bot's stream (its run() raises); cancelling alone is not enough on
+        # Python 3.11, whose asyncio.wait_for may swallow a cancellation.
         for place in places:
             await place.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def replayed(server: TableServer, table: str) -> dict[str, object]:

@@ -3,7 +3,8 @@
 The person plays every turn with the test's own greedy policy — the legal move taking the most
 cards — by clicking the hand card and the capture (or trail) button, as a player does; the
 ladder bar must then show the chica counted: a win raises the streak and the bot's level, a
-loss ends the streak.
+loss ends the streak. Screenshots land in test-artifacts/ (git-ignored); the ones in
+docs/screenshots/ are copies of them.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from playwright.sync_api import Browser, Page, ViewportSize
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 STEP_TIMEOUT_MS = 20_000
 MAX_DECISIONS = 150
@@ -71,7 +70,7 @@ def assert_two_seats_face_to_face(page: Page) -> None:
 
 @pytest.mark.timeout(240)
 def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
-    browser: Browser, web_url: str
+    browser: Browser, web_url: str, artifacts: Path
 ) -> None:
     context = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
     page = context.new_page()
@@ -109,8 +108,7 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
         assert result in ("lost", "draw")
         assert (stat(page, "streak"), stat(page, "level")) == ("0", "1")
     assert page.locator("#rematch").is_hidden()  # the ladder offers the next chica instead
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / "solo-ladder.png", full_page=True)
+    page.screenshot(path=artifacts / "solo-ladder.png", full_page=True)
 
     page.click("#solo-next")  # the next chica: against level 2 after a win, level 1 after a loss
     page.wait_for_selector(".solo-table .hand")
@@ -134,7 +132,7 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
 
 
 def test_tips_page_in_spanish_and_english_names_the_thresholds(
-    browser: Browser, web_url: str
+    browser: Browser, web_url: str, artifacts: Path
 ) -> None:
     context = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
     page = context.new_page()
@@ -143,8 +141,7 @@ def test_tips_page_in_spanish_and_english_names_the_thresholds(
     assert "dorada al llegar a 20" in page.inner_text("[data-tip='gold']")
     assert "Desde 30 puntos la ronda ya no cuenta" in page.inner_text("[data-tip='ronda30']")
     assert "Con 38 la limpia ya no cuenta" in page.inner_text("[data-tip='limpia38']")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / "solo-tips.png", full_page=True)
+    page.screenshot(path=artifacts / "solo-tips.png", full_page=True)
     page.goto(f"{web_url}/?tips&lang=en")
     assert page.inner_text("h1") == "How to play Cuarenta"
     assert "turns gold at 20" in page.inner_text("[data-tip='gold']")

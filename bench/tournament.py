@@ -9,7 +9,8 @@ cards in the same seats in turn. The seeds come from a named, versioned seed lis
 Each seat's bot gets its own generator seeded from (pair, seat), the same in both games of a
 pair, so a level against itself plays the two games identically and its margin is exactly 0.
 Searching levels get a fixed number of samples (``--samples``), never a deadline, so results
-do not depend on the machine's speed or load.
+do not depend on the machine's speed or load. Interrupted (Ctrl-C), it still reports the
+pairs played so far, marked ``interrupted``.
 
 Reported: pairs played, mean point margin per hand of A over B (both games' final score
 margins over both games' hands), A's game win rate (a heads-up draw counts half), each with
@@ -268,6 +269,8 @@ def _print(summary: dict[str, object]) -> None:
             f"p95 {figures['p95']:.2f} ms"
         )
     print(f"wall time           {summary['wall_s']:.1f} s")
+    if summary["interrupted"]:
+        print("interrupted: the figures cover the pairs played before the stop")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -286,13 +289,20 @@ def run(args: argparse.Namespace) -> int:
     match = Match(args.a, args.b, args.profile, options, args.samples, args.seed_list)
     start = time.perf_counter()
     pairs: list[PairResult] = []
-    for pair in run_pairs(match, args.pairs, args.jobs):
-        pairs.append(pair)
-        if args.progress and len(pairs) % args.progress == 0:
-            margin = statistics.fmean(done.margin_per_hand for done in pairs)
-            print(f"{len(pairs)} pairs, margin {margin:+.2f}", file=sys.stderr, flush=True)
+    interrupted = False
+    try:
+        for pair in run_pairs(match, args.pairs, args.jobs):
+            pairs.append(pair)
+            if args.progress and len(pairs) % args.progress == 0:
+                margin = statistics.fmean(done.margin_per_hand for done in pairs)
+                print(f"{len(pairs)} pairs, margin {margin:+.2f}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # stopped early (Ctrl-C, SIGINT): report the pairs played
+        interrupted = True
+    if not pairs:
+        return 130
     pairs.sort(key=lambda pair: pair.index)
     summary = summarize(match, pairs, time.perf_counter() - start)
+    summary["interrupted"] = interrupted
     if args.json:
         print(json.dumps(summary))
     else:

@@ -1,0 +1,335 @@
+"""The sans-I/O room core: commands and the time in, events and messages out; no sockets."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from engine.phase import Phase
+from protocol import client_messages as c
+from protocol import server_messages as s
+from protocol.errors import ErrorCode
+from server.bots import decide
+from server.errors import Refused
+from server.referee import Outcome, Referee, RefereeConfig
+
+T0 = 1_000_000.0
+CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
+
+
+def new_table(turn_timer: int = 0, config: RefereeConfig = CONFIG) -> Referee:
+    seeds = itertools.count(7)
+    return Referee.create("pagat-4p", {}, turn_timer, config, seeds=lambda: next(seeds))
+
+
+def host(ref: Referee, conn: str = "host", seat: int | None = None) -> Outcome:
+    if seat is None:
+        return ref.attach(conn, "Host", c.Watch(key=ref.keys["host"]), "host", T0)
+    return ref.attach(conn, "Host", c.Join(key=ref.keys["host"], seat=seat), "host", T0)
+
+
+def join(ref: Referee, conn: str, seat: int | None = None, now: float = T0) -> Outcome:
+    return ref.attach(conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", now)
+
+
+def messages_to(out: Outcome, conn: str) -> list[s.ServerMessage]:
+    return [message for to, message in out.messages if to == conn]
+
+
+def occupant(ref: Referee, seat: int) -> str:
+    """Read a seat afresh (the referee changes it behind the type checker's back)."""
+    return ref.seats[seat].occupant
+
+
+def phase_of(ref: Referee) -> Phase:
+    assert ref.game is not None
+    return ref.game.phase
+
+
+def bots_play(ref: Referee, now: float, limit: int | None = None) -> int:
+    """Let every due bot decide and act until none is due at ``now``; return the moves."""
+    moves = 0
+    while (limit is None or moves < limit) and (requests := ref.due_bots(now)):
+        for request in requests:
+            action = decide(request.level, request.view, request.legal, request.seed, 1.0)
+            ref.bot_act(request, action, now)
+            moves += 1
+    return moves
+
+
+def test_people_take_the_first_free_seat_or_the_one_they_choose_r1() -> None:
+    ref = new_table()
+    seated = messages_to(join(ref, "ana"), "ana")
+    assert isinstance(seated[1], s.Seated)
+    assert seated[1].seat == 0
+    join(ref, "beto", seat=2)
+    assert isinstance(messages_to(join(ref, "caro"), "caro")[1], s.Seated)
+    assert [seat.name for seat in ref.seats] == ["Ana", "Caro", "Beto", None]
+    with pytest.raises(Refused) as taken:
+        join(ref, "dani", seat=2)
+    assert taken.value.code is ErrorCode.SEAT_TAKEN
+
+
+def test_a_newcomer_gets_the_state_first_then_every_event_r2() -> None:
+    ref = new_table()
+    join(ref, "ana")
+    out = join(ref, "beto")
+    kinds = [type(message).__name__ for message in messages_to(out, "beto")]
+    assert kinds == ["Snapshot", "Seated", "Event", "Snapshot"]
+    first, event = messages_to(out, "beto")[0], messages_to(out, "beto")[2]
+    assert isinstance(first, s.Snapshot)
+    assert isinstance(event, s.Event)
+    assert event.n == first.last_event + 1
+
+
+def test_the_watch_link_cannot_sit_and_a_locked_table_lets_only_the_host_in() -> None:
+    ref = new_table()
+    with pytest.raises(Refused) as watch:
+        ref.attach("eva", "Eva", c.Join(key=ref.keys["watch"]), "watch", T0)
+    assert watch.value.code is ErrorCode.FORBIDDEN
+    host(ref)
+    ref.handle("host", c.Lock(locked=True), T0)
+    with pytest.raises(Refused) as locked:
+        join(ref, "ana")
+    assert locked.value.code is ErrorCode.TABLE_LOCKED
+    ref.handle("host", c.Sit(seat=3), T0)
+    assert ref.seats[3].name == "Host"
+
+
+def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
+    ref = new_table()
+    host(ref)
+    join(ref, "ana")
+    with pytest.raises(Refused) as not_host:
+        ref.handle("ana", c.Start(), T0)
+    assert not_host.value.code is ErrorCode.FORBIDDEN
+    with pytest.raises(Refused) as empty:
+        ref.handle("host", c.Start(), T0)
+    assert empty.value.code is ErrorCode.WRONG_PHASE
+    for level in (1, 2, 2):
+        ref.handle("host", c.AddBot(level=level), T0)
+    ref.handle("host", c.Start(), T0)
+    assert ref.stage == "playing"
+    assert ref.game is not None
+
+
+def _one_person_three_bots(turn_timer: int = 0, config: RefereeConfig = CONFIG) -> Referee:
+    ref = new_table(turn_timer, config)
+    host(ref)
+    join(ref, "ana", seat=0)
+    for _ in range(3):
+        ref.handle("host", c.AddBot(level=2), T0)
+    ref.handle("host", c.Start(), T0)
+    return ref
+
+
+def _until_anas_turn(ref: Referee, now: float) -> None:
+    while ref.game is not None and ref.game.turn != 0:
+        assert bots_play(ref, now) > 0
+
+
+def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
+    ref = _one_person_three_bots(turn_timer=15)
+    _until_anas_turn(ref, T0)
+    since = ref.decision_since
+    assert [d.kind for d in ref.deadlines()] == ["turn"]
+    assert ref.due_bots(since + 14.9) == []
+    assert ref.next_wakeup() == since + 15
+    (request,) = ref.due_bots(since + 15)
+    assert request.seat == 0
+    before = ref.last_event
+    ref.bot_act(request, request.legal[0], since + 15)
+    assert ref.last_event > before
+    assert not ref.seats[0].stand_in, "a timeout stands in for one decision only"
+
+
+def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> None:
+    ref = _one_person_three_bots()
+    _until_anas_turn(ref, T0)
+    out = ref.detach("ana", T0 + 1)
+    assert ref.seats[0].stand_in
+    stand_in = s.StandIn(seat=0, active=True, reason="disconnected").model_dump(mode="json")
+    assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.messages)
+    assert ref.due_bots(T0 + 5.9) == []
+    (request,) = ref.due_bots(T0 + 6)
+    assert request.seat == 0
+    assert request.level == CONFIG.stand_in_level
+
+
+def test_a_returning_player_gets_exactly_the_missed_events_then_a_snapshot_r2() -> None:
+    ref = _one_person_three_bots()
+    token = ref.seats[0].token
+    assert token is not None
+    seen = ref.last_event
+    ref.detach("ana", T0)
+    bots_play(ref, T0 + 10, limit=6)
+    assert ref.last_event > seen + 1
+    out = ref.resume("ana2", "Ana", token, seen, 9, T0 + 10)
+    sent = messages_to(out, "ana2")
+    assert isinstance(sent[0], s.Seated)
+    assert sent[0].rid == 9
+    numbers = [m.n for m in sent if isinstance(m, s.Event)]
+    assert numbers == list(range(seen + 1, ref.last_event + 1))
+    assert isinstance(sent[-1], s.Snapshot)
+    assert sent[-1].last_event == ref.last_event
+    assert not ref.seats[0].stand_in
+
+
+def test_grace_frees_a_lobby_seat_and_opens_a_game_seat_to_newcomers() -> None:
+    lobby = new_table()
+    join(lobby, "ana")
+    lobby.detach("ana", T0)
+    assert lobby.next_wakeup() == T0 + 60
+    lobby.tick(T0 + 59)
+    assert occupant(lobby, 0) == "person"
+    lobby.tick(T0 + 60)
+    assert occupant(lobby, 0) == "empty"
+
+    game = _one_person_three_bots()
+    old_token = game.seats[0].token
+    assert old_token is not None
+    game.detach("ana", T0)
+    with pytest.raises(Refused):
+        join(game, "beto", now=T0 + 1)  # still Ana's
+    game.tick(T0 + 60)
+    assert game.seats[0].open
+    join(game, "beto", now=T0 + 61)
+    assert game.seats[0].name == "Beto"
+    with pytest.raises(Refused) as gone:
+        game.resume("ana2", "Ana", old_token, None, 1, T0 + 62)
+    assert gone.value.code is ErrorCode.BAD_TOKEN
+
+
+def test_a_table_of_bots_never_waits_on_the_claim_clock_r10() -> None:
+    ref = new_table()
+    host(ref)
+    for _ in range(4):
+        ref.handle("host", c.AddBot(level=2), T0)
+    ref.handle("host", c.Start(), T0)
+    while ref.stage == "playing":
+        assert bots_play(ref, T0) > 0, "an all-bot game never stalls at T0"
+    assert ref.game is not None
+    assert ref.game.phase is Phase.FINISHED
+
+
+def test_with_a_person_seated_the_claim_window_closes_on_the_clock_r10() -> None:
+    ref = _one_person_three_bots()
+    rng = random.Random(3)
+    now = T0
+    while ref.game is not None and ref.game.phase is not Phase.CLAIMS:
+        if ref.game.turn == 0:
+            ref.handle("ana", rng.choice(ref.snapshot(ref.viewers["ana"]).legal), now)
+        bots_play(ref, now)
+        now += 0.01
+    deadline = ref.claims_deadline
+    game = ref.game
+    assert deadline is not None
+    assert game is not None
+    assert deadline == pytest.approx(ref.decision_since + 15, abs=0.02)
+    assert "claims" in [d.kind for d in ref.deadlines()]
+    bots_play(ref, now)
+    ref.tick(deadline - 0.01)
+    assert phase_of(ref) is Phase.CLAIMS
+    ref.tick(deadline)
+    assert phase_of(ref) in (Phase.PLAY, Phase.ANNOUNCE, Phase.FINISHED)
+    assert ref.claims_deadline is None
+
+
+def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
+    ref = _one_person_three_bots(turn_timer=30)
+    bots_play(ref, T0)
+    log = [json.dumps(entry, separators=(",", ":")).encode() for entry in ref.log]
+    rebuilt = Referee.from_state(ref.to_state(), log, CONFIG, T0 + 5)
+    original, again = json.loads(ref.to_state()), json.loads(rebuilt.to_state())
+    assert again["seats"][0]["away_since"] == T0 + 5, "after a restart the person is away"
+    for state in (original, again):
+        state["seats"][0]["away_since"] = None
+        state["seats"][0]["stand_in"] = False
+    assert again == original
+    assert rebuilt.log == ref.log
+    assert rebuilt.game is not None
+    assert ref.game is not None
+    assert str(rebuilt.game) == str(ref.game)
+    assert ("grace", 0) in [(d.kind, d.seat) for d in rebuilt.deadlines()]
+
+
+def test_players_chat_to_the_table_and_spectators_among_themselves_rate_limited() -> None:
+    ref = new_table()
+    join(ref, "ana")
+    host(ref, "eva")
+    out = ref.handle("ana", c.Chat(text="¡hola!"), T0)
+    assert {to for to, m in out.messages if isinstance(m, s.ChatLine)} == {"ana", "eva"}
+    out = ref.handle("eva", c.Chat(text="psst"), T0)
+    assert {to for to, m in out.messages if isinstance(m, s.ChatLine)} == {"eva"}
+    for _ in range(4):
+        ref.handle("ana", c.Chat(text="spam"), T0)
+    with pytest.raises(Refused) as limited:
+        ref.handle("ana", c.Chat(text="spam"), T0)
+    assert limited.value.code is ErrorCode.RATE_LIMITED
+    ref.handle("ana", c.Chat(text="later"), T0 + 60)
+
+
+def test_the_record_is_for_players_and_the_host_once_the_game_is_over_r15() -> None:
+    ref = new_table()
+    host(ref)
+    ref.attach("eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    for _ in range(4):
+        ref.handle("host", c.AddBot(level=1), T0)
+    ref.handle("host", c.Start(), T0)
+    with pytest.raises(Refused) as early:
+        ref.handle("host", c.GetRecord(), T0)
+    assert early.value.code is ErrorCode.RECORD_UNAVAILABLE
+    while ref.stage == "playing":
+        bots_play(ref, T0)
+    (answer,) = messages_to(ref.handle("host", c.GetRecord(rid=5), T0), "host")
+    assert isinstance(answer, s.RecordMessage)
+    assert answer.record["format"] == "cuarenta-record/1"
+    with pytest.raises(Refused) as spectator:
+        ref.handle("eva", c.GetRecord(), T0)
+    assert spectator.value.code is ErrorCode.FORBIDDEN
+    assert ref.record_for(ref.keys["host"]) == answer.record
+    assert ref.record_for(ref.keys["watch"]) is None
+
+
+def test_a_rematch_starts_with_the_same_seats_when_every_person_asks() -> None:
+    ref = new_table()
+    host(ref)
+    join(ref, "ana")
+    join(ref, "beto")
+    ref.handle("host", c.AddBot(level=1), T0)
+    ref.handle("host", c.AddBot(level=1), T0)
+    ref.handle("host", c.Start(), T0)
+    rng = random.Random(1)
+    now = T0
+    while ref.stage == "playing":
+        for conn in ("ana", "beto"):
+            legal = ref.snapshot(ref.viewers[conn]).legal
+            plays = [a for a in legal if isinstance(a, c.Play | c.Announce)]
+            if plays:
+                ref.handle(conn, rng.choice(plays), now)
+        bots_play(ref, now)
+        if ref.claims_deadline is not None:  # nobody claims: the clock closes the window
+            now = ref.claims_deadline
+            ref.tick(now)
+    names = [seat.name for seat in ref.seats]
+    ref.handle("ana", c.Rematch(), now)
+    assert ref.stage == "finished"
+    ref.handle("beto", c.Rematch(), now)
+    assert ref.stage == "playing"
+    assert ref.game_no == 2
+    assert [seat.name for seat in ref.seats] == names
+
+
+def test_the_host_kicks_a_person_out_of_a_lobby_seat() -> None:
+    ref = new_table()
+    host(ref)
+    join(ref, "ana")
+    out = ref.handle("host", c.Kick(seat=0), T0)
+    assert isinstance(messages_to(out, "ana")[0], s.Goodbye)
+    assert "ana" in out.detached
+    assert ref.seats[0].occupant == "empty"
+    with pytest.raises(Refused):
+        ref.handle("ana", c.Chat(text="hey"), T0)

@@ -292,6 +292,13 @@ def test_a_guest_sits_down_through_the_join_link_under_a_name(
     guest.wait_for_function("globalThis.__cuarenta.model.role === 'player'")
     seat = model(guest, "m.you")
     host.wait_for_selector(f".seat[data-seat='{seat}'] >> text=Marta")
+    # Host controls before the start: a house rule (R13) and the lock reach the whole table.
+    host.click(".host-options summary")
+    host.select_option("#host-opt-ronda_points", "2")
+    guest.wait_for_selector(".log-panel >> text=Cambian las reglas de la casa")
+    host.check("#host-lock")
+    guest.wait_for_selector(".log-panel >> text=La mesa se cierra")
+    assert model(guest, "[m.table.options.ronda_points, m.table.locked]") == [2, True]
     guest.reload()  # the seat token brings the guest back to the same seat
     guest.wait_for_function("globalThis.__cuarenta.model.role === 'player'")
     assert model(guest, "m.you") == seat

@@ -65,6 +65,11 @@ class LastingSession:
         return self.session
 
     @property
+    def closed_by_client(self) -> bool:
+        """True once `close` was called: an end we chose, not a lost table."""
+        return self._closing
+
+    @property
     def current(self) -> ClientSession:
         if self.session is None:
             raise SessionError("not connected: call open() first")

@@ -111,13 +111,14 @@ class TableApp(App[int]):
             self.status = self.tr("reconnecting")
         elif status.state == "closed":
             self.status = self.tr("closed", detail=status.detail)
-            self.lost = status.detail
-            self.changed.set()
+            if not self.place.closed_by_client:
+                self.lost = status.detail
         elif status.attempt:
             self.status = self.tr("resumed", n=status.attempt)
         else:
             self.status = self.tr("connected")
         self._draw()
+        self.changed.set()
 
     def _on_snapshot(self, snap: s.Snapshot) -> None:
         self.snapshot = snap

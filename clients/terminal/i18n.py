@@ -48,7 +48,7 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "game_over": ("Fin de la chica · ganador: {team}, {a}-{b}",
                   "Game over · winner: {team}, {a}-{b}"),
     "draw": ("Fin de la chica: empate {a}-{b}", "Game over: a draw {a}-{b}"),
-    "rematch_hint": ("n: otra chica · q: salir", "n: another game · q: quit"),
+    "rematch_hint": ("n: otra chica · ctrl+q: salir", "n: another game · ctrl+q: quit"),
     "spectator": ("Espectador", "Spectator"),
     "missed_on_table": ("Cartas perdidas: {cards}", "Missed cards: {cards}"),
     # choosing
@@ -63,7 +63,7 @@ MESSAGES: Final[Mapping[str, tuple[str, str]]] = {
     "announce_cuarenta": ("cantar cuarenta", "announce cuarenta"),
     "announce_pass": ("pasar", "pass"),
     "claim": ("reclamar ronda-caída de {rank}", "claim ronda-caída of {rank}"),
-    "keys": ("/ charlar · q salir", "/ chat · q quit"),
+    "keys": ("/: charlar · ctrl+q: salir", "/: chat · ctrl+q: quit"),
     "chat_prompt": ("Escribe y pulsa Enter (Esc cancela)", "Type and press Enter (Esc cancels)"),
     # connection
     "connected": ("conectado", "connected"),

@@ -9,6 +9,9 @@ import sys
 import urllib.request
 from collections.abc import Callable
 
+import pytest
+
+from server.cli import main
 from tests.serving import ServerProcess
 
 RUN_S = 120
@@ -55,3 +58,17 @@ def test_four_bot_processes_play_a_game_that_replays_to_the_same_result_r15(
     assert result["status"] == "finished"
     assert result["scores"] == final["scores"]
     assert result["winner"] == final["winner"]
+
+
+def test_a_fleet_fills_a_new_table_with_wire_bots_and_plays_a_rematch_r12(
+    server_process: Callable[..., ServerProcess], capsys: pytest.CaptureFixture[str],
+) -> None:
+    server = server_process("--claim-window", "0.05")
+    assert main(["bot", server.url, "--tables", "1", "--games", "2", "--json"]) == 0
+    fleet = json.loads(capsys.readouterr().out)
+    assert len(fleet["tables"]) == 1
+    for table in fleet["tables"]:
+        assert table["games"] == 2
+        assert table["winner"] in (0, 1)
+        assert table["actions"] > 0
+    assert fleet["actions"] == sum(table["actions"] for table in fleet["tables"])

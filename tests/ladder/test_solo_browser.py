@@ -75,6 +75,7 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
     context = browser.new_context(viewport=DESKTOP, locale="es-EC", reduced_motion="reduce")
     page = context.new_page()
     page.goto(f"{web_url}/")
+    page.evaluate("localStorage.setItem('cuarenta.name', JSON.stringify('Lucía'))")
     page.click("#solo-link")  # the one click: "Jugar solo"
     page.wait_for_selector(".solo-table .hand")
     assert (stat(page, "streak"), stat(page, "level"), stat(page, "best")) == ("0", "1", "0")
@@ -108,6 +109,9 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
         assert result in ("lost", "draw")
         assert (stat(page, "streak"), stat(page, "level")) == ("0", "1")
     assert page.locator("#rematch").is_hidden()  # the ladder offers the next chica instead
+    page.click(".solo-board summary")
+    page.wait_for_selector(".solo-board-lines li, .solo-board .hint")
+    page.add_style_tag(content=".toasts { display: none; }")  # banners would hide the bar
     page.screenshot(path=artifacts / "solo-ladder.png", full_page=True)
 
     page.click("#solo-next")  # the next chica: against level 2 after a win, level 1 after a loss

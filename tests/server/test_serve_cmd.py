@@ -1,0 +1,43 @@
+"""``cuarenta serve``: flags and CUARENTA_* variables, the listening line, a clean SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from clients.session import ClientSession
+from protocol import client_messages as c
+from protocol import server_messages as s
+from server import config
+from tests.serving import ServerProcess
+
+
+def test_flags_override_environment_which_overrides_defaults() -> None:
+    parser = argparse.ArgumentParser()
+    config.add_arguments(
+        parser,
+        env={
+            "CUARENTA_GRACE": "5",
+            "CUARENTA_PORT": "9000",
+            "CUARENTA_CLUBS": "la-esquina-del-40,otro-club-xx",
+        },
+    )
+    settings = config.from_args(parser.parse_args(["--port", "0", "--claim-window", "2.5"]))
+    assert (settings.port, settings.grace_s, settings.claim_window_s) == (0, 5.0, 2.5)
+    assert settings.clubs == ("la-esquina-del-40", "otro-club-xx")
+    assert settings.store == "memory"
+    assert isinstance(settings.web_root, Path)
+
+
+async def test_serve_prints_its_address_serves_a_game_and_stops_cleanly(
+    server_process: Callable[..., ServerProcess],
+) -> None:
+    process = server_process("--claim-window", "0.1", env={"CUARENTA_GRACE": "1"})
+    assert process.url.startswith("http://127.0.0.1:")
+    async with await ClientSession.connect(process.ws_url, "Ana") as ana:
+        created = await ana.request(c.CreateTable())
+        assert isinstance(created, s.TableCreated)
+        assert len(created.join_key) >= 16, "at least 96 random bits"
+        assert len({created.join_key, created.watch_key, created.host_key}) == 3
+    assert process.stop() == 0

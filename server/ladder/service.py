@@ -47,19 +47,20 @@ class Ladder:
         """Answer one ladder request; ``Refused`` (nothing stored) for a bad one."""
         if isinstance(request, m.LadderBoardRequest):
             return await self.board(request.rid)
-        if isinstance(request, m.LadderOpen):
-            known = request.token and await self.store.load(request.token)
-            token = known.token if known else (await self._save(LadderRun(self.new_token()))).token
-        else:
-            token = request.token
+        token = request.token
+        if isinstance(request, m.LadderOpen) and (
+            token is None or await self.store.load(token) is None
+        ):  # a new ladder, under a token of ours (one the client made up is never adopted)
+            token = (await self._save(LadderRun(self.new_token()))).token
+        assert token is not None
         async with self._locks.setdefault(token, asyncio.Lock()):
             run = await self._settle(await self._load(token))
             if isinstance(request, m.LadderPlay) and run.chica is None:
-                run = await self._deal(run, name)
+                run = await self._deal(run, run.name or name)
             elif isinstance(request, m.LadderNew):
                 if run.chica is not None or run.streak:
                     run = await self._save(run.ended("abandoned"))
-                run = await self._deal(run, name)
+                run = await self._deal(run, run.name or name)
             elif isinstance(request, m.LadderRename):
                 run = await self._save(run.renamed(checked_name(request.name)))
                 await self.store.offer_best(run.token, run.best, run.name)
@@ -74,7 +75,7 @@ class Ladder:
 
     async def _load(self, token: str) -> LadderRun:
         run = await self.store.load(token)
-        if run is None:  # ladder_open issues tokens: one the client made up is never adopted
+        if run is None:  # only ladder_open issues tokens
             raise Refused(ErrorCode.NOT_FOUND, "no ladder has this token: open a ladder first")
         return run
 

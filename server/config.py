@@ -30,7 +30,6 @@ class Settings:
     send_queue: int = 256  # messages queued for a slow client before it is dropped
     commands_per_s: float = 20.0  # per connection, burst 40
     chat_per_min: float = 12.0  # per connection, burst 5
-    idle_table_s: float = 3600.0  # an empty, unfinished table is forgotten after this (memory)
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
     table_ttl_s: float = 7 * 24 * 3600.0  # Redis: a table not written for this long expires
     web_root: Path = WEB_ROOT
@@ -54,7 +53,6 @@ HELP: Mapping[str, str] = {
     "send_queue": "messages queued for a slow client before it is disconnected",
     "commands_per_s": "inbound messages per second per connection",
     "chat_per_min": "chat lines per minute per connection",
-    "idle_table_s": "seconds before an abandoned table is dropped from memory",
     "lease_s": "seconds a table's owner holds its lease before another process may take over",
     "table_ttl_s": "seconds a table (finished or abandoned) is kept in Redis after its last move",
     "web_root": "folder of the web client's static files",
@@ -69,7 +67,6 @@ FLAG_NAMES: Mapping[str, str] = {
     "bot_delay_s": "bot-delay",
     "bot_budget_s": "bot-budget",
     "away_turn_s": "away-turn",
-    "idle_table_s": "idle-table",
     "lease_s": "lease",
     "table_ttl_s": "table-ttl",
 }

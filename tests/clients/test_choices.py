@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from clients.terminal.choices import Menu
 from clients.terminal.i18n import Translator
+from engine.phase import Phase
 from protocol import client_messages as c
 from tests.clients.positions import worked_example
 from tests.clients.snapshots import snapshot_of
-from tests.engine.helpers import deal
+from tests.engine.helpers import act, deal, trail_until
+from tests.engine.test_play import WORKED
 
 EN = Translator("en")
 
@@ -62,3 +64,23 @@ def test_manual_announcements_are_single_keys_r6() -> None:
     assert [(o.key, o.label) for o in menu.options(EN)] == [
         ("r", "announce ronda"), ("p", "pass")]
     assert menu.press("r", EN)[1] == c.Announce(call="ronda")
+
+
+def test_missed_cards_are_one_key_for_the_other_team_while_it_is_not_their_turn_r8() -> None:
+    game = deal(0, WORKED, options={"sequence": "manual"})
+    act(game, "1 2C", "2 4D", "3 7H", "0 JC", "1 6S:2C,4D")  # 7H and JC missed
+    menu = Menu(snapshot_of(game, 0))
+    assert [(o.key, o.label) for o in menu.options(EN)] == [("m", "take the missed cards")]
+    assert menu.press("m", EN)[1] == c.TakeMissed()
+    assert ("m", "take the missed cards") in [(o.key, o.label) for o in
+                                              Menu(snapshot_of(game, 2)).options(EN)]
+
+
+def test_claims_are_one_rank_key_each_in_the_claim_window_r10() -> None:
+    game = deal(3, {0: "5C 5D 5H 2S 3S"})
+    trail_until(game, lambda g: g.phase is Phase.CLAIMS)
+    menu = Menu(snapshot_of(game, 1))
+    keys = [o.key for o in menu.options(EN)]
+    assert keys == ["a", "2", "3", "4", "5", "6", "7", "j", "q", "k"]
+    assert menu.options(EN)[-1].label == "claim ronda-caída of K"
+    assert menu.press("q", EN)[1] == c.Claim(rank="Q")

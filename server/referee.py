@@ -270,6 +270,7 @@ class Referee:
             TokenBucket(self.config.chat_per_min / 60, self.config.chat_burst),
         )
         viewer.seat, viewer.can_sit = index, True
+        viewer.host = viewer.host or seat.host
         self.viewers[conn] = viewer
         was_standing_in = seat.stand_in
         seat.conn, seat.away_since, seat.stand_in, seat.open = conn, None, False, False
@@ -789,7 +790,7 @@ class Referee:
     def _sit(self, out: Outcome, viewer: Viewer, index: int, rid: int, now: float) -> None:
         seat = self.seats[index]
         token = keys.new_seat_token(self.table_id)
-        seat.seat_person(viewer.name, token, viewer.conn)
+        seat.seat_person(viewer.name, token, viewer.conn, host=viewer.host)
         viewer.seat = index
         out.to(viewer.conn, s.Seated(rid=rid, table=self.table_id, seat=index, token=token))
         self._publish(out, [s.SeatTaken(seat=index, name=viewer.name)], now)

@@ -27,6 +27,7 @@ class SeatState:
     away_since: float | None = None  # when the person's connection went away
     stand_in: bool = False  # a bot is playing for the person
     open: bool = False  # during a game: the person is gone; a newcomer may take the seat
+    host: bool = False  # the person sat down with the host key: a resume keeps host rights
 
     @property
     def is_bot_controlled(self) -> bool:
@@ -36,13 +37,15 @@ class SeatState:
     def connected(self) -> bool:
         return self.occupant == "bot" or self.conn is not None
 
-    def seat_person(self, name: str, token: str, conn: str) -> None:
+    def seat_person(self, name: str, token: str, conn: str, host: bool = False) -> None:
         self.occupant, self.name, self.bot_level, self.token = "person", name, None, token
         self.conn, self.away_since, self.stand_in, self.open = conn, None, False, False
+        self.host = host
 
     def seat_bot(self, level: int, name: str) -> None:
         self.occupant, self.name, self.bot_level, self.token = "bot", name, level, None
         self.conn, self.away_since, self.stand_in, self.open = None, None, False, False
+        self.host = False
 
     def clear(self) -> None:
         self.seat_bot(0, "")
@@ -57,6 +60,7 @@ class SeatState:
             "away_since": self.away_since,
             "stand_in": self.stand_in,
             "open": self.open,
+            "host": self.host,
         }
 
     @classmethod
@@ -70,6 +74,7 @@ class SeatState:
             away_since=data["away_since"],
             stand_in=data["stand_in"],
             open=data["open"],
+            host=data.get("host", False),
         )
         if seat.occupant == "person" and seat.away_since is None:
             seat.away_since = now

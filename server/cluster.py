@@ -67,6 +67,7 @@ class Cluster:
         self.relay = Relay(store.client, self.process, self._on_frame)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
+        self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
         self._watcher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -98,6 +99,7 @@ class Cluster:
             tickets = list(remote.tickets.values())
             await room.run(lambda referee, now: reattach(referee, tickets, now))
             for ticket in tickets:
+                self.relayed.pop(ticket.conn, None)
                 connection = self.connections.get(ticket.conn)
                 if connection is not None and connection.room is remote:
                     connection.room = room
@@ -110,7 +112,7 @@ class Cluster:
             del self.lobby.rooms[room.table_id]
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
         for ticket in tickets_of(room.referee, set(self.connections)):
-            remote.tickets[ticket.conn] = ticket
+            remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:
                 connection.room = remote
@@ -186,7 +188,7 @@ class Cluster:
         elif kind == "detached":
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
             if remote is not None:
-                remote.tickets.pop(conn, None)
+                remote.forget(conn)
                 connection = self.connections.get(conn)
                 if connection is not None and connection.room is remote:
                     connection.room = None
@@ -196,8 +198,8 @@ class Cluster:
         if connection is None:
             return
         message = decode_server(data)
-        remote = connection.room
-        if isinstance(remote, RemoteRoom):
+        remote = self.relayed.get(conn)
+        if remote is not None:
             remote.note(conn, message)
         connection.push(message)
 
@@ -223,6 +225,7 @@ class RemoteRoom:
 
     async def run(self, change: Change) -> Outcome:
         op, args = _Recorder.capture(change)
+        conn = str(args[0])
         if op not in FORWARDED:
             raise RuntimeError(f"{op!r} cannot be forwarded to a table's owner")
         deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
@@ -236,6 +239,8 @@ class RemoteRoom:
                 if await self.cluster.lobby.room(self.table_id) is None:
                     raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
                 continue
+            before = self.tickets.get(conn)
+            self._remember(op, args)  # first: the reply follows the messages that update it
             try:
                 reply = await self.cluster.relay.request(
                     owner,
@@ -244,15 +249,17 @@ class RemoteRoom:
                     REQUEST_TIMEOUT_S,
                 )
             except PeerGone:
+                self._restore(conn, before)
                 await self.cluster.wait_for_lapse(self.table_id)
                 continue
+            if not reply["ok"]:
+                self._restore(conn, before)
             if reply.get("moved"):
                 continue
             if not reply["ok"]:
                 if str(reply["message"]).startswith(UNAVAILABLE):
                     raise StoreUnavailable(str(reply["message"]))
                 raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
-            self._remember(op, args)
             return Outcome()
         raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
 
@@ -267,7 +274,7 @@ class RemoteRoom:
             number = message.n if isinstance(message, s.Event) else message.last_event
             self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
         elif isinstance(message, s.Goodbye):
-            del self.tickets[conn]
+            self.forget(conn)
 
     async def rejoin(self) -> None:
         """After an ownership change, put every local connection back through the new owner."""
@@ -282,16 +289,36 @@ class RemoteRoom:
     async def close(self) -> None:
         self.cluster.remotes.pop(self.table_id, None)
 
+    def forget(self, conn: str) -> None:
+        """The connection left this table (or was sent away)."""
+        self.tickets.pop(conn, None)
+        if self.cluster.relayed.get(conn) is self:
+            del self.cluster.relayed[conn]
+
+    def keep(self, ticket: Ticket) -> None:
+        """Hold a ticket for one of our connections at this table."""
+        self.tickets[ticket.conn] = ticket
+        self.cluster.relayed[ticket.conn] = self
+
+    def _restore(self, conn: str, ticket: Ticket | None) -> None:
+        """A forwarded request was refused or lost: the ticket is what it was before."""
+        if ticket is None:
+            self.forget(conn)
+        else:
+            self.keep(ticket)
+
     def _remember(self, op: str, args: list[Any]) -> None:
         conn = str(args[0])
         if op == "detach":
-            self.tickets.pop(conn, None)
+            self.forget(conn)
         elif op == "attach":
             name, request, role = args[1], args[2], args[3]
             key = request.key if isinstance(request, c.Join | c.Watch) else None
-            self.tickets[conn] = Ticket(conn, str(name), key, role)
+            self.keep(Ticket(conn, str(name), key, role))
         elif op == "resume":
-            self.tickets[conn] = Ticket(conn, str(args[1]), None, "join", token=str(args[2]))
+            last = args[4] if isinstance(args[4], int) else None
+            self.keep(Ticket(conn, str(args[1]), None, "join", token=str(args[2]),
+                              last_event=last))
 
 
 class _Recorder:

@@ -1,0 +1,38 @@
+# The Cuarenta table server: one asyncio process per container; run several behind a proxy.
+# Build context: the repository (see .dockerignore). `docker compose up` builds and runs it.
+
+# --- browser libraries of the web client, pinned by package-lock.json ---------------------------
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/clients/web
+COPY clients/web/package.json clients/web/package-lock.json ./
+RUN npm ci --no-audit --no-fund --omit=dev
+
+# --- the Python package, pinned by requirements.lock ----------------------------------------------
+FROM python:3.11-slim-bookworm AS server
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+COPY pyproject.toml requirements.lock README.md LICENSE ./
+COPY engine/ engine/
+COPY protocol/ protocol/
+COPY server/ server/
+COPY clients/ clients/
+COPY bench/ bench/
+COPY --from=web /src/clients/web/node_modules/ clients/web/node_modules/
+RUN pip install -c requirements.lock . \
+    && useradd --system --uid 10001 --home-dir /app cuarenta
+USER cuarenta
+
+# Settings come from CUARENTA_* variables (see `cuarenta serve --help`); the store is Redis here.
+ENV CUARENTA_HOST=0.0.0.0 \
+    CUARENTA_PORT=8765 \
+    CUARENTA_LOG_FORMAT=json
+EXPOSE 8765
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('CUARENTA_PORT', '8765') + '/healthz', timeout=2)"]
+# SIGTERM (docker stop) is a graceful shutdown: tables are handed over, clients told to reconnect.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["cuarenta"]
+CMD ["serve"]

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.pilot import Pilot
+from textual.widgets import Static
+
 from clients.reconnect import LastingSession
 from clients.table import create_table
 from clients.terminal.app import TableApp
@@ -20,18 +23,24 @@ from tests.serving import StartServer
 WAIT_S = 30.0
 
 
+def board_text(app: TableApp) -> str:
+    """What the board widget shows now."""
+    return str(app.query_one("#board", Static).render())
+
+
 async def next_change(app: TableApp) -> None:
     await asyncio.wait_for(app.changed.wait(), WAIT_S)
     app.changed.clear()
 
 
-async def play_by_keyboard(app: TableApp, pilot: object, until_plays: int | None = None) -> None:
+async def play_by_keyboard(app: TableApp, pilot: Pilot[int],
+                           until_plays: int | None = None) -> None:
     """Press keys as a person would: a card, then its first option; announce what is offered.
 
     Claims are left alone (the window closes on the server's clock). Returns at the end of the
     game, or once the hand has ``until_plays`` plays in its history.
     """
-    press = pilot.press  # type: ignore[attr-defined]
+    press = pilot.press
     answered: set[int] = set()
     while True:
         await next_change(app)
@@ -78,8 +87,9 @@ async def test_a_person_plays_a_whole_game_with_three_wire_bots_and_sees_the_ser
             assert final.view.scores == result["scores"]
             assert final.view.winner == result["winner"]
             a, b = final.view.scores
-            assert f"Game over · winner: {'Us' if final.view.winner == 0 else 'Them'}, {a}-{b}" \
-                in app.query_one("#board").render().plain  # type: ignore[union-attr]
+            assert final.you.seat is not None
+            us = final.view.winner == final.you.seat % 2
+            assert f"Game over · winner: {'Us' if us else 'Them'}, {a}-{b}" in board_text(app)
             assert place.current.problems == []
             await place.close()
 
@@ -130,7 +140,7 @@ async def test_a_spectator_sees_the_game_but_no_hand_and_chats_with_spectators(
             snap = app.snapshot
             assert snap is not None
             assert snap.you.role == "spectator"
-            board = app.query_one("#board").render().plain  # type: ignore[union-attr]
+            board = board_text(app)
             assert "Your hand" not in board
             assert "Team 0:" in board
             assert "Team 1:" in board

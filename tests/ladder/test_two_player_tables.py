@@ -96,6 +96,9 @@ def assert_r14_deal_and_leader(events: list[dict[str, Any]], seat: int) -> None:
     finished_hands = {e["hand"] for e in events if e["type"] == "hand_counted"}
     for hand in finished_hands:
         assert packets[hand] == [0, 1, 2, 3]
+    dealers = [e["dealer"] for e in events if e["type"] == "hand_started"]
+    assert len(dealers) >= 2
+    assert all(a != b for a, b in itertools.pairwise(dealers))  # the deal alternates each hand
 
 
 async def assert_replays_identically(session: ClientSession, final: s.Snapshot) -> None:
@@ -122,6 +125,8 @@ async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematc
         async def beto_turn(session: ClientSession, snap: s.Snapshot) -> c.GameAction | None:
             assert any(d.kind == "turn" and d.seat == 1 for d in snap.deadlines)  # the timer
             plays = [a for a in snap.legal if isinstance(a, c.Play)]
+            assert not [(a, b) for a in plays for b in plays if a.card == b.card
+                        and set(a.take) < set(b.take)]  # R14: always the longest sequence
             capturing = {a.card for a in plays if a.take}
             if capturing and not refused:  # R14 heads-up: a card that can capture must capture
                 card = sorted(capturing)[0]
@@ -279,3 +284,38 @@ async def test_r14_a_two_seat_table_of_bots_plays_to_the_end_for_a_spectating_ho
         assert final.view is not None
         assert final.view.winner in (0, 1, "draw")
         assert final.view.hand is None
+
+
+@pytest.mark.parametrize(("profile", "call", "points"), [
+    ("heads-up", "cuarenta", 0),  # R14 heads-up: four of a kind wins the chica at once
+    ("libre-2p", "ronda", 4),  # R14 libre-2p: four of a kind scores as a ronda
+])
+async def test_r14_four_of_a_kind_dealt_to_one_player(
+    start_server: StartServer, profile: Profile, call: str, points: int,
+) -> None:
+    async with start_server(seeds=lambda: 59, away_turn_s=AWAY_TURN_S) as server:
+        ana, beto, caro = await seat_two(server, profile)
+        await ana.request(c.Start())
+        _, final = await asyncio.gather(play(ana, 1), play(beto, 1))
+        events = engine_events(beto)
+        four = next(i for i, e in enumerate(events) if e["type"] == "packet_dealt"
+                    and max(_rank_counts(e["hands"][1])) == 4)  # pinned by seed 59: Beto's aces
+        announced = next(e for e in events[four:] if e["type"] == "announced")
+        assert (announced["seat"], announced["call"], announced["points"]) == (1, call, points)
+        over = next(e for e in events if e["type"] == "game_over")
+        if profile == "heads-up":
+            assert sorted(announced["cards"]) == ["AC", "AD", "AH", "AS"]
+            watched = next(e for e in engine_events(caro) if e["type"] == "announced")
+            assert watched["cards"] == announced["cards"]  # R6: a cuarenta is shown to everyone
+            assert (over["winner"], over["reason"]) == (1, "cuarenta")
+            assert over is events[four + 2]  # right after the deal and the call: no card played
+        else:
+            assert events[four + 2]["type"] == "played"  # the chica goes on
+        await assert_replays_identically(ana, final)
+        for session in (ana, beto, caro):
+            await session.close()
+
+
+def _rank_counts(hand: list[str] | None) -> list[int]:
+    ranks = [card[0] for card in hand or []]
+    return [ranks.count(rank) for rank in set(ranks)] or [0]

@@ -101,6 +101,21 @@ def assert_r14_deal_and_leader(events: list[dict[str, Any]], seat: int) -> None:
     assert all(a != b for a, b in itertools.pairwise(dealers))  # the deal alternates each hand
 
 
+def count_ties(seen: list[tuple[dict[str, Any], list[int]]], count_at_38: bool) -> int:
+    """R14 count ties as R11: equal piles score for the non-dealer (6 at 20-20, else 2)."""
+    ties = 0
+    for event, before in seen:
+        if event["type"] != "hand_counted" or event["piles"][0] != event["piles"][1]:
+            continue
+        piles = event["piles"]
+        ties += 1
+        non_dealer = 1 - event["dealer"]
+        due = 0 if before[non_dealer] == 38 and not count_at_38 else 6 if piles[0] == 20 else 2
+        assert event["points"][non_dealer] == due
+        assert event["points"][event["dealer"]] == 0
+    return ties
+
+
 async def assert_replays_identically(session: ClientSession, final: s.Snapshot) -> None:
     answer = await session.request(c.GetRecord())
     assert isinstance(answer, s.RecordMessage)
@@ -178,6 +193,7 @@ async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematc
         assert caida_at_38
         assert caida_at_38[-1]["points"] >= 2  # a caída still scores at 38, and wins
 
+        assert count_ties(seen, count_at_38=True) >= 1  # pinned by seed 13: 18-18 in hand 3
         spectator = [e for e in engine_events(caro) if e["type"] == "packet_dealt"]
         assert spectator
         assert all(e["hands"] == [None, None] for e in spectator)
@@ -232,6 +248,7 @@ async def test_r14_libre_2p_optional_capture_and_at_38_only_a_caida_scores(
                        for e in at_38}
         assert {"limpia", "caida"} <= kinds_at_38  # pinned by seed 8
         assert [e for e, b in seen if e["type"] == "hand_counted" and 38 in b]
+        assert count_ties(seen, count_at_38=False) >= 1  # pinned by seed 8: 18-18 in hand 1
         for session in (ana, beto, caro):
             await session.close()
 

@@ -42,8 +42,10 @@ def chica_outcome(entries: Iterable[dict[str, Any]], seat: int) -> ChicaOutcome 
             result: Literal["won", "lost", "draw"] = (
                 "draw" if winner == "draw" else "won" if winner == seat else "lost"
             )
-            return ChicaOutcome(result, ours - theirs, (int(event["scores"][0]),
-                                                        int(event["scores"][1])), assisted)
+            # A cuarenta wins at any score (R6): a win from behind has a margin of 0, not less.
+            margin = max(ours - theirs, 0) if result == "won" else ours - theirs
+            scores = (int(event["scores"][0]), int(event["scores"][1]))
+            return ChicaOutcome(result, margin, scores, assisted)
     return None
 
 

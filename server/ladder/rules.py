@@ -108,9 +108,12 @@ class LadderRun:
         return replace(self, chica=chica)
 
     def won(self, margin: int) -> LadderRun:
-        """R14: a win raises the streak and the next bot's level; the best score may rise."""
-        if margin <= 0:
-            raise ValueError(f"R14: a won chica has a positive margin, not {margin}")
+        """R14: a win raises the streak and the next bot's level; the best score may rise.
+
+        ``margin`` is the winner's lead, 0 for a cuarenta won from behind (R6: at any score).
+        """
+        if margin < 0:
+            raise ValueError(f"R14: a winning margin is never negative, not {margin}")
         level = self.level
         streak, margins = self.streak + 1, self.margins + margin
         score = saved_score(streak, margins)

@@ -33,6 +33,12 @@ def test_r12_the_first_to_40_wins_and_the_margin_is_the_score_difference() -> No
     assert chica_outcome(log, seat=1) == ChicaOutcome("lost", -12, (42, 30), False)
 
 
+def test_r6_a_cuarenta_won_from_behind_is_a_win_by_a_margin_of_0() -> None:
+    log = [*START, public("game_over", winner=0, scores=[10, 30], reason="cuarenta")]
+    assert chica_outcome(log, seat=0) == ChicaOutcome("won", 0, (10, 30), False)
+    assert chica_outcome(log, seat=1) == ChicaOutcome("lost", 20, (10, 30), False)
+
+
 def test_r14_a_heads_up_draw_is_a_draw_for_the_person() -> None:
     log = [*START, game_over("draw", [10, 10])]
     assert chica_outcome(log, seat=0) == ChicaOutcome("draw", 0, (10, 10), False)

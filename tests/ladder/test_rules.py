@@ -79,11 +79,16 @@ def test_r14_score_and_best_follow_the_formula_over_any_run_of_wins(margins: lis
     assert run.level == level_for(len(margins))
 
 
+def test_a_cuarenta_won_from_behind_counts_as_a_win_with_no_margin() -> None:
+    run = play(play(LadderRun("tok")).won(12)).won(0)
+    assert (run.streak, run.margins, run.level, run.score) == (2, 12, 3, 20_012)
+
+
 def test_refusals_name_the_rule() -> None:
     with pytest.raises(ValueError, match="R14"):
         level_for(-1)
     with pytest.raises(ValueError, match="R14"):
-        LadderRun("tok").won(0)
+        LadderRun("tok").won(-2)
     with pytest.raises(ValueError, match="R14"):
         LadderRun("tok").ended("won")
 

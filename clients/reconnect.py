@@ -89,16 +89,14 @@ class LastingSession:
         session = self.current
         yield Status("connected")
         while True:
-            goodbye = None
             async for message in session:
                 yield message
-                if isinstance(message, s.Goodbye):
-                    goodbye = message
+                if isinstance(message, s.Goodbye):  # the server ended our place: stop here
+                    await session.close()
+                    yield Status("closed", message.reason)
+                    return
             if self._closing:
                 yield Status("closed", "closed by the client")
-                return
-            if goodbye is not None:
-                yield Status("closed", goodbye.reason)
                 return
             yield Status("reconnecting", "the connection dropped")
             try:

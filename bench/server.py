@@ -62,7 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--phases", default="closed,paced",
                         help="closed, paced or both (default %(default)s)")
     parser.add_argument("--profile", type=Path, default=None,
-                        help="write a cProfile of the table server's paced run to this file")
+                        help="write a CPU-time cProfile of the table server's closed-loop run here")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per result")
 
 
@@ -82,6 +82,11 @@ class Window:
     server_cpu: float  # share of one core
     load_cpu: float  # share of one core, all load processes together
     errors: dict[str, int]
+
+    @property
+    def cpu_ms_per_round(self) -> float | None:
+        """Server CPU time per table round: a cost that does not depend on the CPU supply."""
+        return self.server_cpu / self.rounds_per_s * 1000 if self.rounds_per_s > 0 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +117,14 @@ class Report:
         if {"floor", "cuarenta"} <= self.closed.keys():
             floor = self.closed["floor"].rounds_per_s
             return ratio(self.closed["cuarenta"].rounds_per_s, floor) if floor > 0 else None
+        return None
+
+    def cpu_ratio(self) -> float | None:
+        """Floor CPU per round over the server's: the throughput ratio at equal CPU supply."""
+        if {"floor", "cuarenta"} <= self.closed.keys():
+            floor = self.closed["floor"].cpu_ms_per_round
+            ours = self.closed["cuarenta"].cpu_ms_per_round
+            return floor / ours if floor and ours else None
         return None
 
     def held_tables(self) -> int:
@@ -174,10 +187,11 @@ def window_of(kind: str, tables: int, seconds: float, figures: FleetFigures,
     )
 
 
-def closed_loop(kind: TargetKind, args: argparse.Namespace) -> Window:
+def closed_loop(kind: TargetKind, args: argparse.Namespace, profile: Path | None = None,
+                ) -> Window:
     """Every table plays as fast as its turns come back: the throughput figure."""
     progress(f"closed loop, {kind}: starting the server and {args.clients} load process(es)")
-    with TargetProcess(kind) as target, Fleet(kind, target.url, args.clients) as fleet:
+    with TargetProcess(kind, profile) as target, Fleet(kind, target.url, args.clients) as fleet:
         progress(f"closed loop, {kind}: connecting {args.tables} tables")
         fleet.connect(args.tables)
         fleet.seat()
@@ -188,12 +202,11 @@ def closed_loop(kind: TargetKind, args: argparse.Namespace) -> Window:
         return window_of(kind, args.tables, args.seconds, figures, before, after, lag)
 
 
-def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace,
-          profile: Path | None = None) -> list[PacedStep]:
+def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[PacedStep]:
     """Add tables step by step at the given pace until a step no longer holds."""
     interval = 1 / args.pace
     results: list[PacedStep] = []
-    with TargetProcess(kind, profile) as target, Fleet(kind, target.url, args.clients) as fleet:
+    with TargetProcess(kind) as target, Fleet(kind, target.url, args.clients) as fleet:
         for tables in steps:
             progress(f"paced, {kind}: {tables} tables")
             added = tables - fleet.tables
@@ -226,6 +239,10 @@ def _kb(value: float) -> str:
     return f"{value / 1024:.1f}"
 
 
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
 def print_report(report: Report) -> None:
     m = report.machine
     print(f"server bench on {m['nproc']} cores ({m['cpu']}), Python {m['python']}, "
@@ -235,26 +252,32 @@ def print_report(report: Report) -> None:
         print(f"\nclosed loop: {any_window.tables} tables x {SEATS} seats, "
               f"{any_window.seconds:g} s window")
         print(f"{'target':<9}{'rounds/s':>10}{'frames/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
-              f"{'lag p99':>9}{'srv CPU':>9}{'load CPU':>9}  errors")
+              f"{'lag p99':>9}{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}  errors")
         for w in report.closed.values():
             print(f"{w.target:<9}{w.rounds_per_s:>10.0f}{w.frames_per_s:>10.0f}"
                   f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
-                  f"{w.server_cpu:>9.0%}{w.load_cpu:>9.0%}  {w.errors or '-'}")
+                  f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}  "
+                  f"{w.errors or '-'}")
         closed = report.closed_ratio()
         if closed is not None:
             verdict = "met" if closed >= CLOSED_TARGET else "NOT met"
             print(f"cuarenta/floor rounds: {closed:.3f} (target >= {CLOSED_TARGET:.3f}: {verdict})")
+        cpu = report.cpu_ratio()
+        if cpu is not None:
+            print(f"floor/cuarenta server CPU per round: {cpu:.3f} (the ratio at equal CPU supply)")
     for kind, steps in report.paced.items():
         if not steps:
             continue
         print(f"\npaced ({kind}): one action per table every {1 / report.pace:g} s")
         print(f"{'tables':>7}{'conns':>7}{'rounds/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'lag p99':>9}"
-              f"{'srv CPU':>9}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}{'RSS MB':>8}  holds")
+              f"{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}"
+              f"{'RSS MB':>8}  holds")
         for step in steps:
             w = step.window
             print(f"{w.tables:>7}{SEATS * w.tables:>7}{w.rounds_per_s:>10.0f}"
                   f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
-                  f"{w.server_cpu:>9.0%}{w.load_cpu:>9.0%}{_kb(step.bytes_per_connection):>9}"
+                  f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}"
+                  f"{_kb(step.bytes_per_connection):>9}"
                   f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}  "
                   f"{'yes' if step.holds else 'no'}{' ' + str(w.errors) if w.errors else ''}")
     if report.paced.get("cuarenta"):
@@ -267,13 +290,15 @@ def print_report(report: Report) -> None:
 def json_lines(report: Report) -> list[str]:
     lines = [{"bench": "server", "result": "machine", **report.machine}]
     for window in report.closed.values():
-        lines.append({"bench": "server", "result": "closed", **asdict(window)})
+        lines.append({"bench": "server", "result": "closed", **asdict(window),
+                      "cpu_ms_per_round": window.cpu_ms_per_round})
     for steps in report.paced.values():
         for step in steps:
             lines.append({"bench": "server", "result": "paced", **asdict(step),
+                          "cpu_ms_per_round": step.window.cpu_ms_per_round,
                           "holds": step.holds})
-    lines.append({"bench": "server", "result": "summary",
-                  "closed_ratio": report.closed_ratio(), "held_tables": report.held_tables()})
+    lines.append({"bench": "server", "result": "summary", "closed_ratio": report.closed_ratio(),
+                  "cpu_ratio": report.cpu_ratio(), "held_tables": report.held_tables()})
     return [json.dumps(line, separators=(",", ":")) for line in lines]
 
 
@@ -298,10 +323,10 @@ def run(args: argparse.Namespace) -> int:
         raise_open_file_limit()  # inherited by the servers and the load processes
         report = Report(machine(), pace=args.pace)
         if "closed" in phases:
-            for kind in ("floor", "cuarenta"):
-                report.closed[kind] = closed_loop(kind, args)
+            report.closed["floor"] = closed_loop("floor", args)
+            report.closed["cuarenta"] = closed_loop("cuarenta", args, args.profile)
         if "paced" in phases:
-            report.paced["cuarenta"] = paced("cuarenta", steps, args, args.profile)
+            report.paced["cuarenta"] = paced("cuarenta", steps, args)
             report.paced["floor"] = paced("floor", [steps[-1]], args)
     except LoadBenchError as exc:
         print(f"cuarenta bench server: {exc}", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 Exactly ``cuarenta serve`` (same flags, same ``server.serve_cmd.serve`` coroutine, same signals),
 with ``bench.load.lag`` running beside it on the same event loop. ``--profile FILE`` also profiles
-the run (cProfile) and writes it to FILE on SIGUSR2, to find where a slow server spends its time.
+the run (cProfile, in CPU time) and writes it to FILE on SIGUSR2: where a slow server's time goes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import contextlib
 import cProfile
 import signal
 import sys
+import time
 from pathlib import Path
 
 from bench.load.lag import report_lag
@@ -21,7 +22,7 @@ from server import config, logs, serve_cmd
 
 async def _serve_with_probe(settings: config.Settings, profile: Path | None) -> None:
     if profile is not None:
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)  # CPU time: other processes don't count
         asyncio.get_running_loop().add_signal_handler(signal.SIGUSR2, _dump, profiler, profile)
         profiler.enable()
     probe = asyncio.create_task(report_lag())

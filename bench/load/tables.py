@@ -34,6 +34,16 @@ TABLE_OPTIONS: dict[str, str | int | bool] = {"special_claims": "auto"}
 REQUEST_TIMEOUT_S = 30.0
 
 
+def greedy(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The legal action taking the most table cards (R7); the first listed among equals.
+
+    Not simply the first legal action: lists start with trails, and seats that only trail pile
+    the table up until every subset summing to a card is its own legal capture (thousands per
+    decision). Capturing greedily keeps the table, and so the work per turn, like real play.
+    """
+    return max(legal, key=lambda action: len(action.get("take") or ()))
+
+
 class Recorder:
     """What one load process measured inside the current window."""
 
@@ -129,7 +139,7 @@ class TableLoad:
 
 
 class CuarentaTable(TableLoad):
-    """A table of the real server: hello, create, four joins, start, then first-legal play."""
+    """A table of the real server: hello, create, four joins, start, then greedy play."""
 
     def __init__(self, index: int, recorder: Recorder, url: str) -> None:
         super().__init__(index, recorder)
@@ -179,14 +189,14 @@ class CuarentaTable(TableLoad):
         self.delivered(seat, last, now)
         info = snapshot["info"]
         if info["stage"] == "playing" and snapshot["legal"]:
-            self.turn(seat, last, partial(self._play, snapshot["legal"][0]))
+            self.turn(seat, last, partial(self._play, greedy(snapshot["legal"])))
         elif info["stage"] == "finished" and self._rematch_asked[seat] != info["game"]:
             self._rematch_asked[seat] = info["game"]
             if not self.stopped:
                 self._send(seat, c.Rematch(rid=self._next_rid()))
 
     def _play(self, legal: dict[str, Any], seat: int, at: int) -> None:
-        """Send the first legal action, stamped with the position it answers (``at``)."""
+        """Send the chosen legal action, stamped with the position it answers (``at``)."""
         action = CLIENT_ADAPTER.validate_python({**legal, "rid": self._next_rid(), "at": at})
         self._send(seat, action)
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bench.load.errors import StatsError
 from bench.load.stats import Latency, merged, per_unit, percentile, rate, ratio
-from bench.load.tables import Recorder, TableLoad
+from bench.load.tables import Recorder, TableLoad, greedy
 from bench.server import parse_ramp
 
 
@@ -104,3 +104,14 @@ def test_ramp_steps_must_ascend() -> None:
         parse_ramp("1000,500")
     with pytest.raises(StatsError, match="table counts"):
         parse_ramp("lots")
+
+
+def test_load_seats_capture_the_most_cards_they_legally_can_r7() -> None:
+    legal = [
+        {"type": "play", "card": "2C", "take": []},
+        {"type": "play", "card": "5D", "take": ["5H"]},
+        {"type": "play", "card": "6S", "take": ["2D", "4H", "7C"]},
+        {"type": "play", "card": "6H", "take": ["2D", "4H", "7C"]},
+    ]
+    assert greedy(legal) == legal[2]
+    assert greedy([{"type": "announce", "call": "pass"}]) == {"type": "announce", "call": "pass"}

@@ -76,6 +76,7 @@ class ClientSession:
         self._next_rid = 1
         self._answers: dict[int, asyncio.Queue[s.ServerMessage | None]] = {}
         self._inbox: asyncio.Queue[s.ServerMessage | None] = asyncio.Queue()
+        self._snapshot_seen = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
 
     # ------------------------------------------------------------------ connecting
@@ -109,6 +110,8 @@ class ClientSession:
                 session.connection_id = welcome.connection
             if resume is not None:
                 await session._answer(rid, wait_s)  # seated, or an error
+                # the missed events follow the seat, then a snapshot: return caught up
+                await asyncio.wait_for(session._snapshot_seen.wait(), wait_s)
         except BaseException:
             await session.close()
             raise
@@ -255,5 +258,6 @@ class ClientSession:
             self.based = True
             self.snapshot = message
             self.seat = message.you.seat
+            self._snapshot_seen.set()
         elif isinstance(message, s.Seated):
             self.token, self.table, self.seat = message.token, message.table, message.seat

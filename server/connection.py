@@ -27,6 +27,7 @@ from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
 from server.errors import Refused
+from server.referee import Outcome
 from server.seating import TokenBucket
 from server.store.base import StoreError
 
@@ -167,10 +168,11 @@ class Connection:
                 raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
             room, ref = found
             await self._leave_other_table(room)
-            await room.run(
+            outcome = await room.run(
                 lambda referee, now: referee.attach(self.id, self.name, message, ref.role, now)
             )
             self.room = room
+            self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
             self.push(await self.app.ladder.handle(message, self.name))
         else:
@@ -199,10 +201,18 @@ class Connection:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)
         token, last = message.resume, message.last_event
-        await room.run(lambda referee, now: referee.resume(
+        outcome = await room.run(lambda referee, now: referee.resume(
             self.id, self.name, token, last, message.rid, now))
         self.room = room
+        self._bind(room.table_id, outcome)
         return True
+
+    def _bind(self, table_id: str, outcome: Outcome) -> None:
+        """Log lines from now on name the table and, once seated, the seat."""
+        seated = [m for conn, m in outcome.messages if conn == self.id and isinstance(m, s.Seated)]
+        seat = seated[-1].seat if seated else None
+        structlog.contextvars.bind_contextvars(table=table_id, seat=seat)
+        log.info("at table", role="player" if seat is not None else "spectator")
 
     async def _leave_other_table(self, room: Room | RemoteRoom) -> None:
         if self.room is not None and self.room is not room:

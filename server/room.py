@@ -106,6 +106,7 @@ class Room:
                 log.exception("commit failed; the table will be reloaded")
                 raise
             self.version = stored.version
+            log.debug("committed", last_event=self.referee.last_event, version=self.version)
         for conn in outcome.detached:
             self.on_detach(conn, self)
         for conn, message in outcome.messages:
@@ -174,7 +175,7 @@ class Room:
         return True
 
     async def _bot_turn(self, request: BotRequest) -> None:
-        structlog.contextvars.bind_contextvars(seat=request.seat, event=request.at)
+        structlog.contextvars.bind_contextvars(seat=request.seat, last_event=request.at)
         action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
         self.metrics.bot_moves.labels(level=str(request.level)).inc()
         await self.run(lambda referee, now: referee.bot_act(request, action, now), wake=False)

@@ -671,10 +671,11 @@ class Referee:
             entry = self._entry(event)
             self.log.append(entry)
             out.entries.append(json.dumps(entry, separators=(",", ":")).encode())
+        shared: dict[object, Any] = {}
         for viewer in self.viewers.values():
             for n in range(first, self.last_event + 1):
                 out.to(viewer.conn, self._event_for(n, viewer))
-            self._snapshot_to(out, viewer)
+            out.to(viewer.conn, self.snapshot(viewer, shared))
 
     def _entry(self, event: Any) -> dict[str, Any]:
         """A log entry: one public form, or one form per seat plus the spectators' (``v``)."""
@@ -696,21 +697,29 @@ class Referee:
     def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
         out.to(viewer.conn, self.snapshot(viewer))
 
-    def snapshot(self, viewer: Viewer) -> s.Snapshot:
+    def snapshot(self, viewer: Viewer, shared: dict[object, Any] | None = None) -> s.Snapshot:
+        """``viewer``'s snapshot; ``shared`` caches what viewers of one publish have in common
+        (the table info, the deadlines, each seat's and the spectators' view)."""
+        shared = {} if shared is None else shared
         game = self.game
         view = legal = None
         if game is not None:
-            view = view_to_wire(view_of(game, viewer.seat), self.options)
+            key = ("view", viewer.seat)
+            if key not in shared:
+                shared[key] = view_to_wire(view_of(game, viewer.seat), self.options)
+            view = shared[key]
             if viewer.seat is not None and viewer.seat in game.to_act() and self.in_game:
                 legal = [action_to_wire(a) for a in game.legal_actions(viewer.seat)]
+        if "info" not in shared:
+            shared["info"], shared["deadlines"] = self.info(), self.deadlines()
         return s.Snapshot(
             last_event=self.last_event,
             you=s.You(role="player" if viewer.seat is not None else "spectator",
                       seat=viewer.seat, host=viewer.host, name=viewer.name),
-            info=self.info(),
+            info=shared["info"],
             view=view,
             legal=legal or [],
-            deadlines=self.deadlines(),
+            deadlines=shared["deadlines"],
         )
 
     def info(self) -> s.TableInfo:

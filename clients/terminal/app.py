@@ -36,6 +36,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 
 LOG_LINES = 500
+DRAW_DELAY_S = 0.05  # at most ~20 redraws a second: plenty for cards, cheap over SSH
 HOST_KEYS: dict[str, Callable[[], c.ClientMessage]] = {
     "s": c.Start,
     "b": lambda: c.AddBot(level=2),
@@ -69,9 +70,10 @@ class TableApp(App[int]):
         self.menu: Menu | None = None
         self.status = tr("connected")
         self.log_lines: list[str] = []
-        self.changed = asyncio.Event()  # set on every snapshot, chat line, status (tests wait)
+        self.changed = asyncio.Event()  # set after each redraw (tests wait on it)
         self.lost: str | None = None  # why the table was lost for good, if it was
         self._shown: dict[str, str] = {}  # the text each widget shows now
+        self._draw_pending = False
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -86,7 +88,7 @@ class TableApp(App[int]):
 
     def on_mount(self) -> None:
         self.run_worker(self._follow(), exclusive=True, group="follow")
-        self.set_interval(1.0, self._draw)  # the turn clock counts down between snapshots
+        self.set_interval(1.0, self._request_draw)  # the turn clock ticks between snapshots
 
     # ------------------------------------------------------------------ the stream
     async def _follow(self) -> None:
@@ -99,12 +101,12 @@ class TableApp(App[int]):
                 self._on_event(item)
             elif isinstance(item, s.ChatLine):
                 self._add_line(chat_text(item, self.tr))
-                self.changed.set()
+                self._request_draw()
             elif isinstance(item, s.Presence) and self.snapshot is not None:
                 info = self.snapshot.info.model_copy(
                     update={"seats": item.seats, "spectators": item.spectators})
                 self.snapshot = self.snapshot.model_copy(update={"info": info})
-                self._draw()
+                self._request_draw()
 
     def _on_status(self, status: Status) -> None:
         if status.state == "reconnecting":
@@ -117,8 +119,7 @@ class TableApp(App[int]):
             self.status = self.tr("resumed", n=status.attempt)
         else:
             self.status = self.tr("connected")
-        self._draw()
-        self.changed.set()
+        self._request_draw()
 
     def _on_snapshot(self, snap: s.Snapshot) -> None:
         self.snapshot = snap
@@ -127,8 +128,7 @@ class TableApp(App[int]):
             self.menu = Menu(snap)
         else:
             self.menu = Menu(snap, self.menu.card)
-        self._draw()
-        self.changed.set()
+        self._request_draw()
 
     def _on_event(self, event: s.Event) -> None:
         if self.snapshot is None:
@@ -144,8 +144,16 @@ class TableApp(App[int]):
             self.query_one("#log", Log).write_line(line)
 
     # ------------------------------------------------------------------ drawing
+    def _request_draw(self) -> None:
+        """Draw soon: a burst of messages (bots answer in milliseconds) becomes one frame."""
+        if not self._draw_pending:
+            self._draw_pending = True
+            self.set_timer(DRAW_DELAY_S, self._draw)
+
     def _draw(self) -> None:
-        """Redraw what changed (the turn clock ticks between snapshots)."""
+        """Redraw what changed, then tell waiters (tests) the screen is current."""
+        self._draw_pending = False
+        self.changed.set()
         snap = self.snapshot
         texts = {"#status": self.status}
         if snap is not None:

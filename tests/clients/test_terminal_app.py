@@ -134,20 +134,21 @@ async def test_a_spectator_sees_the_game_but_no_hand_and_chats_with_spectators(
         place = LastingSession(links.watch, "Eve", watch=True)
         await place.open()
         app = TableApp(place, Translator("en"))
-        async with app.run_test(size=(120, 40)) as pilot, wire_bots(links.join, 4,
-                                                                    host=links.host):
-            await play_by_keyboard(app, pilot, until_plays=4)  # nothing to press: watch
-            snap = app.snapshot
-            assert snap is not None
-            assert snap.you.role == "spectator"
-            board = board_text(app)
-            assert "Your hand" not in board
-            assert "Team 0:" in board
-            assert "Team 1:" in board
-            assert app.menu is not None
-            assert app.menu.options(app.tr) == []
+        async with app.run_test(size=(120, 40)) as pilot:
+            # chat while the table is quiet: the pilot waits for an idle app after each key
             await pilot.press("slash", "h", "o", "l", "a", "enter")
             while "Eve: hola" not in app.log_lines:
                 await next_change(app)
-            assert any(line.startswith("wire 0 sits in seat 0") for line in app.log_lines)
+            async with wire_bots(links.join, 4, host=links.host):
+                await play_by_keyboard(app, pilot, until_plays=4)  # nothing to press: watch
+                snap = app.snapshot
+                assert snap is not None
+                assert snap.you.role == "spectator"
+                board = board_text(app)
+                assert "Your hand" not in board
+                assert "Team 0:" in board
+                assert "Team 1:" in board
+                assert app.menu is not None
+                assert app.menu.options(app.tr) == []
+                assert any(line.startswith("wire 0 sits in seat 0") for line in app.log_lines)
             await place.close()

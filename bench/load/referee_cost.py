@@ -1,0 +1,115 @@
+"""``python -m bench.load.referee_cost``: the server's CPU per play, without sockets or clocks.
+
+Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole games with four
+seated connections, and splits the CPU time of each play into the referee's own work (rules,
+events, redaction, four snapshots), ``to_state`` (what the room commits to the store after
+every change) and encoding the messages it sends. CPU time (``process_time``), so other work on
+the machine does not inflate it. ``--policy first`` plays the first legal action (trails) and
+shows how legal-capture lists explode on a crowded table (R7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from protocol import client_messages as c
+from protocol import encode
+from protocol import server_messages as s
+from server.referee import Outcome, Referee, RefereeConfig
+
+SEATS = 4
+
+
+@dataclass
+class Costs:
+    plays: int = 0
+    referee_s: float = 0.0
+    state_s: float = 0.0
+    encode_s: float = 0.0
+    state_bytes: int = 0
+    most_legal: int = 0
+    messages: Counter[str] = field(default_factory=Counter)
+    bytes_by_type: Counter[str] = field(default_factory=Counter)
+
+    def report(self, policy: str, games: int) -> str:
+        per = 1000 / self.plays
+        sizes = {kind: f"{count / self.plays:.1f} x {self.bytes_by_type[kind] // count} B"
+                 for kind, count in self.messages.items()}
+        return (f"policy {policy}: {self.plays} plays in {games} game(s); CPU per play: referee "
+                f"{self.referee_s * per:.3f} ms, to_state {self.state_s * per:.3f} ms "
+                f"(last state {self.state_bytes} B), encode {self.encode_s * per:.3f} ms; "
+                f"messages per play {sum(self.messages.values()) / self.plays:.1f}: {sizes}; "
+                f"most legal actions in one snapshot {self.most_legal}")
+
+
+def _decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
+    for conn, message in out.messages:
+        if isinstance(message, s.Snapshot) and message.legal:
+            return conn, message
+    return None
+
+
+def _choose(snapshot: s.Snapshot, policy: str) -> c.ClientMessage:
+    legal = snapshot.legal
+    pick = legal[0] if policy == "first" else max(
+        legal, key=lambda action: len(getattr(action, "take", None) or ()))
+    return pick.model_copy(update={"at": snapshot.last_event})
+
+
+def measure(plays: int, policy: str) -> tuple[Costs, int]:
+    """Play ``plays`` actions (rematching after each game); return the costs and games."""
+    referee = Referee.create("pagat-4p", {"special_claims": "auto"}, 0,
+                             RefereeConfig(bot_delay_s=0.0))
+    conns = [f"conn{seat}" for seat in range(SEATS)]
+    referee.attach(conns[0], "s0", c.Join(key=referee.keys["host"], seat=0), "host", 0.0)
+    for seat in range(1, SEATS):
+        referee.attach(conns[seat], f"s{seat}", c.Join(key=referee.keys["join"], seat=seat),
+                       "join", 0.0)
+    decision = _decision(referee.handle(conns[0], c.Start(), 0.0))
+    costs, now = Costs(), 1.0
+    while costs.plays < plays:
+        if decision is None:  # the game is over: everyone asks for a rematch
+            for conn in conns:
+                decision = _decision(referee.handle(conn, c.Rematch(), now)) or decision
+            if decision is None:
+                raise RuntimeError("no seat has a decision and no game starts")
+            continue
+        conn, snapshot = decision
+        costs.most_legal = max(costs.most_legal, len(snapshot.legal))
+        action = _choose(snapshot, policy)
+        started = time.process_time()
+        out = referee.handle(conn, action, now)
+        handled = time.process_time()
+        state = referee.to_state()
+        stored = time.process_time()
+        for _, message in out.messages:
+            data = encode(message)
+            costs.messages[message.type] += 1
+            costs.bytes_by_type[message.type] += len(data)
+        encoded = time.process_time()
+        costs.referee_s += handled - started
+        costs.state_s += stored - handled
+        costs.encode_s += encoded - stored
+        costs.state_bytes = len(state)
+        costs.plays += 1
+        now += 0.01
+        decision = _decision(out)
+    return costs, referee.game_no
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load.referee_cost", description=__doc__)
+    parser.add_argument("--plays", type=int, default=600)
+    parser.add_argument("--policy", choices=("greedy", "first"), default="greedy")
+    args = parser.parse_args(argv)
+    costs, games = measure(args.plays, args.policy)
+    print(costs.report(args.policy, games))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

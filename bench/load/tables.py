@@ -31,7 +31,7 @@ from protocol.codec import CLIENT_ADAPTER
 ANSWERS = frozenset({"welcome", "ack", "error", "table_created", "seated", "record"})
 #: R10 awards without a claim window: a closed loop never waits on the server's claim clock.
 TABLE_OPTIONS: dict[str, str | int | bool] = {"special_claims": "auto"}
-REQUEST_TIMEOUT_S = 30.0
+REQUEST_TIMEOUT_S = 120.0  # generous: on a busy machine seating thousands of tables is slow
 
 
 def greedy(legal: list[dict[str, Any]]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from protocol import server_messages as s
+from protocol.base import TurnTimer
 from server.bots import BotRunner
 from server.metrics import Metrics
 from server.referee import Referee, RefereeConfig
@@ -57,7 +58,7 @@ class Lobby:
         self.lease_s = LEASE_TTL_S
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
 
-    async def create(self, profile: str, options: dict[str, Any], turn_timer: int,
+    async def create(self, profile: str, options: dict[str, Any], turn_timer: TurnTimer,
                      club: str | None = None) -> Room:
         """Create and store a new table (``Refused`` for bad options)."""
         referee = Referee.create(profile, options, turn_timer, self.config, self.seeds, club)

@@ -1,0 +1,168 @@
+"""What every viewer is sent: numbered events, redacted per viewer, then a fresh snapshot.
+
+Every change goes through ``_publish``: it numbers the new events, redacts engine events for
+every kind of viewer through ``engine.views.redact`` (the one redaction path, invariant 1) and
+queues for every viewer its events followed by a snapshot built from ``engine.views.view_of``.
+A viewer may not see an event at all only in theory: it would get a ``hidden`` placeholder with
+the same number, so a gap always means loss (invariant 2).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from engine.phase import Phase
+from engine.views import redact, view_of
+from protocol import server_messages as s
+from protocol.base import WireModel
+from protocol.convert import action_to_wire, view_to_wire
+from server.seating import Viewer
+from server.table_state import Outcome, TableState
+
+
+class TableViews(TableState):
+    """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
+
+    def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
+        """Number ``events``, log them, and send every viewer its events plus a snapshot."""
+        out.dirty = True
+        first = self.last_event + 1
+        for event in events:
+            if not isinstance(event, WireModel):
+                self.game_event = self.last_event + 1  # a game change: older actions are stale
+            entry = self._entry(event)
+            self.log.append(entry)
+            out.entries.append(json.dumps(entry, separators=(",", ":")).encode())
+        shared: dict[object, Any] = {}
+        for viewer in self.viewers.values():
+            for n in range(first, self.last_event + 1):
+                out.to(viewer.conn, self._event_for(n, viewer))
+            out.to(viewer.conn, self.snapshot(viewer, shared))
+
+    def _entry(self, event: Any) -> dict[str, Any]:
+        """A log entry: one public form, or one form per seat plus the spectators' (``v``)."""
+        if isinstance(event, WireModel):
+            return {"a": event.model_dump(mode="json")}
+        forms = [redact(event, seat).to_json() for seat in range(len(self.seats))]
+        forms.append(redact(event, None).to_json())
+        if all(form == forms[0] for form in forms):
+            return {"a": forms[0]}
+        return {"v": forms}
+
+    def _event_for(self, n: int, viewer: Viewer) -> s.Event:
+        entry = self.log[n - 1]
+        form = (
+            entry["a"]
+            if "a" in entry
+            else entry["v"][viewer.seat if viewer.seat is not None else -1]
+        )
+        return s.Event.model_construct(type="event", n=n, event=form)
+
+    def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
+        out.to(viewer.conn, self.snapshot(viewer))
+
+    def snapshot(self, viewer: Viewer, shared: dict[object, Any] | None = None) -> s.Snapshot:
+        """``viewer``'s snapshot; ``shared`` caches what viewers of one publish have in common
+        (the table info, the deadlines, each seat's and the spectators' view)."""
+        shared = {} if shared is None else shared
+        game = self.game
+        view = legal = None
+        if game is not None:
+            key = ("view", viewer.seat)
+            if key not in shared:
+                shared[key] = view_to_wire(view_of(game, viewer.seat), self.options)
+            view = shared[key]
+            if viewer.seat is not None and viewer.seat in game.to_act() and self.in_game:
+                legal = [action_to_wire(a) for a in game.legal_actions(viewer.seat)]
+        if "info" not in shared:
+            shared["info"], shared["deadlines"] = self.info(), self.deadlines()
+        return s.Snapshot(
+            last_event=self.last_event,
+            you=s.You(
+                role="player" if viewer.seat is not None else "spectator",
+                seat=viewer.seat,
+                host=viewer.host,
+                name=viewer.name,
+            ),
+            info=shared["info"],
+            view=view,
+            legal=legal or [],
+            deadlines=shared["deadlines"],
+        )
+
+    def info(self) -> s.TableInfo:
+        return s.TableInfo(
+            table=self.table_id,
+            profile=self.profile,
+            options=self.options,
+            turn_timer=self.turn_timer,
+            locked=self.locked,
+            stage=self.stage,  # type: ignore[arg-type]
+            game=self.game_no,
+            seats=self.seat_infos(),
+            spectators=self.spectators,
+            rematch_asked=sorted(self.rematch),
+        )
+
+    def seat_infos(self) -> list[s.SeatInfo]:
+        return [
+            s.SeatInfo(
+                seat=i,
+                occupant=seat.occupant,
+                name=seat.name,
+                bot_level=seat.bot_level,
+                connected=seat.connected,
+                stand_in=seat.stand_in,
+            )
+            for i, seat in enumerate(self.seats)
+        ]
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for viewer in self.viewers.values() if viewer.seat is None)
+
+    def deadlines(self) -> list[s.Deadline]:
+        """Public deadlines: people's decisions, the claim window, absent people's grace."""
+        now_ref = self.decision_since
+        out: list[s.Deadline] = []
+        game = self.game
+        if game is not None and self.in_game and game.phase in (Phase.PLAY, Phase.ANNOUNCE):
+            turn = game.turn
+            if turn is not None and not self.seats[turn].is_bot_controlled:
+                limit = self._person_limit(game)
+                if limit:
+                    kind: Literal["turn", "announce"] = (
+                        "announce" if game.phase is Phase.ANNOUNCE else "turn"
+                    )
+                    out.append(
+                        s.Deadline(
+                            kind=kind, seat=turn, at=now_ref + limit, remaining_ms=int(limit * 1000)
+                        )
+                    )
+        if self.claims_deadline is not None:
+            out.append(
+                s.Deadline(
+                    kind="claims",
+                    seat=None,
+                    at=self.claims_deadline,
+                    remaining_ms=int(self.config.claim_window_s * 1000),
+                )
+            )
+        for index, seat in enumerate(self.seats):
+            if seat.occupant == "person" and seat.away_since is not None and not seat.open:
+                at = seat.away_since + self.config.grace_s
+                out.append(
+                    s.Deadline(
+                        kind="grace",
+                        seat=index,
+                        at=at,
+                        remaining_ms=int(self.config.grace_s * 1000),
+                    )
+                )
+        return out
+
+    def _presence(self, out: Outcome) -> None:
+        message = s.Presence(seats=self.seat_infos(), spectators=self.spectators)
+        for viewer in self.viewers.values():
+            out.to(viewer.conn, message)

@@ -111,7 +111,7 @@ class Cluster:
         if self.lobby.rooms.get(room.table_id) is room:
             del self.lobby.rooms[room.table_id]
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
-        for ticket in tickets_of(room.referee, set(self.connections)):
+        for ticket in tickets_of(room.referee, set(self.connections), room.referee.last_event):
             remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:

@@ -32,15 +32,20 @@ class Ticket:
     last_event: int | None = None  # the last event number it was sent
 
 
-def tickets_of(referee: Referee, live: set[str]) -> list[Ticket]:
-    """Tickets of the referee's viewers whose connections are in ``live``."""
+def tickets_of(referee: Referee, live: set[str], last_event: int | None = None) -> list[Ticket]:
+    """Tickets of the referee's viewers whose connections are in ``live``.
+
+    ``last_event`` is what they have all been sent (the stored log's end, after a reload):
+    each resume then also replays the events the resumes before it published.
+    """
     tickets = []
     for viewer in referee.viewers.values():
         if viewer.conn not in live:
             continue
         role: KeyRole = "host" if viewer.host else "join" if viewer.can_sit else "watch"
         token = referee.seats[viewer.seat].token if viewer.seat is not None else None
-        tickets.append(Ticket(viewer.conn, viewer.name, referee.keys.get(role), role, token))
+        tickets.append(Ticket(viewer.conn, viewer.name, referee.keys.get(role), role, token,
+                              last_event))
     return tickets
 
 

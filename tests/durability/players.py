@@ -46,10 +46,27 @@ async def seat_four(urls: Sequence[str]) -> tuple[list[ClientSession], s.TableCr
 
 
 async def play(session: ClientSession, rng: random.Random,
-               stop: Callable[[s.Snapshot], bool] = finished) -> s.Snapshot:
-    """Play a random legal card or announcement (R6, R7) on each turn until ``stop`` holds."""
-    snap = await session.next_snapshot(wait_s=WAIT_S)
+               stop: Callable[[s.Snapshot], bool] = finished,
+               halt: asyncio.Event | None = None) -> s.Snapshot | None:
+    """Play a random legal card or announcement (R6, R7) on each turn until ``stop`` holds.
+
+    The player decides on the newest snapshot it holds, and looks again whenever a message
+    arrives or a second passes; it gives up when nothing moves for ``WAIT_S``. ``halt`` stops
+    it from outside (cancelling is unreliable here: Python 3.11's ``wait_for`` can swallow a
+    cancellation that meets a message).
+    """
+    clock = asyncio.get_running_loop().time
+    deadline, seen = clock() + WAIT_S, session.last_event
     while True:
+        with contextlib.suppress(TimeoutError):
+            await session.next_snapshot(wait_s=0.5)
+        if halt is not None and halt.is_set():
+            return None
+        if session.last_event != seen:
+            deadline, seen = clock() + WAIT_S, session.last_event
+        snap = session.snapshot
+        if snap is None:
+            continue
         if stop(snap) or finished(snap):
             return snap
         moves = [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
@@ -59,18 +76,21 @@ async def play(session: ClientSession, rng: random.Random,
             except RequestRefused as exc:
                 if exc.code not in RACES:
                     raise
-                latest = session.snapshot  # lost a race: decide again on the newest state
-                if latest is not None and latest is not snap:
-                    snap = latest
-                    continue
-        snap = await session.next_snapshot(wait_s=WAIT_S)
+        if clock() > deadline:
+            view = snap.view
+            raise TimeoutError(
+                f"seat {session.seat}: nothing moved for {WAIT_S} s at event {snap.last_event}"
+                f" ({snap.info.stage}, {view.phase if view else None}, turn"
+                f" {view.turn if view else None}, legal {[a.type for a in snap.legal]})"
+            )
 
 
 async def play_all(sessions: Sequence[ClientSession], seed: int) -> list[s.Snapshot]:
     """Everyone plays to the end of the game; their final snapshots."""
-    return list(await asyncio.gather(
+    finals = await asyncio.gather(
         *(play(session, random.Random(seed + i)) for i, session in enumerate(sessions))
-    ))
+    )
+    return [final for final in finals if final is not None]
 
 
 async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int,
@@ -81,18 +101,21 @@ async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int,
         return (snap.last_event >= events and snap.view is not None
                 and snap.view.phase == "play" and bool(snap.view.table))
 
-    watcher = asyncio.create_task(play(sessions[0], random.Random(seed), stop=mid_hand))
-    tasks = [asyncio.create_task(play(session, random.Random(seed + i)))
+    halt = asyncio.Event()
+    watcher = asyncio.create_task(play(sessions[0], random.Random(seed), mid_hand, halt))
+    tasks = [asyncio.create_task(play(session, random.Random(seed + i), halt=halt))
              for i, session in enumerate(sessions[1:], 1)]
     try:
-        snap = await watcher
-        assert not finished(snap), "the game ended before the hand we meant to interrupt"
+        done, _ = await asyncio.wait([watcher, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # a player's failure surfaces here, not as a stall
+        assert watcher in done, "the game ended before the hand we meant to interrupt"
+        stopped = watcher.result()
+        assert stopped is not None
+        assert not finished(stopped), "the game ended before the hand we meant to interrupt"
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, RequestRefused):
-                await task
+        halt.set()
+        await asyncio.gather(watcher, *tasks, return_exceptions=True)
 
 
 async def reconnect_all(sessions: Sequence[ClientSession], url: str) -> list[ClientSession]:

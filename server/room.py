@@ -119,7 +119,7 @@ class Room:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
         events = await self.store.events_after(self.table_id, 0)
         old = self.referee
-        tickets = tickets_of(old, set(old.viewers))
+        tickets = tickets_of(old, set(old.viewers), stored.last_event)  # all sent up to there
         self.referee = Referee.from_state(
             stored.state, [event.data for event in events], old.config, self.clock(), old.seeds
         )

@@ -6,6 +6,7 @@ sleep) and then the lag probe's lines, which a reader thread collects with their
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -26,6 +27,17 @@ STOP_TIMEOUT_S = 5.0
 PROFILE_TIMEOUT_S = 60.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+PR_SET_PDEATHSIG = 1
+_LIBC = ctypes.CDLL(None, use_errno=True)  # loaded here: a forked child only calls into it
+
+
+def die_with_parent() -> None:
+    """Have the kernel SIGKILL this process when its parent dies (Linux ``PR_SET_PDEATHSIG``).
+
+    A benchmark killed by a timeout must not leave servers or load processes running: an
+    orphaned server keeps its abandoned tables' stand-in bots playing, and ignores SIGTERM.
+    """
+    _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def server_command(profile: Path | None = None) -> list[str]:
@@ -61,7 +73,8 @@ class TargetProcess:
         self._stderr_path = Path(name)
         with os.fdopen(handle, "ab") as stderr:  # O_APPEND: our reads never race its writes
             self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr,
-                                            text=True, cwd=Path(__file__).resolve().parents[2])
+                                            text=True, cwd=Path(__file__).resolve().parents[2],
+                                            preexec_fn=die_with_parent)
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         while parse_line(line) is not None:  # a probe line before the port is bound

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from bench.load.errors import LoadError
 from bench.load.tables import CuarentaTable, FloorTable, Recorder, TableLoad
+from bench.load.targets import die_with_parent
 
 Target = Literal["cuarenta", "floor"]
 SETUP_CONCURRENCY = 64  # tables being connected or seated at once
@@ -56,6 +57,7 @@ def raise_open_file_limit() -> int:
 
 def worker_main(pipe: Connection, spec: WorkerSpec) -> None:
     """Process entry point: serve commands until ``stop``; a failure is reported, not raised."""
+    die_with_parent()
     raise_open_file_limit()
     try:
         asyncio.run(LoadWorker(spec, pipe).serve())

@@ -38,6 +38,7 @@ class Referee(TableFlow):
         self, conn: str, name: str, request: c.Join | c.Watch, role: KeyRole, now: float
     ) -> Outcome:
         """A connection joins (takes a seat) or watches through a link key of ``role``."""
+        self.last_input = max(self.last_input, now)
         out = Outcome()
         viewer = self.viewers.get(conn)
         if viewer is None:
@@ -67,6 +68,7 @@ class Referee(TableFlow):
         self, conn: str, name: str, token: str, last_event: int | None, rid: int, now: float
     ) -> Outcome:
         """Take a seat back with its token: its events after ``last_event``, then a snapshot."""
+        self.last_input = max(self.last_input, now)
         index = next(
             (i for i, seat in enumerate(self.seats) if keys.same_secret(token, seat.token)), None
         )
@@ -103,6 +105,7 @@ class Referee(TableFlow):
 
     def detach(self, conn: str, now: float) -> Outcome:
         """The connection went away: its seat stays for the grace period (invariant 5)."""
+        self.last_input = max(self.last_input, now)
         out = Outcome()
         viewer = self.viewers.pop(conn, None)
         if viewer is None:
@@ -124,6 +127,7 @@ class Referee(TableFlow):
     # ------------------------------------------------------------------ requests
     def handle(self, conn: str, message: c.ClientMessage, now: float) -> Outcome:
         """Carry out one table request from ``conn``; raises ``Refused`` with nothing changed."""
+        self.last_input = max(self.last_input, now)
         viewer = self.viewers.get(conn)
         if viewer is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")

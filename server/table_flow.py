@@ -53,6 +53,7 @@ class TableFlow(TableViews):
 
     def bot_act(self, request: BotRequest, action: Action | None, now: float) -> Outcome:
         """Apply a bot's answer if the table is still where the bot saw it."""
+        self.last_input = max(self.last_input, now)
         out = Outcome()
         game = self.game
         if game is None or request.at != self.last_event or not self.in_game:
@@ -72,6 +73,7 @@ class TableFlow(TableViews):
 
     def tick(self, now: float) -> Outcome:
         """Run the clocks: close an expired claim window, end expired graces."""
+        self.last_input = max(self.last_input, now)
         out = Outcome()
         deadline = self.claims_deadline
         game = self.game

@@ -99,6 +99,7 @@ class TableState:
         self.seed: int | None = None
         self.game: Game | None = None
         self.decision_since = 0.0
+        self.last_input = 0.0  # the time of the latest command or tick (for countdowns)
         self.claims_deadline: float | None = None
         self.claims_done: set[int] = set()
         self.rematch: set[int] = set()

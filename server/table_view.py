@@ -27,6 +27,7 @@ class TableViews(TableState):
     def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
         """Number ``events``, log them, and send every viewer its events plus a snapshot."""
         out.dirty = True
+        self.last_input = max(self.last_input, now)
         first = self.last_event + 1
         for event in events:
             if not isinstance(event, WireModel):
@@ -122,44 +123,35 @@ class TableViews(TableState):
     def spectators(self) -> int:
         return sum(1 for viewer in self.viewers.values() if viewer.seat is None)
 
-    def deadlines(self) -> list[s.Deadline]:
-        """Public deadlines: people's decisions, the claim window, absent people's grace."""
-        now_ref = self.decision_since
+    def deadlines(self, now: float | None = None) -> list[s.Deadline]:
+        """Public deadlines: people's decisions, the claim window, absent people's grace.
+
+        ``remaining_ms`` counts from ``now`` (default: the time of the latest input), so a
+        client can show a countdown whatever its own clock says.
+        """
+        now = self.last_input if now is None else now
         out: list[s.Deadline] = []
+
+        def add(
+            kind: Literal["turn", "announce", "claims", "grace"], seat: int | None, at: float
+        ) -> None:
+            remaining = max(0, round((at - now) * 1000))
+            out.append(s.Deadline(kind=kind, seat=seat, at=at, remaining_ms=remaining))
+
         game = self.game
         if game is not None and self.in_game and game.phase in (Phase.PLAY, Phase.ANNOUNCE):
             turn = game.turn
-            if turn is not None and not self.seats[turn].is_bot_controlled:
-                limit = self._person_limit(game)
-                if limit:
-                    kind: Literal["turn", "announce"] = (
-                        "announce" if game.phase is Phase.ANNOUNCE else "turn"
-                    )
-                    out.append(
-                        s.Deadline(
-                            kind=kind, seat=turn, at=now_ref + limit, remaining_ms=int(limit * 1000)
-                        )
-                    )
-        if self.claims_deadline is not None:
-            out.append(
-                s.Deadline(
-                    kind="claims",
-                    seat=None,
-                    at=self.claims_deadline,
-                    remaining_ms=int(self.config.claim_window_s * 1000),
+            limit = self._person_limit(game)
+            if turn is not None and limit and not self.seats[turn].is_bot_controlled:
+                kind: Literal["turn", "announce"] = (
+                    "announce" if game.phase is Phase.ANNOUNCE else "turn"
                 )
-            )
+                add(kind, turn, self.decision_since + limit)
+        if self.claims_deadline is not None:
+            add("claims", None, self.claims_deadline)
         for index, seat in enumerate(self.seats):
             if seat.occupant == "person" and seat.away_since is not None and not seat.open:
-                at = seat.away_since + self.config.grace_s
-                out.append(
-                    s.Deadline(
-                        kind="grace",
-                        seat=index,
-                        at=at,
-                        remaining_ms=int(self.config.grace_s * 1000),
-                    )
-                )
+                add("grace", index, seat.away_since + self.config.grace_s)
         return out
 
     def _presence(self, out: Outcome) -> None:

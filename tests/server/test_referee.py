@@ -136,6 +136,7 @@ def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
     _until_anas_turn(ref, T0)
     since = ref.decision_since
     assert [d.kind for d in ref.deadlines()] == ["turn"]
+    assert ref.deadlines(since + 10)[0].remaining_ms == 5000, "a countdown from server time"
     assert ref.due_bots(since + 14.9) == []
     assert ref.next_wakeup() == since + 15
     (request,) = ref.due_bots(since + 15)

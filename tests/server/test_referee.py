@@ -261,6 +261,7 @@ def test_players_chat_to_the_table_and_spectators_among_themselves_rate_limited(
     ref = new_table()
     join(ref, "ana")
     host(ref, "eva")
+    assert ref.info().spectators == 1, "the number of spectators is public"
     out = ref.handle("ana", c.Chat(text="¡hola!"), T0)
     assert {to for to, m in out.messages if isinstance(m, s.ChatLine)} == {"ana", "eva"}
     out = ref.handle("eva", c.Chat(text="psst"), T0)

@@ -95,3 +95,28 @@ async def test_two_processes_share_a_table_and_one_takes_over_when_the_owner_die
     await assert_record_replays_to(sessions[3], finals)
     for session in sessions:
         await session.close()
+
+
+async def test_sigterm_hands_tables_over_and_closes_connections_with_1001(
+    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+) -> None:
+    """Graceful shutdown: commands in flight finish, tables move, clients are told to go."""
+    leaving = server_process(*serve_args(redis_server))
+    staying = server_process(*serve_args(redis_server))
+    sessions, created = await seat_four([leaving.ws_url, staying.ws_url])
+    await play_until_mid_hand(sessions, seed=13, events=20)
+
+    assert leaving.stop() == 0  # SIGTERM
+    for seat in (0, 2):
+        await sessions[seat].closed.wait()
+        assert sessions[seat].ws.close_code == 1001, "going away: reconnect elsewhere"
+        await sessions[seat].close()
+        sessions[seat] = await sessions[seat].reconnect(staying.ws_url, f"seat-{seat}")
+    finals = await play_all(sessions, seed=17)
+    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
+    assert await stored_last_event(redis_server, created.table) == max(
+        session.last_event for session in sessions
+    )
+    await assert_record_replays_to(sessions[1], finals)
+    for session in sessions:
+        await session.close()

@@ -11,6 +11,7 @@ import pytest
 from engine.phase import Phase
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server.bots import decide
 from server.errors import Refused
@@ -20,7 +21,7 @@ T0 = 1_000_000.0
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
 
 
-def new_table(turn_timer: int = 0, config: RefereeConfig = CONFIG) -> Referee:
+def new_table(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Referee:
     seeds = itertools.count(7)
     return Referee.create("pagat-4p", {}, turn_timer, config, seeds=lambda: next(seeds))
 
@@ -116,7 +117,9 @@ def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
     assert ref.game is not None
 
 
-def _one_person_three_bots(turn_timer: int = 0, config: RefereeConfig = CONFIG) -> Referee:
+def _one_person_three_bots(
+    turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG
+) -> Referee:
     ref = new_table(turn_timer, config)
     host(ref)
     join(ref, "ana", seat=0)

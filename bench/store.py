@@ -239,12 +239,15 @@ async def round_trips(redis_url: str, tables: int = 10, seconds: float = 2.0) ->
 
 async def takeover(redis_url: str, lease_s: float) -> float:
     """Seconds from kill -9 of a table's owner to the next event delivered by the other process."""
-    with servers([redis_url, redis_url], "--lease", str(lease_s)) as processes:
+    with servers([redis_url, redis_url], "--lease", str(lease_s), "--away-turn", "0") as processes:
         owner_url, other_url = (ws_url(process) for process in processes)
         watcher = await ClientSession.connect(other_url, "watcher", wait_s=60)
-        host, created = await new_table(owner_url, seated=False)  # bots only: plays by itself
+        # A person who never plays: the table waits at that turn until the owner dies; then the
+        # new owner's stand-in bot plays at once (the person is away), which is the first event.
+        host, created = await new_table(owner_url)
         await watcher.request(c.Watch(key=created.watch_key), wait_s=60)
-        await watcher.next_snapshot(wait_s=60)
+        await host.next_snapshot(lambda snap: bool(snap.legal), wait_s=60)
+        await watcher.next_snapshot(lambda snap: snap.last_event >= host.last_event, wait_s=60)
         processes[0].send_signal(signal.SIGKILL)
         killed = time.perf_counter()
         processes[0].wait()

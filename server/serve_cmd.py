@@ -10,9 +10,11 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import sys
 
 from server import config, logs
 from server.app import TableServer
+from server.store.base import StoreUnavailable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,8 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = config.from_args(args)
     logs.configure(settings.log_format, settings.log_level)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(settings))
+    except StoreUnavailable as exc:  # e.g. Redis unreachable at start: say so and exit
+        print(f"cuarenta serve: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -6,6 +6,8 @@ down. Every test runs against a private redis-server (tests/redis_server.py).
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -150,3 +152,16 @@ async def test_while_redis_is_down_writes_fail_clearly_and_the_log_survives_a_re
 async def test_opening_a_store_where_no_redis_listens_is_a_clear_error() -> None:
     with pytest.raises(StoreUnavailable, match="storage unavailable: could not reach Redis"):
         await open_store(f"redis://127.0.0.1:{free_port()}/0")
+
+
+def test_serve_exits_with_a_clear_error_when_redis_is_unreachable_at_start() -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--store", url],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout == "", "it never says it is listening"
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "cuarenta serve: storage unavailable: could not reach Redis"
+    )

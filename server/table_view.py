@@ -155,6 +155,9 @@ class TableViews(TableState):
         return out
 
     def _presence(self, out: Outcome) -> None:
+        """Who is here changed (no event): presence, and the deadlines it starts or ends."""
         message = s.Presence(seats=self.seat_infos(), spectators=self.spectators)
+        clocks = s.Deadlines(deadlines=self.deadlines())
         for viewer in self.viewers.values():
             out.to(viewer.conn, message)
+            out.to(viewer.conn, clocks)

@@ -185,7 +185,10 @@ def test_a_returning_player_gets_exactly_the_missed_events_then_a_snapshot_r2() 
 def test_grace_frees_a_lobby_seat_and_opens_a_game_seat_to_newcomers() -> None:
     lobby = new_table()
     join(lobby, "ana")
-    lobby.detach("ana", T0)
+    host(lobby, "eva")
+    out = lobby.detach("ana", T0)
+    (clocks,) = [m for m in messages_to(out, "eva") if isinstance(m, s.Deadlines)]
+    assert [(d.kind, d.seat, d.at) for d in clocks.deadlines] == [("grace", 0, T0 + 60)]
     assert lobby.next_wakeup() == T0 + 60
     lobby.tick(T0 + 59)
     assert occupant(lobby, 0) == "person"

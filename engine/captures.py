@@ -206,3 +206,47 @@ def check_capture(
     if not forfeit:
         return ()
     return tuple(by_rank[next_rank][0] for next_rank in range(rank + 1 + len(higher), end))
+
+
+def rank_captures(
+    by_rank: list[list[int]],
+    rank: int,
+    manual: bool,
+    forfeit: bool,
+    sums: tuple[Parts, ...] | None = None,
+    caida: int = -1,
+) -> list[Capture]:
+    """Return one capture per rank multiset of the take with a card of ``rank`` (R2, R7).
+
+    Captures that differ only by which copy of an equal-rank table card they take change
+    nothing in play (R2: suits never matter), yet their number grows with the product of the
+    copies; this list grows only with the sum bases and the run, so no table can make it
+    explode. Each rank's representatives are the cards longest on the table (R8's tie rule).
+    The one card whose copy matters is ``caida``, the card the previous player just trailed:
+    taking it by match is a caída (R9, R10), so its match is offered beside the oldest one.
+    """
+    if sums is None:
+        sums = usable_sums(low_code(by_rank))[rank]
+    bases: list[Basis] = []
+    matches = by_rank[rank]
+    if matches:
+        bases.append((1 << matches[0], (matches[0],)))
+        if caida >= 0 and caida >> 2 == rank and caida != matches[0]:
+            bases.append((1 << caida, (caida,)))
+    for parts in sums:
+        group = tuple(card for part_rank, count in parts for card in by_rank[part_rank][:count])
+        bases.append((_mask(group), group))
+    if not bases:
+        return []
+    run: list[int] = []
+    next_rank = rank + 1
+    while next_rank <= 9 and by_rank[next_rank]:
+        run.append(by_rank[next_rank][0])
+        next_rank += 1
+    out: list[Capture] = []
+    for length in range(len(run) + 1) if manual else (len(run),):
+        sequence = tuple(run[:length])
+        sequence_mask = _mask(sequence)
+        missed = tuple(run[length:]) if forfeit else ()
+        out += [(mask | sequence_mask, missed, basis + sequence) for mask, basis in bases]
+    return out

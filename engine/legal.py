@@ -26,6 +26,7 @@ from engine.captures import (
     can_capture,
     captures,
     check_capture,
+    rank_captures,
     usable_sums,
 )
 from engine.cards import RANKS, card_code
@@ -68,31 +69,43 @@ class Legal(GameState):
 
     __slots__ = ()
 
-    def _plays(self, seat: int) -> list[Action]:
-        """List a seat's plays; the hot path of random playouts, hence written out flat."""
+    def _plays(self, seat: int, by_rank: bool = False) -> list[Action]:
+        """List a seat's plays; the hot path of random playouts, hence written out flat.
+
+        ``by_rank`` lists captures up to suit-equivalence (`rank_captures`), cached under
+        ``10 + rank`` so that `_check_play` only ever trusts a complete list.
+        """
         out: list[Action] = []
         rules = self.rules
-        by_rank = self._by_rank
-        code = (  # low_code(by_rank), written out
-            len(by_rank[0])
-            + 5 * len(by_rank[1])
-            + 25 * len(by_rank[2])
-            + 125 * len(by_rank[3])
-            + 625 * len(by_rank[4])
-            + 3125 * len(by_rank[5])
+        table = self._by_rank
+        code = (  # low_code(table), written out
+            len(table[0])
+            + 5 * len(table[1])
+            + 25 * len(table[2])
+            + 125 * len(table[3])
+            + 625 * len(table[4])
+            + 3125 * len(table[5])
         )
         usable = _USABLE.get(code) or usable_sums(code)
         cache = self._caps
         trails = _TRAILS[seat]
         for card in self._hands[seat]:
             rank = card >> 2
-            if not by_rank[rank] and not usable[rank]:
+            if not table[rank] and not usable[rank]:
                 out.append(trails[card])  # no basis: no capture (R7)
                 continue
-            caps: list[Capture] | None = cache.get(rank)
+            key = rank + 10 if by_rank else rank
+            caps: list[Capture] | None = cache.get(key)
             if caps is None:
                 manual = rules.sequence == "manual"
-                caps = cache[rank] = captures(by_rank, rank, manual, rules.forfeiture, usable[rank])
+                if by_rank:
+                    caps = cache[key] = rank_captures(
+                        table, rank, manual, rules.forfeiture, usable[rank], self._last_trail
+                    )
+                else:
+                    caps = cache[key] = captures(
+                        table, rank, manual, rules.forfeiture, usable[rank]
+                    )
             if not rules.capture_mandatory:
                 out.append(trails[card])
             known = _CAPTURE_PLAYS[seat * 40 + card]
@@ -115,26 +128,31 @@ class Legal(GameState):
             seats.update(s for s in range(self.rules.seats) if s & 1 == self._missed_team)
         return tuple(sorted(seats))
 
-    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+    def legal_actions(
+        self, seat: int | None = None, *, by_rank: bool = False
+    ) -> tuple[Action, ...]:
         """Every legal player action now (of ``seat`` only, if given), in a fixed order.
 
         By seat; then plays by card, each card's trail first and then its captures in colex
         order of the taken cards (their bit mask: the highest card decides); then
         announcements, claims, take-missed. Each distinct capture (basis and sequence) is its
-        own action.
+        own action (R15's complete list). ``by_rank`` lists captures up to suit-equivalence
+        instead: one per played card and rank multiset of the take (plus the caída match,
+        R9), which is what servers offer and bots choose from, since the complete list can
+        reach tens of thousands on a crowded table (R2, R7). `apply` accepts any legal take.
         """
         phase = self._phase
         if phase is Phase.PLAY and not self._missed:
             turn = self._turn
             if seat is not None and seat != turn:
                 return ()
-            return tuple(self._plays(turn))  # type: ignore[arg-type]
+            return tuple(self._plays(turn, by_rank))  # type: ignore[arg-type]
         out: list[Action] = []
         for each in range(self.rules.seats) if seat is None else (seat,):
             if not 0 <= each < self.rules.seats:
                 continue
             if phase is Phase.PLAY and each == self._turn:
-                out += self._plays(each)
+                out += self._plays(each, by_rank)
             elif phase is Phase.ANNOUNCE and each == self._turn:
                 out += [Announce(each, call) for call in self._calls(each)]
             elif phase is Phase.CLAIMS and not self._claims_ended[each & 1]:

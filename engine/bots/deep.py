@@ -7,11 +7,12 @@ at and what it wants:
   sampled stock), so the card count (R11) and R10 awards are counted, not estimated.
 - Goal: the result is the chance of winning the game from the scores the hand leaves
   (`winchance`, R12), so the 30 (no more rondas, no R10 award), 36 and 38 thresholds
-  (R6, R9, R10) and a game won in play weigh what they are worth; points only break ties.
+  (R6, R9, R10) and a game won in play weigh what they are worth; points weigh a little.
 - Inference: it reads how the others played — a seat that let a caída go (R9) probably
   holds no card of that rank — and deals its samples accordingly (`sampling`).
-- Breadth: more of level 3's plays are candidates, with more samples and a lower bar to
-  override level 3, which the sharper evaluation affords.
+- Candidates: like level 4, level 3's best three, and level 3's choice stands unless another
+  beats it clearly. (A broader version — four candidates, a lower bar to override — lost to
+  level 4 in a duplicate tournament: the noisier whole-hand playouts misled it more often.)
 
 It keeps level 4's sampling of consistent deals and its common deals for every candidate.
 """
@@ -30,9 +31,9 @@ from engine.scoring import count_points
 from engine.views import View
 
 LEVEL5 = SearchSettings(
-    candidates=4,
-    window=6.0,
-    override=0.1,
+    candidates=3,
+    window=4.0,
+    override=0.5,
     confidence=1.0,
     samples=32,
     max_samples=400,
@@ -41,8 +42,9 @@ LEVEL5 = SearchSettings(
 )
 #: a whole game, in points: the weight of the chance of winning against points.
 GAME_VALUE = 40.0
-#: what a point of margin adds, to prefer more points between equal chances.
-POINT_WEIGHT = 0.05
+#: what a point of margin adds: ties between equal chances go to points, and the count and
+#: R9 points still steer play while the chance barely moves (early in a game).
+POINT_WEIGHT = 0.25
 
 
 def _scores_after_hand(game: Game, team: int) -> tuple[int, int, bool]:

@@ -223,16 +223,18 @@ def rank_captures(
     copies; this list grows only with the sum bases and the run, so no table can make it
     explode. Each rank's representatives are the cards longest on the table (R8's tie rule).
     The one card whose copy matters is ``caida``, the card the previous player just trailed:
-    taking it by match is a caída (R9, R10), so its match is offered beside the oldest one.
+    taking it by match is a caída (R9, R10), so its match is offered beside the match on the
+    oldest other copy (a different outcome, however poor).
     """
     if sums is None:
         sums = usable_sums(low_code(by_rank))[rank]
     bases: list[Basis] = []
     matches = by_rank[rank]
-    if matches:
-        bases.append((1 << matches[0], (matches[0],)))
-        if caida >= 0 and caida >> 2 == rank and caida != matches[0]:
-            bases.append((1 << caida, (caida,)))
+    plain = next((card for card in matches if card != caida), None)
+    if plain is not None:
+        bases.append((1 << plain, (plain,)))
+    if caida in matches:
+        bases.append((1 << caida, (caida,)))
     for parts in sums:
         group = tuple(card for part_rank, count in parts for card in by_rank[part_rank][:count])
         bases.append((_mask(group), group))

@@ -59,8 +59,8 @@ def test_one_capture_per_rank_multiset_on_the_oldest_copies_R2_R7_R8(
         assert mask in complete  # a legal take (R7)
         assert complete[mask][0] == missed  # the same missed cards (R8)
         for each in taken:
-            if each != caida:
-                copies = by_rank[each >> 2]
+            if each != caida:  # the oldest copies, the caída card aside (R8, R9)
+                copies = [c for c in by_rank[each >> 2] if c != caida]
                 assert copies.index(each) < sum(1 for c in taken if c >> 2 == each >> 2)
 
 

@@ -54,7 +54,9 @@ lists {CLIENT_LIMITS.max_list_len} items, maps {CLIENT_LIMITS.max_map_len} keys.
 3. Every request carries `rid` (a number the client picks); it is answered by an `ack` or an
    `error` with the same `rid`, and its effects arrive as numbered `event`s followed by a fresh
    `snapshot` for every viewer. `snapshot.legal` lists the viewer's legal actions when it must
-   decide, already shaped as the messages to send.
+   decide, already shaped as the messages to send; captures are listed up to suits (R2): one per
+   card played and ranks taken, on the copies longest on the table, plus a caída match (R9).
+   Any other legal take (the same ranks in other suits) is accepted too.
 4. Game actions may carry `at` = the last event number the client saw; if the table moved on the
    action is refused with `stale` instead of being applied to a position the player never saw.
 

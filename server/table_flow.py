@@ -44,7 +44,7 @@ class TableFlow(TableViews):
                         seat=seat,
                         level=level,
                         view=view_of(game, seat),
-                        legal=game.legal_actions(seat),
+                        legal=game.legal_actions(seat, by_rank=True),  # R2, R7: bounded
                         at=self.last_event,
                         seed=self.seeds(),
                     )

@@ -75,7 +75,9 @@ class TableViews(TableState):
                 shared[key] = view_to_wire(view_of(game, viewer.seat), self.options)
             view = shared[key]
             if viewer.seat is not None and viewer.seat in game.to_act() and self.in_game:
-                legal = [action_to_wire(a) for a in game.legal_actions(viewer.seat)]
+                legal = [
+                    action_to_wire(a) for a in game.legal_actions(viewer.seat, by_rank=True)
+                ]  # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
         if "info" not in shared:
             shared["info"], shared["deadlines"] = self.info(), self.deadlines()
         return s.Snapshot(

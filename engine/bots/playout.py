@@ -65,7 +65,7 @@ def level3_move(game: Game) -> Action:
         return TakeMissed(taker)
     seat = game._turn
     assert seat is not None, "a playout only asks for moves while someone is to play"
-    legal = game.legal_actions(seat)
+    legal = game.legal_actions(seat, by_rank=True)  # R2: suits never matter
     if game._phase is Phase.ANNOUNCE:
         return _announcement(game, seat, legal)
     plays = [action for action in legal if isinstance(action, Play)]

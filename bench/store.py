@@ -66,14 +66,17 @@ def run(args: argparse.Namespace) -> int:
 
 async def _main(args: argparse.Namespace) -> int:
     with private_redis() as redis_url:
+        # Each Redis run gets an empty database of its own: tables left by an earlier run (whose
+        # servers were killed) would otherwise be taken over by the next run's processes.
+        base = redis_url.rsplit("/", 1)[0]
+        one_db, two_db, trips_db, takeover_db = (f"{base}/{n}" for n in (1, 2, 3, 4))
         results = [
             await load_run("memory", ["memory"], args.tables, args.seconds),
-            await load_run("redis, 1 process", [redis_url], args.tables, args.seconds),
-            await load_run("redis, 2 processes", [redis_url, redis_url], args.tables,
-                           args.seconds),
+            await load_run("redis, 1 process", [one_db], args.tables, args.seconds),
+            await load_run("redis, 2 processes", [two_db, two_db], args.tables, args.seconds),
         ]
-        trips = await round_trips(redis_url)
-        takeover_s = await takeover(redis_url, args.lease)
+        trips = await round_trips(trips_db)
+        takeover_s = await takeover(takeover_db, args.lease)
     print(f"store benchmark: {args.tables} tables (1 person + 3 level-1 bots), "
           f"{args.seconds:.0f} s windows, closed loop")
     print(f"{'run':<20} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'moves':>7}")

@@ -16,6 +16,7 @@ from engine.actions import TakeMissed as EngineTakeMissed
 from engine.cards import card_code, parse_card
 from engine.errors import IllegalAction
 from engine.events import Event as EngineEvent
+from engine.views import SeenPlay as EngineSeenPlay
 from engine.views import View
 from protocol.client_messages import Announce, Claim, GameAction, Play, TakeMissed
 from protocol.server_messages import GameView, SeenPlay
@@ -23,6 +24,28 @@ from protocol.server_messages import GameView, SeenPlay
 
 def _codes(cards: Any) -> list[str]:
     return [card_code(card) for card in cards]
+
+
+#: Wire form of each history entry seen lately. The history is public and grows by one play
+#: at a time, yet every viewer's snapshot carries all of it: building each entry once (a pure
+#: function of the entry) made snapshots several times cheaper. Bounded like a cache.
+_SEEN: dict[EngineSeenPlay, SeenPlay] = {}
+_SEEN_LIMIT = 8192
+
+
+def _seen_play(entry: EngineSeenPlay) -> SeenPlay:
+    wire = _SEEN.get(entry)
+    if wire is None:
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        wire = _SEEN[entry] = SeenPlay(
+            packet=entry.packet,
+            seat=entry.seat,
+            card=card_code(entry.card) if entry.card >= 0 else None,
+            take=_codes(entry.take),
+            caida=entry.caida,
+        )
+    return wire
 
 
 def view_to_wire(view: View, options: dict[str, Any]) -> GameView:
@@ -47,16 +70,7 @@ def view_to_wire(view: View, options: dict[str, Any]) -> GameView:
         caida_target=None if view.caida_target is None else card_code(view.caida_target),
         missed=_codes(view.missed),
         missed_takers=list(view.missed_takers),
-        history=[
-            SeenPlay(
-                packet=entry.packet,
-                seat=entry.seat,
-                card=card_code(entry.card) if entry.card >= 0 else None,
-                take=_codes(entry.take),
-                caida=entry.caida,
-            )
-            for entry in view.history
-        ],
+        history=[_seen_play(entry) for entry in view.history],
         announced=[(seat, call) for seat, call in view.announced],
         cuarenta=None if view.cuarenta is None else (view.cuarenta[0], _codes(view.cuarenta[1])),
         claims_open=view.claims_open,

@@ -19,7 +19,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
-from protocol import PROTOCOL_VERSION, decode_client, encode
+from protocol import PROTOCOL_VERSION, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.codec import Limits
@@ -27,6 +27,7 @@ from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
 from server.errors import Refused
+from server.frames import FRAMES
 from server.referee import Outcome
 from server.seating import TokenBucket
 from server.store.base import StoreError
@@ -63,7 +64,7 @@ class Connection:
         if self.dropped:
             return
         try:
-            self.queue.put_nowait(encode(message))
+            self.queue.put_nowait(FRAMES.encode(message))  # shared messages encode once
         except asyncio.QueueFull:
             self.dropped = True
             self.app.metrics.dropped.inc()

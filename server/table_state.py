@@ -27,6 +27,7 @@ from protocol.errors import ErrorCode
 from server import keys
 from server.errors import Refused
 from server.seating import SeatState, Viewer
+from server.state_text import StateText, compact
 from server.store.base import KeyRole
 
 STATE_FORMAT = "cuarenta-table/1"
@@ -106,6 +107,7 @@ class TableState:
         self.finished_record: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.game_event = 0  # the number of the last event that changed the game
+        self._text = StateText()  # the stored actions' and record's JSON, kept between commits
         self.viewers: dict[str, Viewer] = {}
         self._issued: set[tuple[int, int]] = set()
 
@@ -132,7 +134,11 @@ class TableState:
         return cls(keys.new_table_id(), table_keys, profile, checked, turn_timer, config, seeds)
 
     def to_state(self) -> bytes:
-        """Everything needed to rebuild the table (with its log), as JSON bytes."""
+        """Everything needed to rebuild the table (with its log), as JSON bytes.
+
+        ``actions`` and ``finished_record`` come last, spliced in from `StateText` (only what
+        changed since the last commit is serialised).
+        """
         game = self.game
         state = {
             "format": STATE_FORMAT,
@@ -146,16 +152,17 @@ class TableState:
             "stage": self.stage,
             "game_no": self.game_no,
             "seed": self.seed,
-            "actions": [action.to_json() for action in game.actions] if game else None,
             "decision_since": self.decision_since,
             "claims_deadline": self.claims_deadline,
             "claims_done": sorted(self.claims_done),
             "rematch": sorted(self.rematch),
-            "finished_record": self.finished_record,
             "last_event": len(self.log),
             "game_event": self.game_event,
         }
-        return json.dumps(state, separators=(",", ":")).encode()
+        head = compact(state)[:-1]
+        actions = self._text.actions(game)
+        record = self._text.record(self.finished_record)
+        return f'{head},"actions":{actions},"finished_record":{record}}}'.encode()
 
     @classmethod
     def from_state(

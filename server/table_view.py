@@ -38,27 +38,37 @@ class TableViews(TableState):
         shared: dict[object, Any] = {}
         for viewer in self.viewers.values():
             for n in range(first, self.last_event + 1):
-                out.to(viewer.conn, self._event_for(n, viewer))
+                out.to(viewer.conn, self._event_for(n, viewer, shared))
             out.to(viewer.conn, self.snapshot(viewer, shared))
 
     def _entry(self, event: Any) -> dict[str, Any]:
         """A log entry: one public form, or one form per seat plus the spectators' (``v``)."""
         if isinstance(event, WireModel):
             return {"a": event.model_dump(mode="json")}
-        forms = [redact(event, seat).to_json() for seat in range(len(self.seats))]
-        forms.append(redact(event, None).to_json())
+        seen = [redact(event, seat) for seat in (*range(len(self.seats)), None)]
+        if all(each is event for each in seen):  # nothing to hide: one public form
+            return {"a": event.to_json()}
+        forms = [each.to_json() for each in seen]
         if all(form == forms[0] for form in forms):
             return {"a": forms[0]}
         return {"v": forms}
 
-    def _event_for(self, n: int, viewer: Viewer) -> s.Event:
+    def _event_for(
+        self, n: int, viewer: Viewer, shared: dict[object, Any] | None = None
+    ) -> s.Event:
+        """Event ``n`` as ``viewer`` may see it; viewers shown the same form share one message
+        (``shared``), so the connections encode it once."""
         entry = self.log[n - 1]
-        form = (
-            entry["a"]
-            if "a" in entry
-            else entry["v"][viewer.seat if viewer.seat is not None else -1]
-        )
-        return s.Event.model_construct(type="event", n=n, event=form)
+        which = -2 if "a" in entry else viewer.seat if viewer.seat is not None else -1
+        key = ("event", n, which)
+        if shared is not None and key in shared:
+            message: s.Event = shared[key]
+            return message
+        form = entry["a"] if which == -2 else entry["v"][which]
+        message = s.Event.model_construct(type="event", n=n, event=form)
+        if shared is not None:
+            shared[key] = message
+        return message
 
     def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
         out.to(viewer.conn, self.snapshot(viewer))

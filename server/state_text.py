@@ -1,0 +1,55 @@
+"""The stored state's two big parts as JSON text, kept between commits.
+
+Every commit stores the table's whole state (``TableState.to_state``). Its bulk is the game's
+action list, which only grows, and the finished game's record, which changes once a game:
+re-serialising both on every commit made each commit's cost grow with the game. `StateText`
+serialises each new action once and the record once, and ``to_state`` splices the texts in.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.actions import Action
+from engine.game import Game
+
+
+def compact(value: Any) -> str:
+    """The one JSON form of the stored state: compact separators."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+class StateText:
+    """One table's actions and finished record as compact JSON, remembered between commits."""
+
+    __slots__ = ("_game", "_last", "_parts", "_record", "_record_text")
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._last: Action | None = None
+        self._parts: list[str] = []
+        self._record: object = None
+        self._record_text = "null"
+
+    def actions(self, game: Game | None) -> str:
+        """Return ``compact([a.to_json() for a in game.actions])``, or ``null`` for no game."""
+        if game is None:
+            return "null"
+        actions = game.actions
+        done = len(self._parts)
+        if (
+            game is not self._game
+            or len(actions) < done
+            or (done and actions[done - 1] is not self._last)
+        ):
+            self._game, self._parts, done = game, [], 0  # another game (a rematch, a reload)
+        self._parts += [compact(action.to_json()) for action in actions[done:]]
+        self._last = actions[-1] if actions else None
+        return "[" + ",".join(self._parts) + "]"
+
+    def record(self, record: dict[str, Any] | None) -> str:
+        """Return ``compact(record)``, serialised once per record object (set once a game)."""
+        if record is not self._record:
+            self._record, self._record_text = record, compact(record)
+        return self._record_text

@@ -1,0 +1,108 @@
+"""Work a table change shares between viewers and commits, without changing what anyone sees.
+
+Events nobody's view redacts differently go out as one message object, encoded once
+(``server.frames``); a redacted deal never does (invariant 1, R6). The stored state splices in
+the actions and the finished record serialised once (``server.state_text``), and reads back as
+the same data (R15).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.views import view_of
+from protocol import client_messages as c
+from protocol import encode
+from protocol import server_messages as s
+from protocol.convert import view_to_wire
+from server.frames import SharedFrames
+from server.referee import Outcome, Referee, RefereeConfig
+
+T0 = 1_000_000.0
+
+
+def seated() -> tuple[Referee, list[str], Outcome]:
+    ref = Referee.create(
+        "pagat-4p", {"special_claims": "auto"}, 0, RefereeConfig(bot_delay_s=0.0), seeds=lambda: 5
+    )
+    conns = [f"p{seat}" for seat in range(4)]
+    ref.attach(conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    for each in range(1, 4):
+        ref.attach(conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
+    ref.attach("w1", "W1", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    return ref, conns, ref.handle(conns[0], c.Start(), T0)
+
+
+def events_by_conn(out: Outcome) -> dict[str, list[s.Event]]:
+    got: dict[str, list[s.Event]] = {}
+    for conn, message in out.messages:
+        if isinstance(message, s.Event):
+            got.setdefault(conn, []).append(message)
+    return got
+
+
+def form(message: s.Event) -> dict[str, Any]:
+    """An engine event's wire form (a dict; table events are models)."""
+    assert isinstance(message.event, dict)
+    return message.event
+
+
+def play_on(ref: Referee, out: Outcome, plays: int) -> Outcome:
+    """Take the most cards offered, ``plays`` times (rematching when a game ends)."""
+    for _ in range(plays):
+        found = [(conn, m) for conn, m in out.messages if isinstance(m, s.Snapshot) and m.legal]
+        if not found:
+            for conn in (f"p{seat}" for seat in range(4)):
+                out = ref.handle(conn, c.Rematch(), T0)
+            continue
+        conn, snapshot = found[0]
+        greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
+        out = ref.handle(conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+    return out
+
+
+def test_a_deal_is_sent_per_viewer_and_public_events_as_one_shared_message_R6() -> None:
+    ref, conns, out = seated()
+    got = events_by_conn(out)
+    deals = {conn: next(e for e in got[conn] if form(e)["type"] == "packet_dealt") for conn in got}
+    for seat, conn in enumerate(conns):  # each seat sees its own five cards only (invariant 1)
+        hands = form(deals[conn])["hands"]
+        assert isinstance(hands, list)
+        assert [h is not None for h in hands] == [i == seat for i in range(4)]
+    assert len({id(message) for message in deals.values()}) == 5
+    out = play_on(ref, out, 1)
+    got = events_by_conn(out)
+    played = [got[conn][0] for conn in [*conns, "w1"]]
+    assert all(message is played[0] for message in played)  # one public form, one object
+    frames = SharedFrames()
+    assert frames.encode(played[0]) == encode(played[0])
+    assert frames.encode(played[1]) is frames.encode(played[0])  # encoded once
+
+
+def test_wire_views_validate_unchanged_R15() -> None:
+    ref, _, out = seated()
+    play_on(ref, out, 30)
+    assert ref.game is not None
+    for viewer in (0, 1, None):
+        wire = view_to_wire(view_of(ref.game, viewer), ref.options)
+        again = s.GameView.model_validate(wire.model_dump(mode="json"))
+        assert again.model_dump(mode="json") == wire.model_dump(mode="json")
+
+
+def test_the_stored_state_holds_every_action_and_the_finished_record_R15() -> None:
+    ref, _, out = seated()
+    for _ in range(8):
+        out = play_on(ref, out, 60)
+        stored = json.loads(ref.to_state())
+        assert ref.game is not None
+        assert stored["actions"] == [action.to_json() for action in ref.game.actions]
+        assert stored["finished_record"] == ref.finished_record
+        assert stored["last_event"] == ref.last_event
+    assert ref.game_no >= 2, "a rematch happened: the cached text followed the new game"
+    log = [json.dumps(entry).encode() for entry in ref.log]
+    again = Referee.from_state(ref.to_state(), log, ref.config, T0)
+    assert again.game is not None
+    assert ref.game is not None
+    assert again.game.actions == ref.game.actions
+    assert again.finished_record == ref.finished_record

@@ -3,9 +3,11 @@
 Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole games with four
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
 events, redaction, four snapshots), ``to_state`` (what the room commits to the store after
-every change) and encoding the messages it sends. CPU time (``process_time``), so other work on
-the machine does not inflate it. ``--policy first`` plays the first legal action (trails) and
-shows how legal-capture lists explode on a crowded table (R7).
+every change) and encoding the messages it sends (as the connections do: a message object
+shared by several viewers is encoded once, ``server.frames``). CPU time (``process_time``),
+so other work on the machine does not inflate it. ``--policy first`` plays the first legal
+action (trails) and shows how a crowded table's capture lists grow (R7; the server now offers
+them up to suits, so they stay short).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from protocol import client_messages as c
-from protocol import encode
 from protocol import server_messages as s
+from server.frames import FRAMES
 from server.referee import Outcome, Referee, RefereeConfig
 
 SEATS = 4
@@ -87,7 +89,7 @@ def measure(plays: int, policy: str) -> tuple[Costs, int]:
         state = referee.to_state()
         stored = time.process_time()
         for _, message in out.messages:
-            data = encode(message)
+            data = FRAMES.encode(message)  # as Connection.push: shared messages encode once
             costs.messages[message.type] += 1
             costs.bytes_by_type[message.type] += len(data)
         encoded = time.process_time()

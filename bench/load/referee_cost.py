@@ -72,12 +72,13 @@ def measure(plays: int, policy: str) -> tuple[Costs, int]:
         referee.attach(conns[seat], f"s{seat}", c.Join(key=referee.keys["join"], seat=seat),
                        "join", 0.0)
     decision = _decision(referee.handle(conns[0], c.Start(), 0.0))
-    costs, now = Costs(), 1.0
+    costs, now, empty_games = Costs(), 1.0, 0
     while costs.plays < plays:
         if decision is None:  # the game is over: everyone asks for a rematch
             for conn in conns:
                 decision = _decision(referee.handle(conn, c.Rematch(), now)) or decision
-            if decision is None:
+            empty_games = 0 if decision is not None else empty_games + 1
+            if empty_games > 3:  # a game may end at its deal (a cuarenta, R6), not four in a row
                 raise RuntimeError("no seat has a decision and no game starts")
             continue
         conn, snapshot = decision

@@ -84,6 +84,22 @@ class View:
         return tuple(card for card in range(40) if card not in known)
 
 
+#: Each public history entry's `SeenPlay`, built once: a server builds every viewer's view after
+#: every change, and rebuilding the hand's whole history each time dominated `view_of`.
+#: A bounded memo of immutable values, invisible to callers.
+_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], SeenPlay] = {}
+_SEEN_LIMIT = 8192
+
+
+def _seen_play(entry: tuple[int, int, int, tuple[int, ...], bool]) -> SeenPlay:
+    seen = _SEEN.get(entry)
+    if seen is None:
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        seen = _SEEN[entry] = SeenPlay(*entry)
+    return seen
+
+
 def view_of(game: Game, viewer: int | None) -> View:
     """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator)."""
     seats = game.rules.seats
@@ -108,7 +124,7 @@ def view_of(game: Game, viewer: int | None) -> View:
         caida_target=game.caida_target,
         missed=missed,
         missed_takers=tuple(s for s in range(seats) if missed and s & 1 == taker_team),
-        history=tuple(SeenPlay(*entry) for entry in game._history),
+        history=tuple(map(_seen_play, game._history)),
         announced=tuple(game._announced),
         rondas=tuple((packet, seat) for packet, seat, _ in game._hand_rondas),
         cuarenta=game._cuarenta,

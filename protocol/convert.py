@@ -29,16 +29,17 @@ def _codes(cards: Any) -> list[str]:
 #: Wire form of each history entry seen lately. The history is public and grows by one play
 #: at a time, yet every viewer's snapshot carries all of it: building each entry once (a pure
 #: function of the entry) made snapshots several times cheaper. Bounded like a cache.
-_SEEN: dict[EngineSeenPlay, SeenPlay] = {}
+_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], SeenPlay] = {}
 _SEEN_LIMIT = 8192
 
 
 def _seen_play(entry: EngineSeenPlay) -> SeenPlay:
-    wire = _SEEN.get(entry)
+    key = (entry.packet, entry.seat, entry.card, entry.take, entry.caida)  # hashed in C
+    wire = _SEEN.get(key)
     if wire is None:
         if len(_SEEN) >= _SEEN_LIMIT:
             _SEEN.clear()
-        wire = _SEEN[entry] = SeenPlay(
+        wire = _SEEN[key] = SeenPlay(
             packet=entry.packet,
             seat=entry.seat,
             card=card_code(entry.card) if entry.card >= 0 else None,

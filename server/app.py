@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("server.app")
 LAG_PROBE_S = 0.5
+SHUTDOWN_WAIT_S = 5.0  # how long a shutdown waits for connection handlers to end
 
 
 class TableServer:
@@ -115,8 +116,11 @@ class TableServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag_task
         if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+            self._server.close()  # closes every connection with 1001 (going away)
+            with contextlib.suppress(TimeoutError):
+                # Bounded: a handler stuck behind a busy room must not hold up the shutdown.
+                async with asyncio.timeout(SHUTDOWN_WAIT_S):
+                    await self._server.wait_closed()
         await self.lobby.close()  # releases every lease: other processes take the tables over
         if self.cluster is not None:
             await self.cluster.close()

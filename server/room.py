@@ -29,6 +29,7 @@ Deliver = Callable[[str, s.ServerMessage], None]
 Detach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
+CLOSE_WAIT_S = 2.0  # how long closing a room waits for its clock task and lease release
 
 
 class Room:
@@ -72,10 +73,11 @@ class Room:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            # Bounded: a clock task caught in a store call must not hold up a shutdown.
+            await asyncio.wait({self._task}, timeout=CLOSE_WAIT_S)
         with contextlib.suppress(Exception):
-            await self.store.release_lease(self.table_id, self.owner)
+            async with asyncio.timeout(CLOSE_WAIT_S):
+                await self.store.release_lease(self.table_id, self.owner)
 
     async def run(self, change: Callable[[Referee, float], Outcome], wake: bool = True) -> Outcome:
         """Apply one change under the lock, commit it, then deliver its messages.

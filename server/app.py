@@ -26,6 +26,7 @@ from server.metrics import Metrics
 from server.referee import RefereeConfig
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
+from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -111,10 +112,7 @@ class TableServer:
         return f"ws://{self.settings.host}:{self.port}/ws"
 
     async def close(self) -> None:
-        if self._lag_task is not None:
-            self._lag_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._lag_task
+        await cancel_and_wait([self._lag_task])
         if self._server is not None:
             self._server.close()  # closes every connection with 1001 (going away)
             with contextlib.suppress(TimeoutError):

@@ -38,6 +38,7 @@ from server.handover import Ticket, reattach, tickets_of
 from server.referee import Outcome, Referee
 from server.relay import Frame, PeerGone, Relay
 from server.store.base import StoreError, StoreUnavailable
+from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -76,12 +77,7 @@ class Cluster:
         self._watcher = asyncio.create_task(self._watch_leases(), name="lease-watcher")
 
     async def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
-        for task in list(self._tasks):
-            task.cancel()
+        await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
 
     # ------------------------------------------------------------------ ownership

@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from server.errors import ServerError
+from server.tasks import cancel_and_wait
 
 log = structlog.get_logger("server.relay")
 
@@ -70,11 +71,7 @@ class Relay:
         await self._subscribed.wait()
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._tasks)
         for waiting in self._waiting.values():
             if not waiting.done():
                 waiting.set_exception(PeerGone("this process is shutting down"))

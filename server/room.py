@@ -22,6 +22,7 @@ from server.handover import reattach, tickets_of
 from server.metrics import Metrics
 from server.referee import BotRequest, Outcome, Referee
 from server.store.base import Store, StoreError, TableNotFound
+from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 log = structlog.get_logger("server.room")
 
@@ -29,7 +30,6 @@ Deliver = Callable[[str, s.ServerMessage], None]
 Detach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
-CLOSE_WAIT_S = 2.0  # how long closing a room waits for its clock task and lease release
 
 
 class Room:
@@ -71,12 +71,9 @@ class Room:
         self._task = asyncio.create_task(self._clock_loop(), name=f"room-{self.table_id}")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            # Bounded: a clock task caught in a store call must not hold up a shutdown.
-            await asyncio.wait({self._task}, timeout=CLOSE_WAIT_S)
+        await cancel_and_wait([self._task])
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(CLOSE_WAIT_S):
+            async with asyncio.timeout(STOP_WAIT_S):
                 await self.store.release_lease(self.table_id, self.owner)
 
     async def run(self, change: Callable[[Referee, float], Outcome], wake: bool = True) -> Outcome:

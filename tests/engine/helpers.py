@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine import Announce, Event, Game, Phase, Play, Record, parse_action
+from engine.bots import choose
 from engine.cards import codes, parse_card
 
 #: Filler order: suit-major (AC 2C 3C … KC AD …), so filler hands rarely hold three of a rank.
@@ -111,3 +114,20 @@ def trail_until(game: Game, done: Callable[[Game], bool]) -> list[Event]:
         else:
             events += game.apply(next(a for a in game.legal_actions(turn) if isinstance(a, Play)))
     return events
+
+
+def bot_game(
+    profile: str, options: Mapping[str, Any], seed: int, levels: Sequence[int] = (2, 2, 2, 2)
+) -> Game:
+    """A complete game between bots of ``levels`` (captures, claims and takes included)."""
+    game = Game.new(profile, dict(options), seed=seed)
+    rng = random.Random(seed)
+    while game.phase is not Phase.FINISHED:
+        for seat in game.to_act():
+            action = choose(levels[seat], game.view(seat), game.legal_actions(seat), rng)
+            if action is not None:
+                game.apply(action)
+                break
+        else:
+            game.apply(game.system_actions()[0])  # the claim window's clock
+    return game

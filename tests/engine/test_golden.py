@@ -9,14 +9,13 @@ deliberate rule change, and say so in the commit.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine import Game, Phase, Record, replay
-from engine.bots import choose
+from engine import Record, replay
+from tests.engine.helpers import bot_game
 
 GAMES = Path(__file__).parent.parent / "data" / "games"
 
@@ -37,20 +36,6 @@ GOLDEN: dict[str, tuple[str, dict[str, Any], int, tuple[int, ...]]] = {
     "heads-up-bots": ("heads-up", {}, 3, (2, 2)),
     "libre-2p-bots": ("libre-2p", {}, 4, (2, 1)),
 }
-
-
-def bot_game(profile: str, options: dict[str, Any], seed: int, levels: tuple[int, ...]) -> Game:
-    game = Game.new(profile, options, seed=seed)
-    rng = random.Random(seed)
-    while game.phase is not Phase.FINISHED:
-        for seat in game.to_act():
-            action = choose(levels[seat], game.view(seat), game.legal_actions(seat), rng)
-            if action is not None:
-                game.apply(action)
-                break
-        else:
-            game.apply(game.system_actions()[0])  # the claim window's clock
-    return game
 
 
 def regenerate() -> None:

@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
 from engine import Game, InvalidRecord, Phase, Record, replay
-from engine.bots import choose
+from tests.engine import helpers
 from tests.engine.helpers import stacked_pack
 from tests.engine.test_announce import RONDA_1
 
 
 def bot_game(profile: str, seed: int, **options: object) -> Game:
     """A complete game between level-2 bots (captures, claims and takes included)."""
-    game = Game.new(profile, options, seed=seed)
-    rng = random.Random(seed)
-    while game.phase is not Phase.FINISHED:
-        for seat in game.to_act():
-            action = choose(2, game.view(seat), game.legal_actions(seat), rng)
-            if action is not None:
-                game.apply(action)
-                break
-        else:
-            game.apply(game.system_actions()[0])  # the claim window's clock
-    return game
+    return helpers.bot_game(profile, options, seed)
 
 
 def without_rng(fingerprint: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -12,6 +12,13 @@ Searching levels get a fixed number of samples (``--samples``), never a deadline
 do not depend on the machine's speed or load. Interrupted (Ctrl-C), it still reports the
 pairs played so far, marked ``interrupted``.
 
+Long runs on a shared machine: ``--log FILE`` appends every finished pair as one JSON line
+(its match, index, games and decision times), and a run with the same match and log skips
+the pairs already there and counts them in its figures, so a stopped run resumes where it
+stopped and a killed one loses at most the pair in progress. ``--first N`` starts at pair N
+of the seed list (to split a range between runs). ``--progress K`` prints the running
+figures (the ``--json`` object) as one JSON line on stderr every K pairs.
+
 Reported: pairs played, mean point margin per hand of A over B (both games' final score
 margins over both games' hands), A's game win rate (a heads-up draw counts half), each with
 a 95% interval over pairs, and the mean and p95 decision time of every level's plays, in
@@ -188,14 +195,65 @@ def summarize(match: Match, pairs: list[PairResult], seconds: float) -> dict[str
     }
 
 
-def run_pairs(match: Match, pairs: int, jobs: int) -> Iterator[PairResult]:
-    """Yield every pair's result, played on ``jobs`` processes (in order of completion)."""
-    work = [(match, index) for index in range(pairs)]
+def run_pairs(match: Match, indices: list[int], jobs: int) -> Iterator[PairResult]:
+    """Yield the results of pairs ``indices``, played on ``jobs`` processes (as they finish)."""
+    work = [(match, index) for index in indices]
     if jobs <= 1:
         yield from map(play_pair, work)
         return
     with Pool(jobs) as pool:
         yield from pool.imap_unordered(play_pair, work, chunksize=1)
+
+
+def _match_key(match: Match) -> dict[str, object]:
+    return {
+        "a": match.level_a,
+        "b": match.level_b,
+        "profile": match.profile,
+        "options": dict(match.options),
+        "samples": match.samples,
+        "seed_list": match.seed_list,
+    }
+
+
+def pair_line(match: Match, pair: PairResult) -> str:
+    """Return one pair as a JSON line of a ``--log`` file."""
+    return json.dumps(
+        {
+            "match": _match_key(match),
+            "index": pair.index,
+            "games": [[game.margin, game.hands, game.outcome] for game in pair.games],
+            "times": {str(level): values for level, values in pair.times.items()},
+        }
+    )
+
+
+def logged_pairs(match: Match, path: str) -> dict[int, PairResult]:
+    """Return the pairs of ``match`` recorded in log ``path`` (none if it does not exist yet).
+
+    Lines of other matches are ignored, and so is a last line cut short by a kill (the log
+    then gets a line break, so the next pair appended starts a line of its own).
+    """
+    found: dict[int, PairResult] = {}
+    if not os.path.exists(path):
+        return found
+    key = _match_key(match)
+    with open(path, encoding="utf-8") as log:
+        text = log.read()
+    if text and not text.endswith("\n"):  # cut short: the next pair starts on a line of its own
+        with open(path, "a", encoding="utf-8") as log:
+            log.write("\n")
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if record.get("match") != key:
+            continue
+        one, two = (GameResult(int(m), int(h), float(o)) for m, h, o in record["games"])
+        times = {int(level): list(values) for level, values in record["times"].items()}
+        found[int(record["index"])] = PairResult(int(record["index"]), (one, two), times)
+    return found
 
 
 def _options(text: list[str]) -> tuple[tuple[str, object], ...]:
@@ -235,7 +293,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
-        "--progress", type=int, default=0, metavar="K", help="report every K pairs on stderr"
+        "--progress",
+        type=int,
+        default=0,
+        metavar="K",
+        help="print the running figures as a JSON line on stderr every K pairs",
+    )
+    parser.add_argument("--first", type=int, default=0, metavar="N", help="start at pair N")
+    parser.add_argument(
+        "--log",
+        default=None,
+        metavar="FILE",
+        help="append each pair as a JSON line; pairs already logged are skipped and counted",
     )
 
 
@@ -288,14 +357,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     match = Match(args.a, args.b, args.profile, options, args.samples, args.seed_list)
     start = time.perf_counter()
-    pairs: list[PairResult] = []
+    wanted = range(args.first, args.first + args.pairs)
+    logged = logged_pairs(match, args.log) if args.log else {}
+    pairs = [logged[index] for index in wanted if index in logged]
     interrupted = False
     try:
-        for pair in run_pairs(match, args.pairs, args.jobs):
+        todo = [index for index in wanted if index not in logged]
+        for pair in run_pairs(match, todo, args.jobs):
             pairs.append(pair)
+            if args.log:
+                with open(args.log, "a", encoding="utf-8") as log:
+                    log.write(pair_line(match, pair) + "\n")
             if args.progress and len(pairs) % args.progress == 0:
-                margin = statistics.fmean(done.margin_per_hand for done in pairs)
-                print(f"{len(pairs)} pairs, margin {margin:+.2f}", file=sys.stderr, flush=True)
+                running = summarize(match, pairs, time.perf_counter() - start)
+                print(json.dumps(running), file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # stopped early (Ctrl-C, SIGINT): report the pairs played
         interrupted = True
     if not pairs:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,33 @@ def test_the_text_report_names_every_figure(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     for label in ("pairs played", "margin per hand", "95% CI", "game win rate", "p95"):
         assert label in out
+
+
+def test_a_logged_run_resumes_where_it_stopped_with_the_figures_of_an_unbroken_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long run on a shared machine may be stopped: its logged pairs count, unreplayed."""
+    log = tmp_path / "pairs.log"
+    common = ("3", "2", "--jobs", "1", "--samples", "2", "--json")
+    assert run(_args(*common, "--pairs", "2", "--log", str(log), "--progress", "1")) == 0
+    captured = capsys.readouterr()
+    running = [json.loads(line)["pairs"] for line in captured.err.splitlines()]
+    assert running == [1, 2], "the running figures, as JSON lines"
+    with log.open("a", encoding="utf-8") as lines:
+        lines.write('{"match": {"a": 3, "b"')  # the last line of a killed run, cut short
+    assert run(_args(*common, "--pairs", "3", "--log", str(log))) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    logged = [json.loads(line) for line in log.read_text().splitlines() if line.endswith("}")]
+    assert [record["index"] for record in logged] == [0, 1, 2], "pairs 0 and 1 not replayed"
+    assert run(_args(*common, "--pairs", "3")) == 0
+    unbroken = json.loads(capsys.readouterr().out)
+    for figure in ("pairs", "hands", "margin_per_hand", "win_rate"):
+        assert resumed[figure] == unbroken[figure]
+
+
+def test_first_starts_at_a_later_pair_of_the_seed_list(tmp_path: Path) -> None:
+    log = tmp_path / "pairs.log"
+    assert (
+        run(_args("2", "1", "--jobs", "1", "--first", "5", "--pairs", "2", "--log", str(log))) == 0
+    )
+    assert [json.loads(line)["index"] for line in log.read_text().splitlines()] == [5, 6]

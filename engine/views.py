@@ -100,10 +100,21 @@ def _seen_play(entry: tuple[int, int, int, tuple[int, ...], bool]) -> SeenPlay:
     return seen
 
 
+def own_hand(game: Game, viewer: int | None) -> tuple[int, ...] | None:
+    """The only hand ``viewer`` may see: its own (None for a spectator).
+
+    A seat's view is the spectator's view plus this hand (and ``viewer``): a server that sends
+    every viewer its view after every change builds the public part once and adds this per seat.
+    """
+    if viewer is None or not 0 <= viewer < game.rules.seats:
+        return None
+    return game.hand(viewer)
+
+
 def view_of(game: Game, viewer: int | None) -> View:
     """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator)."""
     seats = game.rules.seats
-    own = None if viewer is None or not 0 <= viewer < seats else game.hand(viewer)
+    own = own_hand(game, viewer)
     missed = game.missed
     taker_team = game._missed_team
     return View(

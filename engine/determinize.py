@@ -78,10 +78,9 @@ def game_from_view(cls: type[G], view: View, hidden: Hidden) -> G:
     game._claims_made = list(view.claims)
     game._played_in_packet = sum(1 for e in view.history if e.packet == view.packet and e.card >= 0)
     # packet hands: what each seat played in a packet, plus (this packet) what it still holds
-    dealt: dict[tuple[int, int], list[int]] = {}
+    dealt = played_cards(view)
     for entry in view.history:
         if entry.card >= 0:
-            dealt.setdefault((entry.packet, entry.seat), []).append(entry.card)
             game._piles[entry.seat & 1] += [entry.card, *entry.take] if entry.take else []
         else:
             game._piles[entry.seat & 1] += entry.take
@@ -103,25 +102,51 @@ def game_from_view(cls: type[G], view: View, hidden: Hidden) -> G:
     return game
 
 
-def _rebuild_r10(game: Game, view: View, dealt: dict[tuple[int, int], list[int]]) -> None:
-    """Recompute the R10 events of the hand from its caídas and the packet hands."""
-    if not view.rules.awards_r10:
-        return
-    seats = view.rules.seats
+def played_cards(view: View) -> dict[tuple[int, int], list[int]]:
+    """Return the cards each seat played in each packet of the hand: (packet, seat) -> cards."""
+    played: dict[tuple[int, int], list[int]] = {}
+    for entry in view.history:
+        if entry.card >= 0:
+            played.setdefault((entry.packet, entry.seat), []).append(entry.card)
+    return played
+
+
+def ronda_caida_events(
+    view: View, packet_hands: dict[tuple[int, int], list[int]]
+) -> tuple[list[tuple[int, int]], set[tuple[int, int]]]:
+    """Return the hand's unclaimed R10 events (team, rank) and the rondas caught (packet, seat).
+
+    An event is a caída whose caught card is of the rank the trailer (the seat before the
+    capturer, R1) held three of in that packet's hand, at most one per ronda (R10). The one
+    reading of the rule for every caller: ``packet_hands`` holds each seat's packet hand,
+    which is the cards it played once the hand is over (claims, `engine.bots.claims`) or,
+    for the current packet, also the cards it holds (a sampled deal, `game_from_view`).
+    Events already claimed validly are left out.
+    """
+    events: list[tuple[int, int]] = []
     caught: set[tuple[int, int]] = set()
+    if not view.rules.awards_r10:
+        return events, caught
+    seats = view.rules.seats
     for entry in view.history:
         if entry.card < 0 or not entry.caida:
             continue
-        trailer = (entry.seat - 1) % seats
+        trailer = (entry.packet, (entry.seat - 1) % seats)
         rank = entry.card >> 2
-        if (entry.packet, trailer) in caught:
+        if trailer in caught or _rank_with(3, packet_hands.get(trailer, [])) != rank:
             continue
-        if _rank_with(3, dealt.get((entry.packet, trailer), [])) == rank:
-            caught.add((entry.packet, trailer))
-            game._r10.append((entry.seat & 1, rank))
-    for seat in range(seats):
-        game._ronda_caught[seat] = (view.packet, seat) in caught
+        caught.add(trailer)
+        events.append((entry.seat & 1, rank))
     for seat, letter, valid in view.claims:
         event = (seat & 1, RANKS.index(letter))
-        if valid and event in game._r10:
-            game._r10.remove(event)
+        if valid and event in events:
+            events.remove(event)
+    return events, caught
+
+
+def _rebuild_r10(game: Game, view: View, dealt: dict[tuple[int, int], list[int]]) -> None:
+    """Recompute the R10 events of the hand from its caídas and the packet hands."""
+    events, caught = ronda_caida_events(view, dealt)
+    game._r10.extend(events)
+    for seat in range(view.rules.seats):
+        game._ronda_caught[seat] = (view.packet, seat) in caught

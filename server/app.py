@@ -60,7 +60,9 @@ class TableServer:
         self.ladder: Ladder
 
     async def start(self) -> None:
-        store = self._store or await open_store(self.settings.store, self.settings.table_ttl_s)
+        store = self._store or await open_store(
+            self.settings.store, self.settings.table_ttl_s, self.settings.record_ttl_s
+        )
         self._store = store
         config = RefereeConfig(
             grace_s=self.settings.grace_s,
@@ -73,6 +75,7 @@ class TableServer:
         self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
                            self._clock, self._seeds)
         self.lobby.lease_s = self.settings.lease_s
+        self.lobby.idle_unload_s = self.settings.idle_unload_s
         self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
         if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
             from server.cluster import Cluster
@@ -84,6 +87,7 @@ class TableServer:
             await self.cluster.start()
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
+        self.lobby.start()
         routes = HttpRoutes(self.settings.web_root, self.metrics, self.lobby.record)
         self._server = await serve(
             self._handler,

@@ -115,6 +115,11 @@ class Cluster:
         self._spawn(remote.rejoin(), "rejoin")
         log.warning("table lease lost; relaying to the new owner", table=room.table_id)
 
+    async def forget(self, table_id: str) -> None:
+        """The table was unloaded as idle: it needs no owner (no takeover) until it is asked for."""
+        with contextlib.suppress(StoreError):
+            await self.store.forget_lease(table_id)
+
     async def _watch_leases(self) -> None:
         """Take over tables whose owner stopped renewing, every third of the lease time."""
         while True:

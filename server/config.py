@@ -31,7 +31,9 @@ class Settings:
     commands_per_s: float = 20.0  # per connection, burst 40
     chat_per_min: float = 12.0  # per connection, burst 5
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
-    table_ttl_s: float = 7 * 24 * 3600.0  # Redis: a table not written for this long expires
+    table_ttl_s: float = 7 * 24 * 3600.0  # a table not written for this long expires
+    record_ttl_s: float = 90 * 24 * 3600.0  # a finished game's record is kept this long (0: ever)
+    idle_unload_s: float = 600.0  # a table idle this long leaves memory (0: never)
     web_root: Path = WEB_ROOT
     log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
     log_level: str = "info"
@@ -54,7 +56,11 @@ HELP: Mapping[str, str] = {
     "commands_per_s": "inbound messages per second per connection",
     "chat_per_min": "chat lines per minute per connection",
     "lease_s": "seconds a table's owner holds its lease before another process may take over",
-    "table_ttl_s": "seconds a table (finished or abandoned) is kept in Redis after its last move",
+    "table_ttl_s": "seconds a table (finished or abandoned) is kept after its last move",
+    "record_ttl_s": "seconds a finished game's record stays downloadable, also after its table "
+                    "expired (0: for ever)",
+    "idle_unload_s": "seconds a table with nobody connected and nothing due stays in memory "
+                     "before it is unloaded (its state stays stored; 0: never)",
     "web_root": "folder of the web client's static files",
     "log_format": "auto, json or console",
     "log_level": "debug, info, warning or error",
@@ -69,6 +75,8 @@ FLAG_NAMES: Mapping[str, str] = {
     "away_turn_s": "away-turn",
     "lease_s": "lease",
     "table_ttl_s": "table-ttl",
+    "record_ttl_s": "record-ttl",
+    "idle_unload_s": "idle-unload",
 }
 
 

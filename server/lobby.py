@@ -1,15 +1,23 @@
 """The registry of loaded tables: create them, find them by link key, load them from the store.
 
 A table not loaded in this process is rebuilt from the store alone (state + event log), so a
-restarted server loses nothing; concurrent first requests for one table share one load.
+restarted server loses nothing; concurrent first requests for one table share one load. The same
+reload brings back a table the lobby **unloaded** because it sat idle (nobody connected, nothing
+due on its clocks) for ``idle_unload_s``: its memory is freed, its state stays in the store, and
+the next join, resume or watch rebuilds it with its deadlines re-armed, as after a takeover.
+
+Each room writes through a ``RoomStore``: the commit that ends a game also keeps the game's R15
+record apart from the table, for the record retention (it outlives the table), and a room the
+lobby unloaded can no longer write (a request that raced the unload is refused, not lost).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -20,7 +28,18 @@ from server.bots import BotRunner
 from server.metrics import Metrics
 from server.referee import Referee, RefereeConfig
 from server.room import LEASE_TTL_S, Room
-from server.store.base import KeyRef, Store, TableExists
+from server.store.base import (
+    KeptRecord,
+    KeyRef,
+    KeyRole,
+    Store,
+    StoredEvent,
+    StoredTable,
+    StoreUnavailable,
+    TableExists,
+    credential_digest,
+)
+from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from server.cluster import Cluster, RemoteRoom
@@ -28,7 +47,8 @@ if TYPE_CHECKING:
 log = structlog.get_logger("server.lobby")
 
 Deliver = Callable[[str, s.ServerMessage], None]
-
+IDLE_UNLOAD_S = 600.0
+IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
 
 class Lobby:
     """All tables this process serves, and where their messages go."""
@@ -56,7 +76,15 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.cluster: Cluster | None = None  # set when several processes share a Redis store
         self.lease_s = LEASE_TTL_S
+        self.idle_unload_s = IDLE_UNLOAD_S  # 0: never unload
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
+        self._idle_since: dict[str, float] = {}
+        self._reaper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""
+        if self.idle_unload_s > 0:
+            self._reaper = asyncio.create_task(self._reap_idle(), name="idle-tables")
 
     async def create(self, profile: str, options: dict[str, Any], turn_timer: TurnTimer,
                      club: str | None = None) -> Room:
@@ -130,9 +158,12 @@ class Lobby:
         return self._adopt(referee, stored.version)
 
     def _adopt(self, referee: Referee, version: int) -> Room:
-        room = Room(referee, self.store, version, self.bots, self.metrics, self.deliver,
+        store = RoomStore(self.store)
+        room = Room(referee, store, version, self.bots, self.metrics, self.deliver,
                     self.on_detach, self.owner, self.clock)
+        store.room = room
         self.rooms[referee.table_id] = room
+        self._idle_since.pop(referee.table_id, None)
         room.lease_s = self.lease_s
         if self.cluster is not None:
             room.on_lease_lost = self.cluster.relinquish
@@ -140,20 +171,154 @@ class Lobby:
         self.metrics.tables.set(len(self.rooms))
         return room
 
-    async def record(self, table_id: str, credential: str) -> dict[str, Any] | None:
-        """The finished game's R15 record for a seat token or host key of that table."""
-        room = await self.room(table_id)
-        if room is None or isinstance(room, Room):
-            return None if room is None else room.referee.record_for(credential)
-        stored = await self.store.load(table_id)  # owned elsewhere: read it from the store
-        if stored is None:
+    async def record(self, table_id: str, credential: str,
+                     game: int | None = None) -> dict[str, Any] | None:
+        """A finished game's R15 record (``game`` None: the latest) for a seat token or host key.
+
+        The kept record answers first — it outlives the table and needs no table loaded; a live
+        table answers for its latest game too, to whoever holds a seat or the host key now.
+        """
+        kept = await self.store.find_record(table_id, game)
+        if kept is not None and kept.readable_by(credential):
+            loaded: dict[str, Any] = json.loads(kept.record)
+            return loaded
+        if game is not None and (kept is not None or game < 1):
             return None
-        events = await self.store.events_after(table_id, 0)
-        referee = Referee.from_state(stored.state, [event.data for event in events], self.config,
-                                     self.clock(), self.seeds)
+        room = await self.room(table_id)
+        if room is None:
+            return None
+        if isinstance(room, Room):
+            referee = room.referee
+        else:  # owned elsewhere: read it from the store
+            stored = await self.store.load(table_id)
+            if stored is None:
+                return None
+            events = await self.store.events_after(table_id, 0)
+            referee = Referee.from_state(stored.state, [event.data for event in events],
+                                         self.config, self.clock(), self.seeds)
+        if game is not None and game != referee.game_no:
+            return None
         return referee.record_for(credential)
 
+    # ------------------------------------------------------------------ idle tables
+    async def _reap_idle(self) -> None:
+        period = max(0.05, min(self.idle_unload_s / 4, IDLE_CHECK_MAX_S))
+        while True:
+            await asyncio.sleep(period)  # a polling period, not a synchronisation
+            try:
+                await self.unload_idle()
+            except Exception:
+                log.exception("unloading idle tables failed")
+
+    async def unload_idle(self) -> list[str]:
+        """Unload every table idle for ``idle_unload_s``; return their ids."""
+        now, unloaded = self.clock(), []
+        for table_id, room in list(self.rooms.items()):
+            if self.rooms.get(table_id) is not room or not self._idle(room, now):
+                self._idle_since.pop(table_id, None)
+                continue
+            since = self._idle_since.setdefault(table_id, now)
+            if now - since >= self.idle_unload_s:
+                await self._unload(room)
+                unloaded.append(table_id)
+        return unloaded
+
+    def _idle(self, room: Room, now: float) -> bool:
+        """Nobody connected, no request running, nothing due on its clocks within the idle time.
+
+        A deadline further off (a long grace) does not keep a table loaded: nobody is there
+        to see it pass, and the reload runs it, as a takeover does.
+        """
+        referee = room.referee
+        if referee.viewers or room.failed or room.lock.locked():
+            return False
+        wake = referee.next_wakeup()
+        return wake is None or wake > now + self.idle_unload_s
+
+    async def _unload(self, room: Room) -> None:
+        # Synchronously after the idle check: no request can reach this room between the two.
+        del self.rooms[room.table_id]
+        self._idle_since.pop(room.table_id, None)
+        if isinstance(room.store, RoomStore):
+            room.store.retired = True
+        self.metrics.tables.set(len(self.rooms))
+        await room.close()  # stops its clock and gives its lease up
+        if self.cluster is not None:
+            await self.cluster.forget(room.table_id)
+        log.info("idle table unloaded", table=room.table_id, last_event=room.referee.last_event)
+
     async def close(self) -> None:
+        await cancel_and_wait([self._reaper])
         for room in list(self.rooms.values()):
             await room.close()
         self.rooms.clear()
+
+
+class RoomStore:
+    """The store as one room sees it (see the module docstring): every ``Store`` call passes
+    through, except that a commit ending a game keeps its record, and a retired one fails."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.room: Room | None = None
+        self.retired = False
+        self._kept_game = 0  # the game whose record this room has kept
+
+    async def commit(
+        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        record: KeptRecord | None = None,
+    ) -> StoredTable:
+        if self.retired:
+            raise StoreUnavailable("storage unavailable: the table was moved; try again")
+        record = record or self._finished_record()
+        stored = await self.store.commit(table_id, expected_version, state, events, record)
+        if record is not None:
+            self._kept_game = record.game
+        return stored
+
+    def _finished_record(self) -> KeptRecord | None:
+        """The record of the game that just ended (R15), once per game, else None.
+
+        Outside a game the finished record is the one of game ``game_no``; the readers are
+        the host key and the seat tokens at the end, as for the live table's record.
+        """
+        referee = self.room.referee if self.room is not None else None
+        if referee is None or referee.finished_record is None or referee.in_game:
+            return None
+        if referee.game_no == self._kept_game:
+            return None
+        credentials = [referee.keys.get("host"), *(seat.token for seat in referee.seats)]
+        return KeptRecord(
+            referee.game_no,
+            json.dumps(referee.finished_record, separators=(",", ":")).encode(),
+            tuple(credential_digest(credential) for credential in credentials if credential),
+        )
+
+    async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
+        return await self.store.find_record(table_id, game)
+
+    async def create_table(
+        self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
+    ) -> StoredTable:
+        return await self.store.create_table(table_id, state, keys)
+
+    async def find_key(self, key: str) -> KeyRef | None:
+        return await self.store.find_key(key)
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        return await self.store.load(table_id)
+
+    async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
+        return await self.store.events_after(table_id, after)
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+        return await self.store.acquire_lease(table_id, owner, ttl_s)
+
+    async def release_lease(self, table_id: str, owner: str) -> None:
+        await self.store.release_lease(table_id, owner)
+
+    async def table_ids(self) -> list[str]:
+        return await self.store.table_ids()
+
+    async def close(self) -> None:
+        """The store is the lobby's: a room never closes it."""

@@ -12,6 +12,8 @@ record, seating, deadlines — enough to rebuild the room after a restart) and i
 - One writer per table: a process owns a table while it holds its lease (invariant 4); the version
   check makes a second writer fail safely even if leases are misused.
 - Link keys (join, watch, host, a club's stable name) map to a table and a role.
+- A finished game's R15 record is kept apart from its table (``commit(record=…)``, in the same
+  atomic step) for its own, longer retention: it can be downloaded after the table expired.
 
 Errors::
 
@@ -26,6 +28,8 @@ Errors::
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
@@ -81,6 +85,28 @@ class KeyRef:
     role: KeyRole
 
 
+def credential_digest(credential: str) -> str:
+    """What a kept record stores of a credential: its SHA-256, never the secret itself."""
+    return hashlib.sha256(credential.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRecord:
+    """A finished game's R15 record (JSON), kept after its table for the record retention.
+
+    ``readers`` are the digests of the credentials that may download it: the host key and the
+    seat tokens held when the game ended (the same people the live table gives it to).
+    """
+
+    game: int
+    record: bytes
+    readers: tuple[str, ...]
+
+    def readable_by(self, credential: str) -> bool:
+        digest = credential_digest(credential)
+        return any(hmac.compare_digest(digest, reader) for reader in self.readers)
+
+
 @runtime_checkable
 class Store(Protocol):
     """Persistence for tables; every method is a coroutine so network stores fit."""
@@ -103,14 +129,20 @@ class Store(Protocol):
         ...
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes]
+        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        record: KeptRecord | None = None,
     ) -> StoredTable:
         """Atomically check the version, replace the state and append the events.
 
         The events get the numbers ``last_event + 1 …`` in order. Returns the new stored table
         (version ``expected_version + 1``). Raises ``VersionConflict`` or ``TableNotFound``
-        and then changes nothing.
+        and then changes nothing. A ``record`` is kept in the same step unless that game's
+        record is kept already (the first one stays: its readers are those of the game's end).
         """
+        ...
+
+    async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
+        """A kept record of the table (``game`` None: its latest), even after the table expired."""
         ...
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:

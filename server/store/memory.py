@@ -1,7 +1,9 @@
 """``MemoryStore``: the embedded default, for one process; nothing survives the process.
 
 Each method finishes without awaiting anything, so on one event loop every call is atomic: the
-contract's compare-and-set holds without locks.
+contract's compare-and-set holds without locks. Expiry follows the Redis store: a table lapses
+``table_ttl_s`` after its last write, a finished game's record ``record_ttl_s`` after it was kept
+(0: never); lapsed entries are dropped when next touched, and swept once a minute on create.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.store.base import (
+    KeptRecord,
     KeyRef,
     KeyRole,
     StoredEvent,
@@ -27,45 +30,87 @@ class _Lease:
     expires: float
 
 
+TABLE_TTL_S = 7 * 24 * 3600.0
+RECORD_TTL_S = 90 * 24 * 3600.0
+SWEEP_S = 60.0
+
+
 @dataclass(slots=True)
 class _Table:
     stored: StoredTable
+    expires: float
+    keys: list[str]
     log: list[bytes] = field(default_factory=list)
 
 
 class MemoryStore:
-    """Tables, logs, keys and leases in dictionaries."""
+    """Tables, logs, keys, leases and kept records in dictionaries."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S) -> None:
         self._tables: dict[str, _Table] = {}
         self._keys: dict[str, KeyRef] = {}
         self._leases: dict[str, _Lease] = {}
+        self._records: dict[str, dict[int, tuple[KeptRecord, float]]] = {}  # game -> (it, lapse)
         self._clock = clock
+        self._table_ttl_s = table_ttl_s
+        self._record_ttl_s = record_ttl_s
+        self._next_sweep = clock() + SWEEP_S
+
+    def _table(self, table_id: str) -> _Table | None:
+        """The table if it has not lapsed (a lapsed one is dropped with its link keys)."""
+        table = self._tables.get(table_id)
+        if table is not None and table.expires <= self._clock():
+            del self._tables[table_id]
+            self._leases.pop(table_id, None)
+            for key in table.keys:
+                self._keys.pop(key, None)
+            return None
+        return table
+
+    def _sweep(self) -> None:
+        now = self._clock()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + SWEEP_S
+        for table_id in list(self._tables):
+            self._table(table_id)
+        for table_id in list(self._records):
+            self._kept(table_id)
 
     async def create_table(
         self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
     ) -> StoredTable:
-        if table_id in self._tables:
+        self._sweep()
+        if self._table(table_id) is not None:
             raise TableExists(f"table {table_id!r} already exists")
+        for key in keys:
+            ref = self._keys.get(key)
+            if ref is not None:
+                self._table(ref.table_id)  # a lapsed table frees its keys (a club's name)
         taken = [key for key in keys if key in self._keys]
         if taken:
             raise TableExists(f"{len(taken)} link key(s) already in use")
         stored = StoredTable(table_id=table_id, version=0, state=state, last_event=0)
-        self._tables[table_id] = _Table(stored)
+        self._tables[table_id] = _Table(stored, self._clock() + self._table_ttl_s, list(keys))
         self._keys.update({key: KeyRef(table_id, role) for key, role in keys.items()})
         return stored
 
     async def find_key(self, key: str) -> KeyRef | None:
-        return self._keys.get(key)
+        ref = self._keys.get(key)
+        if ref is None or self._table(ref.table_id) is None:
+            return None
+        return ref
 
     async def load(self, table_id: str) -> StoredTable | None:
-        table = self._tables.get(table_id)
+        table = self._table(table_id)
         return table.stored if table else None
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes]
+        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        record: KeptRecord | None = None,
     ) -> StoredTable:
-        table = self._tables.get(table_id)
+        table = self._table(table_id)
         if table is None:
             raise TableNotFound(f"table {table_id!r} does not exist")
         if table.stored.version != expected_version:
@@ -80,10 +125,37 @@ class MemoryStore:
             state=bytes(state),
             last_event=len(table.log),
         )
+        table.expires = self._clock() + self._table_ttl_s
+        if record is not None:
+            self._keep(table_id, record)
         return table.stored
 
+    def _keep(self, table_id: str, record: KeptRecord) -> None:
+        games = self._kept(table_id)
+        if record.game in games:
+            return  # the first keeping stands (its readers are those of the game's end)
+        lapses = self._clock() + self._record_ttl_s if self._record_ttl_s > 0 else float("inf")
+        games[record.game] = (record, lapses)
+        self._records[table_id] = games
+
+    def _kept(self, table_id: str) -> dict[int, tuple[KeptRecord, float]]:
+        """The table's records that have not lapsed (lapsed ones are dropped)."""
+        now = self._clock()
+        games = {game: kept for game, kept in self._records.pop(table_id, {}).items()
+                 if kept[1] > now}
+        if games:
+            self._records[table_id] = games
+        return games
+
+    async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
+        games = self._kept(table_id)
+        if game is None:
+            game = max(games, default=0)
+        kept = games.get(game)
+        return None if kept is None else kept[0]
+
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
-        table = self._tables.get(table_id)
+        table = self._table(table_id)
         if table is None:
             raise TableNotFound(f"table {table_id!r} does not exist")
         start = max(after, 0)
@@ -103,7 +175,7 @@ class MemoryStore:
             del self._leases[table_id]
 
     async def table_ids(self) -> list[str]:
-        return list(self._tables)
+        return [table_id for table_id in list(self._tables) if self._table(table_id)]
 
     async def close(self) -> None:
         return None

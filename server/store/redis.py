@@ -6,6 +6,8 @@ on one node and its scripts never cross slots)::
     cuarenta:{t:<id>}:meta    hash  version, last_event, state
     cuarenta:{t:<id>}:log     list  event 1, event 2, …
     cuarenta:{t:<id>}:lease   str   the owning process (PX = lease time)
+    cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record and its readers' digests
+    cuarenta:{t:<id>}:records str   the latest kept game number
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
     cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
@@ -13,8 +15,11 @@ on one node and its scripts never cross slots)::
 Invariant 3 (write before send) rests on ``commit``: one Lua script checks the expected version,
 appends the events and replaces the state, so the write path costs one round trip and is never
 half-applied. A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a
-finished table is never written again, so it lapses 7 days after its last event. Any Redis
-failure surfaces as ``StoreUnavailable``: the caller refuses the command and nothing was shown.
+finished table is never written again, so it lapses 7 days after its last event. A finished
+game's record is written by the commit that ends the game (same script, same slot) and kept
+``record_ttl_s`` (default 90 days; 0 = for ever), so it can be downloaded after the table lapsed.
+Any Redis failure surfaces as ``StoreUnavailable``: the caller refuses the command and nothing
+was shown.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 from server.store.base import (
+    KeptRecord,
     KeyRef,
     KeyRole,
     StoredEvent,
@@ -47,6 +53,7 @@ KEYS_INDEX = f"{PREFIX}:{{keys}}"
 TABLES_INDEX = f"{PREFIX}:{{tables}}"
 LEASES_INDEX = f"{PREFIX}:{{leases}}"
 TABLE_TTL_S = 7 * 24 * 3600.0
+RECORD_TTL_S = 90 * 24 * 3600.0
 CONNECT_TIMEOUT_S = 2.0
 COMMAND_TIMEOUT_S = 5.0
 T = TypeVar("T")
@@ -68,17 +75,30 @@ if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
 return 1
 """
 
-# KEYS: meta, log. ARGV: expected version, state, ttl_ms, event1, event2 …
+# KEYS: meta, log [, record, records]. ARGV: expected version, state, ttl_ms
+#   [, game, readers, record, record_ttl_ms], event1, event2 … (the record part iff 4 KEYS).
 # Returns {version, last_event}, or {-1} (no table) / {-2, stored version} (conflict).
 _COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {-1} end
 version = tonumber(version)
 if version ~= tonumber(ARGV[1]) then return {-2, version} end
+local first = 4
+if #KEYS == 4 then
+  first = 8
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('HSET', KEYS[3], 'game', ARGV[4], 'readers', ARGV[5], 'record', ARGV[6])
+    redis.call('SET', KEYS[4], ARGV[4])
+    if tonumber(ARGV[7]) > 0 then
+      redis.call('PEXPIRE', KEYS[3], ARGV[7])
+      redis.call('PEXPIRE', KEYS[4], ARGV[7])
+    end
+  end
+end
 local last = tonumber(redis.call('HGET', KEYS[1], 'last_event'))
-local count = #ARGV - 3
+local count = #ARGV - first + 1
 if count > 0 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 4))
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, first))
   last = last + count
 end
 redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'state', ARGV[2])
@@ -110,9 +130,11 @@ def table_key(table_id: str, part: str) -> str:
 class RedisStore:
     """The ``Store`` protocol on one Redis (or a Cluster: every script touches one slot)."""
 
-    def __init__(self, client: Redis, table_ttl_s: float = TABLE_TTL_S) -> None:
+    def __init__(self, client: Redis, table_ttl_s: float = TABLE_TTL_S,
+                 record_ttl_s: float = RECORD_TTL_S) -> None:
         self.client = client
         self.table_ttl_ms = int(table_ttl_s * 1000)
+        self.record_ttl_ms = int(record_ttl_s * 1000)
         self._create = self._script(_CREATE)
         self._register = self._script(_REGISTER_KEYS)
         self._commit = self._script(_COMMIT)
@@ -162,10 +184,15 @@ class RedisStore:
         )
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes]
+        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        record: KeptRecord | None = None,
     ) -> StoredTable:
         keys = [table_key(table_id, "meta"), table_key(table_id, "log")]
-        args: list[Any] = [expected_version, state, self.table_ttl_ms, *events]
+        args: list[Any] = [expected_version, state, self.table_ttl_ms]
+        if record is not None:
+            keys += [table_key(table_id, f"record:{record.game}"), table_key(table_id, "records")]
+            args += [record.game, " ".join(record.readers), record.record, self.record_ttl_ms]
+        args += events
         async with _unavailable_on_error("store a move"):
             result = await self._commit(keys=keys, args=args)
         if result[0] == -1:
@@ -178,6 +205,21 @@ class RedisStore:
             table_id=table_id, version=int(result[0]), state=bytes(state),
             last_event=int(result[1]),
         )
+
+    async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
+        async with _unavailable_on_error("read a game record"):
+            if game is None:
+                latest = await self.client.get(table_key(table_id, "records"))
+                if latest is None:
+                    return None
+                game = int(latest)
+            values = await _result(self.client.hmget(
+                table_key(table_id, f"record:{game}"), ["readers", "record"]
+            ))
+        readers, record = values
+        if record is None:
+            return None
+        return KeptRecord(game, bytes(record), tuple(_text(readers).split()))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         start = max(after, 0)
@@ -292,9 +334,10 @@ def client_for(url: str) -> Redis:
     )
 
 
-async def open_store(url: str, table_ttl_s: float = TABLE_TTL_S) -> RedisStore:
+async def open_store(url: str, table_ttl_s: float = TABLE_TTL_S,
+                     record_ttl_s: float = RECORD_TTL_S) -> RedisStore:
     """Connect and check Redis answers; ``StoreUnavailable`` (a clear error) if it does not."""
-    store = RedisStore(client_for(url), table_ttl_s)
+    store = RedisStore(client_for(url), table_ttl_s, record_ttl_s)
     try:
         await store.ping()
     except StoreUnavailable:

@@ -217,12 +217,15 @@ class ClientSession:
                 data = frame if isinstance(frame, bytes) else frame.encode()
                 if self.keep_frames:
                     self.frames.append(data)
-                message = decode_server(data)
-                self._track(message)
-                rid = getattr(message, "rid", None)
-                if rid and rid in self._answers and not isinstance(message, s.Snapshot):
-                    self._answers[rid].put_nowait(message)
-                self._inbox.put_nowait(message)
+                received = decode_server(data)
+                # an update stands for its ack, its events and its snapshot (protocol 2)
+                unfolded = received.unfold() if isinstance(received, s.Update) else [received]
+                for message in unfolded:
+                    self._track(message)
+                    rid = getattr(message, "rid", None)
+                    if rid and rid in self._answers and not isinstance(message, s.Snapshot):
+                        self._answers[rid].put_nowait(message)
+                    self._inbox.put_nowait(message)
         except ConnectionClosed:
             pass
         except ProtocolError as exc:  # the server sent something this client cannot read

@@ -19,74 +19,100 @@ from engine.events import Event as EngineEvent
 from engine.views import SeenPlay as EngineSeenPlay
 from engine.views import View
 from protocol.client_messages import Announce, Claim, GameAction, Play, TakeMissed
-from protocol.server_messages import GameView, SeenPlay
+from protocol.server_messages import GameView
 
 
-def _codes(cards: Any) -> list[str]:
+def card_codes(cards: Any) -> list[str]:
+    """Cards as their R2 codes."""
     return [card_code(card) for card in cards]
 
 
 #: Wire form of each history entry seen lately. The history is public and grows by one play
-#: at a time, yet every viewer's snapshot carries all of it: building each entry once (a pure
-#: function of the entry) made snapshots several times cheaper. Bounded like a cache.
-_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], SeenPlay] = {}
+#: at a time, yet every snapshot carries all of it: building each entry once (a pure function of
+#: the entry) keeps snapshots cheap. Bounded like a cache; the dicts are never mutated.
+_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], dict[str, Any]] = {}
 _SEEN_LIMIT = 8192
 
 
-def _seen_play(entry: EngineSeenPlay) -> SeenPlay:
+def _seen_play(entry: EngineSeenPlay) -> dict[str, Any]:
     key = (entry.packet, entry.seat, entry.card, entry.take, entry.caida)  # hashed in C
     wire = _SEEN.get(key)
     if wire is None:
         if len(_SEEN) >= _SEEN_LIMIT:
             _SEEN.clear()
-        wire = _SEEN[key] = SeenPlay(
-            packet=entry.packet,
-            seat=entry.seat,
-            card=card_code(entry.card) if entry.card >= 0 else None,
-            take=_codes(entry.take),
-            caida=entry.caida,
-        )
+        wire = _SEEN[key] = {
+            "packet": entry.packet,
+            "seat": entry.seat,
+            "card": card_code(entry.card) if entry.card >= 0 else None,
+            "take": card_codes(entry.take),
+            "caida": entry.caida,
+        }
     return wire
 
 
+def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
+    """An engine ``View`` (already this viewer's) as ``GameView``'s JSON form, without building
+    the model: a server sends one after every change, so this is its hot path. The keys are
+    GameView's fields in order; ``view_to_wire`` validates the same dict."""
+    return {
+        "profile": view.rules.profile,
+        "options": options,
+        "seats": view.rules.seats,
+        "phase": view.phase.value,
+        "viewer": view.viewer,
+        "hand_number": view.hand_number,
+        "packet": view.packet,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "to_act": list(view.to_act),
+        "scores": list(view.scores),
+        "piles": list(view.pile_sizes),
+        "table": card_codes(view.table),
+        "hand": None if view.hand is None else card_codes(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "undealt": view.undealt,
+        "caida_target": None if view.caida_target is None else card_code(view.caida_target),
+        "missed": card_codes(view.missed),
+        "missed_takers": list(view.missed_takers),
+        "history": [_seen_play(entry) for entry in view.history],
+        "announced": [[seat, call] for seat, call in view.announced],
+        "cuarenta": None
+        if view.cuarenta is None
+        else [view.cuarenta[0], card_codes(view.cuarenta[1])],
+        "claims_open": view.claims_open,
+        "claims_ended": list(view.claims_ended),
+        "claims": [[seat, rank, valid] for seat, rank, valid in view.claims],
+        "draw_start": view.draw_start,
+        "draw_cards": card_codes(view.draw_cards),
+        "winner": view.winner,
+    }
+
+
 def view_to_wire(view: View, options: dict[str, Any]) -> GameView:
-    """Reshape an engine ``View`` (already this viewer's) for the wire."""
-    return GameView(
-        profile=view.rules.profile,
-        options=options,
-        seats=view.rules.seats,
-        phase=view.phase.value,
-        viewer=view.viewer,
-        hand_number=view.hand_number,
-        packet=view.packet,
-        dealer=view.dealer,
-        turn=view.turn,
-        to_act=list(view.to_act),
-        scores=list(view.scores),
-        piles=list(view.pile_sizes),
-        table=_codes(view.table),
-        hand=None if view.hand is None else _codes(view.hand),
-        hand_sizes=list(view.hand_sizes),
-        undealt=view.undealt,
-        caida_target=None if view.caida_target is None else card_code(view.caida_target),
-        missed=_codes(view.missed),
-        missed_takers=list(view.missed_takers),
-        history=[_seen_play(entry) for entry in view.history],
-        announced=[(seat, call) for seat, call in view.announced],
-        cuarenta=None if view.cuarenta is None else (view.cuarenta[0], _codes(view.cuarenta[1])),
-        claims_open=view.claims_open,
-        claims_ended=list(view.claims_ended),
-        claims=[(seat, rank, valid) for seat, rank, valid in view.claims],
-        draw_start=view.draw_start,
-        draw_cards=_codes(view.draw_cards),
-        winner=view.winner,  # type: ignore[arg-type]
-    )
+    """Reshape an engine ``View`` (already this viewer's) for the wire, as a validated model."""
+    return GameView.model_validate(view_fields(view, options))
+
+
+#: Each offered action's wire form, built once: a decision's legal list is sent after every
+#: change, and engine actions are small immutable values. Bounded like a cache.
+_ACTIONS: dict[EngineAction, dict[str, Any]] = {}
+_ACTIONS_LIMIT = 8192
+
+
+def action_fields(action: EngineAction) -> dict[str, Any]:
+    """``action_to_wire(action)``'s JSON form, built once per action (never mutate it)."""
+    wire = _ACTIONS.get(action)
+    if wire is None:
+        if len(_ACTIONS) >= _ACTIONS_LIMIT:
+            _ACTIONS.clear()
+        wire = _ACTIONS[action] = action_to_wire(action).model_dump(mode="json")
+    return wire
 
 
 def action_to_wire(action: EngineAction) -> GameAction:
     """A player's engine action as the message that would request it."""
     if isinstance(action, EnginePlay):
-        return Play(card=card_code(action.card), take=_codes(sorted(action.take)))
+        return Play(card=card_code(action.card), take=card_codes(sorted(action.take)))
     if isinstance(action, EngineTakeMissed):
         return TakeMissed()
     if isinstance(action, EngineAnnounce):

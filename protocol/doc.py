@@ -52,10 +52,14 @@ lists {CLIENT_LIMITS.max_list_len} items, maps {CLIENT_LIMITS.max_map_len} keys.
    (`watch`), or resumes: `hello.resume` = its seat token and `hello.last_event` = the last event
    number it saw; the server re-seats it and sends a `snapshot` plus exactly the missed events.
 3. Every request carries `rid` (a number the client picks); it is answered by an `ack` or an
-   `error` with the same `rid`, and its effects arrive as numbered `event`s followed by a fresh
-   `snapshot` for every viewer. `snapshot.legal` lists the viewer's legal actions when it must
-   decide, already shaped as the messages to send; captures are listed up to suits (R2): one per
-   card played and ranks taken, on the copies longest on the table, plus a caída match (R9).
+   `error` with the same `rid`. Every change at the table reaches every viewer as one `update`
+   frame: the numbered `event`s it caused, then the viewer's fresh `snapshot`; the viewer whose
+   request caused it finds its `rid` there instead of a separate `ack` (handle an update as that
+   `ack`, then each event, then the snapshot). A newcomer gets a `snapshot` first; a resumed seat
+   gets the missed `event`s one by one, then a `snapshot` or `update`. `snapshot.legal` lists the
+   viewer's legal actions when it must decide, already shaped as the messages to send; captures
+   are listed up to suits (R2): one per card played and ranks taken, on the copies longest on the
+   table, plus a caída match (R9).
    Any other legal take (the same ranks in other suits) is accepted too.
 4. Game actions may carry `at` = the last event number the client saw; if the table moved on the
    action is refused with `stale` instead of being applied to a position the player never saw.

@@ -3,7 +3,8 @@
 What a viewer learns comes in two forms: numbered ``event`` messages (a table's log, each
 redacted for the viewer; a number is never skipped, so a gap means loss, never secrecy) and
 ``snapshot`` messages (the viewer's whole view, with the legal actions when the viewer must
-decide). Presence, deadlines, chat and request answers are not numbered.
+decide). After each change both arrive together in one ``update`` frame per viewer. Presence,
+deadlines, chat and request answers are not numbered.
 """
 
 from __future__ import annotations
@@ -275,6 +276,28 @@ class Event(WireModel):
     event: TableEvent | dict[str, JsonValue] = Field(union_mode="left_to_right")
 
 
+# --- one change, one frame -----------------------------------------------------------------------
+
+
+class Update(WireModel):
+    """One change at the table as one viewer gets it, in one frame.
+
+    It means, in order: ``ack`` of the viewer's own request ``rid`` (when set), each numbered
+    ``event`` (contiguous, redacted for this viewer), then ``snapshot``: the viewer's new state,
+    with its legal actions when it must decide. ``unfold`` gives exactly that sequence.
+    """
+
+    type: Literal["update"] = "update"
+    rid: RequestId | None = None
+    events: list[Event]
+    snapshot: Snapshot
+
+    def unfold(self) -> list[Ack | Event | Snapshot]:
+        """The messages this update stands for, in the order a client handles them."""
+        head: list[Ack | Event | Snapshot] = [] if self.rid is None else [Ack(rid=self.rid)]
+        return [*head, *self.events, self.snapshot]
+
+
 # --- unnumbered pushes --------------------------------------------------------------------------
 
 
@@ -316,6 +339,7 @@ ServerMessage = Annotated[
     | RecordMessage
     | Snapshot
     | Event
+    | Update
     | Presence
     | Deadlines
     | ChatLine

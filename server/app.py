@@ -19,6 +19,7 @@ from protocol import server_messages as s
 from server.bots import BotRunner
 from server.config import Settings
 from server.connection import Connection
+from server.frames import Built
 from server.http import HttpRoutes
 from server.ladder import Ladder, ladder_store_for
 from server.lobby import Lobby
@@ -147,7 +148,7 @@ class TableServer:
             del self.connections[connection.id]
             self.metrics.connections.set(len(self.connections))
 
-    def _deliver(self, conn: str, message: s.ServerMessage) -> None:
+    def _deliver(self, conn: str, message: s.ServerMessage | Built) -> None:
         connection = self.connections.get(conn)
         if connection is not None:
             connection.push(message)

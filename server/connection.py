@@ -27,7 +27,7 @@ from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
 from server.errors import Refused
-from server.frames import FRAMES
+from server.frames import FRAMES, Built
 from server.referee import Outcome
 from server.seating import TokenBucket
 from server.store.base import StoreError
@@ -59,7 +59,7 @@ class Connection:
         self.limits = Limits(max_frame_bytes=app.settings.max_frame_bytes)
 
     # ------------------------------------------------------------------ outbound
-    def push(self, message: s.ServerMessage) -> None:
+    def push(self, message: s.ServerMessage | Built) -> None:
         """Queue a message; a full queue means a client too slow to keep up: drop it."""
         if self.dropped:
             return

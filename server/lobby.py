@@ -22,12 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from protocol import server_messages as s
 from protocol.base import TurnTimer
 from server.bots import BotRunner
 from server.metrics import Metrics
 from server.referee import Referee, RefereeConfig
-from server.room import LEASE_TTL_S, Room
+from server.room import LEASE_TTL_S, Deliver, Room
 from server.store.base import (
     KeptRecord,
     KeyRef,
@@ -45,8 +44,6 @@ if TYPE_CHECKING:
     from server.cluster import Cluster, RemoteRoom
 
 log = structlog.get_logger("server.lobby")
-
-Deliver = Callable[[str, s.ServerMessage], None]
 IDLE_UNLOAD_S = 600.0
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
 

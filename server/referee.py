@@ -49,10 +49,10 @@ class Referee(TableFlow):
         viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
         if isinstance(request, c.Watch):
             self.viewers[conn] = viewer
-            out.to(conn, s.Ack(rid=request.rid))
+            out.ack(conn, request.rid)
             self._snapshot_to(out, viewer)
             self._presence(out)
-            return out
+            return self._finish(out)
         if not viewer.can_sit:
             raise Refused(ErrorCode.FORBIDDEN, "the watch link cannot take a seat")
         if viewer.seat is not None:
@@ -62,7 +62,7 @@ class Referee(TableFlow):
             self.viewers[conn] = viewer
             self._snapshot_to(out, viewer)
         self._sit(out, viewer, seat, request.rid, now)
-        return out
+        return self._finish(out)
 
     def resume(
         self, conn: str, name: str, token: str, last_event: int | None, rid: int, now: float
@@ -101,7 +101,7 @@ class Referee(TableFlow):
         else:
             self._snapshot_to(out, viewer)
             self._presence(out)
-        return out
+        return self._finish(out)
 
     def detach(self, conn: str, now: float) -> Outcome:
         """The connection went away: its seat stays for the grace period (invariant 5)."""
@@ -120,7 +120,7 @@ class Referee(TableFlow):
                     self._publish(
                         out, [s.StandIn(seat=viewer.seat, active=True, reason="disconnected")], now
                     )
-                    return out
+                    return self._finish(out)
         self._presence(out)
         return out
 
@@ -136,10 +136,10 @@ class Referee(TableFlow):
             raise Refused(ErrorCode.WRONG_PHASE, f"{message.type!r} is not a table request")
         out = Outcome()
         handler(out, viewer, message, now)
-        return out
+        return self._finish(out)
 
     def _on_leave(self, out: Outcome, viewer: Viewer, msg: c.Leave, now: float) -> None:
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self.viewers.pop(viewer.conn, None)
         out.detached.append(viewer.conn)
         if viewer.seat is None:
@@ -171,7 +171,7 @@ class Referee(TableFlow):
         index = self._require_seated(viewer)
         self.seats[index].clear()
         viewer.seat = None
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.SeatFreed(seat=index, reason="stood")], now)
 
     def _on_swap(self, out: Outcome, viewer: Viewer, msg: c.Swap, now: float) -> None:
@@ -191,7 +191,7 @@ class Referee(TableFlow):
         for other_viewer in self.viewers.values():
             if other_viewer.seat in (a, b):
                 other_viewer.seat = b if other_viewer.seat == a else a
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.SeatsSwapped(seat=a, other=b)], now)
 
     def _on_add_bot(self, out: Outcome, viewer: Viewer, msg: c.AddBot, now: float) -> None:
@@ -204,7 +204,7 @@ class Referee(TableFlow):
             raise Refused(ErrorCode.SEAT_TAKEN, f"seat {index} is taken")
         name = f"Bot {msg.level}"
         self.seats[index].seat_bot(msg.level, name)
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.SeatTaken(seat=index, name=name, bot_level=msg.level)], now)
 
     def _on_remove_bot(self, out: Outcome, viewer: Viewer, msg: c.RemoveBot, now: float) -> None:
@@ -213,7 +213,7 @@ class Referee(TableFlow):
         if self.seats[self._seat_index(msg.seat)].occupant != "bot":
             raise Refused(ErrorCode.INVALID_MESSAGE, f"seat {msg.seat} holds no bot")
         self.seats[msg.seat].clear()
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.SeatFreed(seat=msg.seat, reason="removed")], now)
 
     def _on_kick(self, out: Outcome, viewer: Viewer, msg: c.Kick, now: float) -> None:
@@ -226,7 +226,7 @@ class Referee(TableFlow):
             if kicked is not None:
                 out.to(kicked.conn, s.Goodbye(reason="the host removed you from the table"))
                 out.detached.append(kicked.conn)
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         if self.in_game:
             seat.token, seat.conn, seat.open, seat.stand_in = None, None, True, True
             seat.away_since = now
@@ -238,7 +238,7 @@ class Referee(TableFlow):
     def _on_lock(self, out: Outcome, viewer: Viewer, msg: c.Lock, now: float) -> None:
         self._require_host(viewer, "lock the table")
         self.locked = msg.locked
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.LockChanged(locked=msg.locked)], now)
 
     def _on_set_options(self, out: Outcome, viewer: Viewer, msg: c.SetOptions, now: float) -> None:
@@ -247,7 +247,7 @@ class Referee(TableFlow):
         self.options = checked_options(self.profile, msg.options)
         if msg.turn_timer is not None:
             self.turn_timer = msg.turn_timer
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(
             out,
             [
@@ -261,7 +261,7 @@ class Referee(TableFlow):
     def _on_start(self, out: Outcome, viewer: Viewer, msg: c.Start, now: float) -> None:
         self._require_host(viewer, "start the game")
         self._require_lobby("start")
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._start_game(out, now)
 
     def _on_rematch(self, out: Outcome, viewer: Viewer, msg: c.Rematch, now: float) -> None:
@@ -269,7 +269,7 @@ class Referee(TableFlow):
         if self.stage != "finished":
             raise Refused(ErrorCode.WRONG_PHASE, "a rematch follows a finished game")
         self.rematch.add(index)
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._publish(out, [s.RematchAsked(seat=index)], now)
         waiting = [
             i
@@ -289,7 +289,7 @@ class Referee(TableFlow):
                 ErrorCode.ILLEGAL_ACTION,
                 "R5: a misdeal is ruled after a packet is dealt, before its first card",
             )
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._apply(out, Misdeal(), now)
 
     def _on_get_record(self, out: Outcome, viewer: Viewer, msg: c.GetRecord, now: float) -> None:
@@ -309,7 +309,7 @@ class Referee(TableFlow):
             "players" if viewer.seat is not None else "spectators"
         )
         line = s.ChatLine(channel=channel, name=viewer.name, seat=viewer.seat, text=msg.text)
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         for other in self.viewers.values():
             if channel == "players" or other.seat is None:
                 out.to(other.conn, line)
@@ -328,7 +328,7 @@ class Referee(TableFlow):
             events = game.apply(action)
         except EngineError as exc:
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
-        out.to(viewer.conn, s.Ack(rid=msg.rid))
+        out.ack(viewer.conn, msg.rid)
         self._after_game_events(out, events, now)
 
     _on_take_missed = _on_play
@@ -362,7 +362,7 @@ class Referee(TableFlow):
     def _move(self, out: Outcome, old: int, new: int, rid: int, viewer: Viewer, now: float) -> None:
         self.seats[old], self.seats[new] = self.seats[new], self.seats[old]
         viewer.seat = new
-        out.to(viewer.conn, s.Ack(rid=rid))
+        out.ack(viewer.conn, rid)
         self._publish(out, [s.SeatsSwapped(seat=old, other=new)], now)
 
     def _seat_index(self, index: int) -> int:

@@ -18,6 +18,7 @@ import structlog
 
 from protocol import server_messages as s
 from server.bots import BotRunner
+from server.frames import Built
 from server.handover import reattach, tickets_of
 from server.metrics import Metrics
 from server.referee import BotRequest, Outcome, Referee
@@ -26,7 +27,7 @@ from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 log = structlog.get_logger("server.room")
 
-Deliver = Callable[[str, s.ServerMessage], None]
+Deliver = Callable[[str, s.ServerMessage | Built], None]
 Detach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
@@ -61,6 +62,7 @@ class Room:
         self.lease_s = LEASE_TTL_S  # the lobby sets the configured lease time
         self.on_lease_lost: Callable[[Room], None] | None = None  # set when tables are shared
         self._wake = asyncio.Event()
+        self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -81,16 +83,19 @@ class Room:
 
         ``change`` raises ``Refused`` to refuse a request: nothing is committed or sent then.
         A room whose last commit failed first reloads itself from the store (memory may be
-        ahead of it). ``wake`` tells the clock task to recompute its next deadline (its own
-        changes need not: it recomputes after every round).
+        ahead of it). ``wake`` lets the change wake the clock task when it brought the next
+        deadline or bot turn forward (its own changes need not: it recomputes after each round);
+        most commands do not, and waking it for nothing would double their cost.
         """
         async with self.lock:
             if self.failed:
                 await self._reload()
             outcome = change(self.referee, self.clock())
             await self._commit_and_deliver(outcome)
-            if wake:
-                self._wake.set()
+            if wake and self._asleep_until is not None:
+                due = self.referee.next_wakeup()
+                if due is not None and due < self._asleep_until:
+                    self._wake.set()
             return outcome
 
     async def _commit_and_deliver(self, outcome: Outcome) -> None:
@@ -140,11 +145,13 @@ class Room:
             wake = self.referee.next_wakeup()
             if self.failed:
                 wake = now + STORE_RETRY_S
-            timeout = min(next_lease, wake if wake is not None else next_lease) - now
-            if timeout > 0:
+            until = min(next_lease, wake if wake is not None else next_lease)
+            if until > now:
+                self._asleep_until = until
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(timeout):
+                    async with asyncio.timeout(until - now):
                         await self._wake.wait()
+                self._asleep_until = None
             self._wake.clear()
             try:
                 await self.run(lambda referee, now: referee.tick(now), wake=False)

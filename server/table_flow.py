@@ -63,13 +63,13 @@ class TableFlow(TableViews):
                 self.claims_done.add(request.seat)
                 out.dirty = True
                 self._maybe_close_claims(out, now)
-            return out
+            return self._finish(out)
         try:
             events = game.apply(action)
         except IllegalAction:
             events = game.apply(request.legal[0])
         self._after_game_events(out, events, now)
-        return out
+        return self._finish(out)
 
     def tick(self, now: float) -> Outcome:
         """Run the clocks: close an expired claim window, end expired graces."""
@@ -92,7 +92,7 @@ class TableFlow(TableViews):
                     events.append(s.SeatFreed(seat=index, reason="grace_expired"))
         if events:
             self._publish(out, events, now)
-        return out
+        return self._finish(out)
 
     def next_wakeup(self) -> float | None:
         """The earliest time ``tick`` or ``due_bots`` has something to do."""

@@ -26,6 +26,7 @@ from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server import keys
 from server.errors import Refused
+from server.frames import Built
 from server.seating import SeatState, Viewer
 from server.state_text import StateText, compact
 from server.store.base import KeyRole
@@ -62,15 +63,36 @@ class BotRequest:
 
 @dataclass(slots=True)
 class Outcome:
-    """What one command caused: log entries to store first, then messages to send."""
+    """What one command caused: log entries to store first, then messages to send.
+
+    ``first_new`` is the number of the first event this outcome logged (None: none); the referee
+    turns the new events into one ``update`` per viewer when the command is done, folding in the
+    ``acks`` of requests whose viewer gets one (the others get a plain ``ack``).
+    """
 
     entries: list[bytes] = field(default_factory=list)
-    messages: list[tuple[str, s.ServerMessage]] = field(default_factory=list)
+    messages: list[tuple[str, s.ServerMessage | Built]] = field(default_factory=list)
     detached: list[str] = field(default_factory=list)
     dirty: bool = False
+    first_new: int | None = None
+    acks: dict[str, int] = field(default_factory=dict)
 
-    def to(self, conn: str, message: s.ServerMessage) -> None:
+    def to(self, conn: str, message: s.ServerMessage | Built) -> None:
         self.messages.append((conn, message))
+
+    def sent(self) -> list[tuple[str, s.ServerMessage]]:
+        """The messages as their receivers handle them: built frames read back, updates
+        unfolded into their ack, events and snapshot (for tests and debugging)."""
+        out: list[tuple[str, s.ServerMessage]] = []
+        for conn, message in self.messages:
+            model = message.model() if isinstance(message, Built) else message
+            parts = model.unfold() if isinstance(model, s.Update) else [model]
+            out += [(conn, part) for part in parts]
+        return out
+
+    def ack(self, conn: str, rid: int) -> None:
+        """Answer ``conn``'s request ``rid`` (in its update, if the request changed the table)."""
+        self.acks[conn] = rid
 
 
 class TableState:

@@ -1,10 +1,16 @@
-"""What every viewer is sent: numbered events, redacted per viewer, then a fresh snapshot.
+"""What every viewer is sent: numbered events, redacted per viewer, and its fresh snapshot.
 
-Every change goes through ``_publish``: it numbers the new events, redacts engine events for
-every kind of viewer through ``engine.views.redact`` (the one redaction path, invariant 1) and
-queues for every viewer its events followed by a snapshot built from ``engine.views.view_of``.
-A viewer may not see an event at all only in theory: it would get a ``hidden`` placeholder with
-the same number, so a gap always means loss (invariant 2).
+Every change goes through ``_publish``: it numbers the new events, logs them and redacts engine
+events for every kind of viewer through ``engine.views.redact`` (the one redaction path,
+invariant 1). When the command is done, ``_finish`` sends every viewer ONE ``update`` frame: its
+forms of the new events, then its snapshot, built from ``engine.views`` (the spectator's view plus
+``own_hand``), with the answer to its own request folded in. A viewer may not see an event at all
+only in theory: it would get a ``hidden`` placeholder with the same number, so a gap always means
+loss (invariant 2).
+
+The frames are assembled from pieces encoded once per change (``Pieces``): the public view, the
+table info and deadlines, each event form, each seat's hand and legal list. Only what differs
+between viewers is encoded per viewer, so a change costs little more for four viewers than for one.
 """
 
 from __future__ import annotations
@@ -13,33 +19,153 @@ import json
 from typing import Any, Literal
 
 from engine.phase import Phase
-from engine.views import redact, view_of
+from engine.views import own_hand, redact, view_of
 from protocol import server_messages as s
 from protocol.base import WireModel
-from protocol.convert import action_to_wire, view_to_wire
+from protocol.convert import action_fields, card_codes, view_fields
+from server.frames import KEYS, Built, array_of, map_header, pack
 from server.seating import Viewer
 from server.table_state import Outcome, TableState
+
+_TYPE_UPDATE = KEYS.type + pack("update")
+_TYPE_SNAPSHOT = KEYS.type + pack("snapshot")
+_TYPE_EVENT = KEYS.type + pack("event")
+_NO_LEGAL = KEYS.legal + pack([])
+_VIEW_KEYS = len(s.GameView.model_fields)
+
+
+class Pieces:
+    """The encoded pieces of one moment of a table, shared by every viewer's frame."""
+
+    __slots__ = ("_events", "_hands", "_legal", "_public", "head", "table", "tail")
+
+    def __init__(self, table: TableViews) -> None:
+        self.table = table
+        game = table.game
+        self.head = KEYS.last_event + pack(table.last_event)
+        self.tail = (
+            KEYS.info + pack(table.info_fields()) + KEYS.deadlines + pack(table.deadline_fields())
+        )
+        self._public: bytes | None = None
+        if game is not None:
+            public = view_fields(view_of(game, None), table.options)
+            del public["viewer"], public["hand"]
+            self._public = b"".join(pack(key) + pack(value) for key, value in public.items())
+        self._hands: dict[int | None, bytes] = {}
+        self._legal: dict[int, bytes] = {}
+        self._events: dict[tuple[int, int], bytes] = {}
+
+    def snapshot(self, viewer: Viewer) -> bytes:
+        """``viewer``'s snapshot message, encoded."""
+        you = {
+            "role": "player" if viewer.seat is not None else "spectator",
+            "seat": viewer.seat,
+            "host": viewer.host,
+            "name": viewer.name,
+        }
+        return b"".join(
+            (
+                map_header(7),
+                _TYPE_SNAPSHOT,
+                self.head,
+                KEYS.you,
+                pack(you),
+                KEYS.view,
+                self._view(viewer.seat),
+                self._legal_of(viewer.seat),
+                self.tail,
+            )
+        )
+
+    def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
+        """``viewer``'s update: events ``first`` to the last, then its snapshot."""
+        table = self.table
+        events = [self._event(n, viewer) for n in range(first, table.last_event + 1)]
+        data = b"".join(
+            (
+                map_header(4),
+                _TYPE_UPDATE,
+                KEYS.rid,
+                pack(rid),
+                KEYS.events,
+                array_of(events),
+                KEYS.snapshot,
+                self.snapshot(viewer),
+            )
+        )
+        return Built(data, "update", table.last_event)
+
+    def _view(self, seat: int | None) -> bytes:
+        if self._public is None:
+            return pack(None)
+        data = self._hands.get(seat)
+        if data is None:
+            game = self.table.game
+            assert game is not None
+            hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
+            data = self._hands[seat] = b"".join(
+                (
+                    map_header(_VIEW_KEYS),
+                    self._public,
+                    KEYS.viewer,
+                    pack(seat),
+                    KEYS.hand,
+                    pack(None if hand is None else card_codes(hand)),
+                )
+            )
+        return data
+
+    def _legal_of(self, seat: int | None) -> bytes:
+        table, game = self.table, self.table.game
+        if seat is None or game is None or not table.in_game or seat not in game.to_act():
+            return _NO_LEGAL
+        data = self._legal.get(seat)
+        if data is None:
+            # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
+            offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
+            data = self._legal[seat] = KEYS.legal + pack(offered)
+        return data
+
+    def _event(self, n: int, viewer: Viewer) -> bytes:
+        entry = self.table.log[n - 1]
+        which = -2 if "a" in entry else viewer.seat if viewer.seat is not None else -1
+        data = self._events.get((n, which))
+        if data is None:
+            form = entry["a"] if which == -2 else entry["v"][which]
+            data = self._events[(n, which)] = b"".join(
+                (map_header(3), _TYPE_EVENT, KEYS.n, pack(n), KEYS.event, pack(form))
+            )
+        return data
 
 
 class TableViews(TableState):
     """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
 
     def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
-        """Number ``events``, log them, and send every viewer its events plus a snapshot."""
+        """Number ``events`` and log them; ``_finish`` sends them to every viewer."""
         out.dirty = True
         self.last_input = max(self.last_input, now)
-        first = self.last_event + 1
+        if out.first_new is None:
+            out.first_new = self.last_event + 1
         for event in events:
             if not isinstance(event, WireModel):
                 self.game_event = self.last_event + 1  # a game change: older actions are stale
             entry = self._entry(event)
             self.log.append(entry)
             out.entries.append(json.dumps(entry, separators=(",", ":")).encode())
-        shared: dict[object, Any] = {}
-        for viewer in self.viewers.values():
-            for n in range(first, self.last_event + 1):
-                out.to(viewer.conn, self._event_for(n, viewer, shared))
-            out.to(viewer.conn, self.snapshot(viewer, shared))
+
+    def _finish(self, out: Outcome) -> Outcome:
+        """Send every viewer one update for the events ``out`` logged; answer the requests."""
+        first = out.first_new
+        if first is not None:
+            pieces = Pieces(self)
+            for viewer in self.viewers.values():
+                out.to(viewer.conn, pieces.update(viewer, first, out.acks.pop(viewer.conn, None)))
+            out.first_new = None
+        for conn, rid in out.acks.items():
+            out.to(conn, s.Ack(rid=rid))
+        out.acks.clear()
+        return out
 
     def _entry(self, event: Any) -> dict[str, Any]:
         """A log entry: one public form, or one form per seat plus the spectators' (``v``)."""
@@ -53,81 +179,51 @@ class TableViews(TableState):
             return {"a": forms[0]}
         return {"v": forms}
 
-    def _event_for(
-        self, n: int, viewer: Viewer, shared: dict[object, Any] | None = None
-    ) -> s.Event:
-        """Event ``n`` as ``viewer`` may see it; viewers shown the same form share one message
-        (``shared``), so the connections encode it once."""
+    def _event_for(self, n: int, viewer: Viewer) -> s.Event:
+        """Event ``n`` as ``viewer`` may see it, on its own (a resumed seat's missed events)."""
         entry = self.log[n - 1]
         which = -2 if "a" in entry else viewer.seat if viewer.seat is not None else -1
-        key = ("event", n, which)
-        if shared is not None and key in shared:
-            message: s.Event = shared[key]
-            return message
         form = entry["a"] if which == -2 else entry["v"][which]
-        message = s.Event.model_construct(type="event", n=n, event=form)
-        if shared is not None:
-            shared[key] = message
-        return message
+        return s.Event.model_construct(type="event", n=n, event=form)
 
     def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
-        out.to(viewer.conn, self.snapshot(viewer))
+        out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event))
 
-    def snapshot(self, viewer: Viewer, shared: dict[object, Any] | None = None) -> s.Snapshot:
-        """``viewer``'s snapshot; ``shared`` caches what viewers of one publish have in common
-        (the table info, the deadlines, each seat's and the spectators' view)."""
-        shared = {} if shared is None else shared
-        game = self.game
-        view = legal = None
-        if game is not None:
-            key = ("view", viewer.seat)
-            if key not in shared:
-                shared[key] = view_to_wire(view_of(game, viewer.seat), self.options)
-            view = shared[key]
-            if viewer.seat is not None and viewer.seat in game.to_act() and self.in_game:
-                legal = [
-                    action_to_wire(a) for a in game.legal_actions(viewer.seat, by_rank=True)
-                ]  # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
-        if "info" not in shared:
-            shared["info"], shared["deadlines"] = self.info(), self.deadlines()
-        return s.Snapshot(
-            last_event=self.last_event,
-            you=s.You(
-                role="player" if viewer.seat is not None else "spectator",
-                seat=viewer.seat,
-                host=viewer.host,
-                name=viewer.name,
-            ),
-            info=shared["info"],
-            view=view,
-            legal=legal or [],
-            deadlines=shared["deadlines"],
-        )
+    def snapshot(self, viewer: Viewer) -> s.Snapshot:
+        """``viewer``'s snapshot as a model (the frames carry the same, encoded)."""
+        message = Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event).model()
+        assert isinstance(message, s.Snapshot)
+        return message
+
+    def info_fields(self) -> dict[str, Any]:
+        """``TableInfo``'s JSON form."""
+        return {
+            "table": self.table_id,
+            "profile": self.profile,
+            "options": self.options,
+            "turn_timer": self.turn_timer,
+            "locked": self.locked,
+            "stage": self.stage,
+            "game": self.game_no,
+            "seats": self.seat_fields(),
+            "spectators": self.spectators,
+            "rematch_asked": sorted(self.rematch),
+        }
 
     def info(self) -> s.TableInfo:
-        return s.TableInfo(
-            table=self.table_id,
-            profile=self.profile,
-            options=self.options,
-            turn_timer=self.turn_timer,
-            locked=self.locked,
-            stage=self.stage,  # type: ignore[arg-type]
-            game=self.game_no,
-            seats=self.seat_infos(),
-            spectators=self.spectators,
-            rematch_asked=sorted(self.rematch),
-        )
+        return s.TableInfo.model_validate(self.info_fields())
 
-    def seat_infos(self) -> list[s.SeatInfo]:
+    def seat_fields(self) -> list[dict[str, Any]]:
+        """Every seat's ``SeatInfo`` JSON form: who sits, bot or person, connected, stood in for."""
         return [
-            s.SeatInfo(
-                seat=i,
-                occupant=seat.occupant,
-                name=seat.name,
-                bot_level=seat.bot_level,
-                connected=seat.connected,
-                stand_in=seat.stand_in,
-            )
+            {
+                "seat": i,
+                "occupant": seat.occupant,
+                "name": seat.name,
+                "bot_level": seat.bot_level,
+                "connected": seat.connected,
+                "stand_in": seat.stand_in,
+            }
             for i, seat in enumerate(self.seats)
         ]
 
@@ -135,30 +231,28 @@ class TableViews(TableState):
     def spectators(self) -> int:
         return sum(1 for viewer in self.viewers.values() if viewer.seat is None)
 
-    def deadlines(self, now: float | None = None) -> list[s.Deadline]:
-        """Public deadlines: people's decisions, the claim window, absent people's grace.
+    def deadline_fields(self, now: float | None = None) -> list[dict[str, Any]]:
+        """Public deadlines' JSON form: people's decisions, the claim window, absent people's grace.
 
         ``remaining_ms`` counts from ``now`` (default: the time of the latest input), so a
         client can show a countdown whatever its own clock says.
         """
         now = self.last_input if now is None else now
-        out: list[s.Deadline] = []
+        out: list[dict[str, Any]] = []
 
         def add(
             kind: Literal["turn", "announce", "claims", "grace"], seat: int | None, at: float
         ) -> None:
             remaining = max(0, round((at - now) * 1000))
-            out.append(s.Deadline(kind=kind, seat=seat, at=at, remaining_ms=remaining))
+            out.append({"kind": kind, "seat": seat, "at": at, "remaining_ms": remaining})
 
         game = self.game
         if game is not None and self.in_game and game.phase in (Phase.PLAY, Phase.ANNOUNCE):
             turn = game.turn
             limit = self._person_limit(game)
             if turn is not None and limit and not self.seats[turn].is_bot_controlled:
-                kind: Literal["turn", "announce"] = (
-                    "announce" if game.phase is Phase.ANNOUNCE else "turn"
-                )
-                add(kind, turn, self.decision_since + limit)
+                add("announce" if game.phase is Phase.ANNOUNCE else "turn", turn,
+                    self.decision_since + limit)
         if self.claims_deadline is not None:
             add("claims", None, self.claims_deadline)
         for index, seat in enumerate(self.seats):
@@ -166,9 +260,14 @@ class TableViews(TableState):
                 add("grace", index, seat.away_since + self.config.grace_s)
         return out
 
+    def deadlines(self, now: float | None = None) -> list[s.Deadline]:
+        return [s.Deadline.model_validate(each) for each in self.deadline_fields(now)]
+
     def _presence(self, out: Outcome) -> None:
         """Who is here changed (no event): presence, and the deadlines it starts or ends."""
-        message = s.Presence(seats=self.seat_infos(), spectators=self.spectators)
+        message = s.Presence.model_validate(
+            {"seats": self.seat_fields(), "spectators": self.spectators}
+        )
         clocks = s.Deadlines(deadlines=self.deadlines())
         for viewer in self.viewers.values():
             out.to(viewer.conn, message)

@@ -175,14 +175,21 @@ class CuarentaTable(TableLoad):
         if recorder.inside(now):
             recorder.frames += 1
         kind = message["type"]
-        if kind == "snapshot":
+        if kind == "update":  # protocol 2: the answer, the events and the snapshot in one frame
+            if message["rid"] is not None:
+                self._answered(seat, {"type": "ack", "rid": message["rid"]})
+            self._on_snapshot(seat, message["snapshot"], now)
+        elif kind == "snapshot":
             self._on_snapshot(seat, message, now)
         elif kind in ANSWERS:
             if kind == "error":
                 recorder.errors[message["code"]] += 1
-            answer = self._answers.pop((seat, message.get("rid") or 0), None)
-            if answer is not None and not answer.done():
-                answer.set_result(message)
+            self._answered(seat, message)
+
+    def _answered(self, seat: int, message: dict[str, Any]) -> None:
+        answer = self._answers.pop((seat, message.get("rid") or 0), None)
+        if answer is not None and not answer.done():
+            answer.set_result(message)
 
     def _on_snapshot(self, seat: int, snapshot: dict[str, Any], now: float) -> None:
         last = snapshot["last_event"]

@@ -80,6 +80,13 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
     ),
     s.Event(n=1, event=s.SeatTaken(seat=0, name="Ana")),
     s.Event(n=2, event={"type": "played", "seat": 0, "card": "AC", "take": []}),
+    s.Update(
+        rid=8,
+        events=[s.Event(n=3, event={"type": "played", "seat": 1, "card": "2C", "take": []})],
+        snapshot=s.Snapshot(
+            last_event=3, you=s.You(role="spectator", name="Eva"), info=INFO, view=None
+        ),
+    ),
     s.Presence(seats=SEATS, spectators=1),
     s.Deadlines(deadlines=[]),
     s.ChatLine(channel="players", name="Ana", seat=0, text="hola"),
@@ -187,3 +194,11 @@ def test_invalid_messages_name_the_problem_and_the_request(
 def test_arbitrary_bytes_only_ever_raise_protocol_errors(frame: bytes) -> None:
     with contextlib.suppress(ProtocolError):
         decode_client(frame)
+
+
+def test_an_update_stands_for_its_ack_events_and_snapshot_in_order() -> None:
+    (update,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Update)]
+    assert [m.type for m in update.unfold()] == ["ack", "event", "snapshot"]
+    assert update.unfold()[0] == s.Ack(rid=8)
+    unasked = update.model_copy(update={"rid": None})
+    assert [m.type for m in unasked.unfold()] == ["event", "snapshot"]

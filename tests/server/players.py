@@ -99,28 +99,45 @@ def leaked_cards(
     secret: set[str] = set()
     leaks = []
     for index, frame in enumerate(frames):
-        message = msgpack.unpackb(frame, raw=False)
-        event = message.get("event") if message.get("type") == "event" else None
-        if isinstance(event, dict):
-            kind = event.get("type")
-            if kind == "hand_started":
-                secret = set()
-            elif kind == "packet_dealt":
-                hands = dealt[(event["hand"], event["packet"])]
-                secret |= {
-                    card_code(card)
-                    for other, cards in enumerate(hands)
-                    if other != seat
-                    for card in cards
-                }
-                own = event["hands"][seat] if seat is not None else None
-                if seat is not None and own is not None:  # the walk follows the real deal (R4)
-                    assert sorted(own) == sorted(map(card_code, hands[seat]))
-            elif kind == "played":
-                secret.discard(event["card"])
-            elif kind == "announced" and event.get("cards"):
-                secret -= set(event["cards"])
-        if message.get("type") == "record":
-            continue  # the R15 record of a finished game is for its players (R15)
-        leaks += [(index, text) for text in _strings(message) if text in secret]
+        for message in _parts(msgpack.unpackb(frame, raw=False)):
+            leaks += [(index, text) for text in _leaks(message, seat, dealt, secret)]
     return leaks
+
+
+def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """An update frame's events, then its snapshot, each as it would have come alone."""
+    if message.get("type") == "update":
+        return [*message["events"], message["snapshot"]]
+    return [message]
+
+
+def _leaks(
+    message: dict[str, Any],
+    seat: int | None,
+    dealt: dict[tuple[int, int], tuple[tuple[int, ...], ...]],
+    secret: set[str],
+) -> list[str]:
+    """Follow one message's event (updating ``secret``), then name the secrets it shows."""
+    event = message.get("event") if message.get("type") == "event" else None
+    if isinstance(event, dict):
+        kind = event.get("type")
+        if kind == "hand_started":
+            secret.clear()
+        elif kind == "packet_dealt":
+            hands = dealt[(event["hand"], event["packet"])]
+            secret |= {
+                card_code(card)
+                for other, cards in enumerate(hands)
+                if other != seat
+                for card in cards
+            }
+            own = event["hands"][seat] if seat is not None else None
+            if seat is not None and own is not None:  # the walk follows the real deal (R4)
+                assert sorted(own) == sorted(map(card_code, hands[seat]))
+        elif kind == "played":
+            secret.discard(event["card"])
+        elif kind == "announced" and event.get("cards"):
+            secret -= set(event["cards"])
+    if message.get("type") == "record":
+        return []  # the R15 record of a finished game is for its players (R15)
+    return [text for text in _strings(message) if text in secret]

@@ -16,7 +16,7 @@ T0 = 1_000_000.0
 
 
 def decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
-    for conn, message in out.messages:
+    for conn, message in out.sent():
         if isinstance(message, s.Snapshot) and message.legal:
             return conn, message
     return None
@@ -43,7 +43,7 @@ def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R
             out = ref.handle(
                 conn, action_to_wire(take).model_copy(update={"at": ref.last_event}), T0
             )
-            assert any(isinstance(m, s.Ack) for _, m in out.messages)
+            assert any(isinstance(m, s.Ack) for _, m in out.sent())
             assert game.actions[-1] == take  # applied as sent, not swapped for an offered one
             return
         trail = next(a for a in snapshot.legal if isinstance(a, c.Play) and not a.take)

@@ -37,7 +37,7 @@ def join(ref: Referee, conn: str, seat: int | None = None, now: float = T0) -> O
 
 
 def messages_to(out: Outcome, conn: str) -> list[s.ServerMessage]:
-    return [message for to, message in out.messages if to == conn]
+    return [message for to, message in out.sent() if to == conn]
 
 
 def occupant(ref: Referee, seat: int) -> str:
@@ -155,8 +155,8 @@ def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> No
     _until_anas_turn(ref, T0)
     out = ref.detach("ana", T0 + 1)
     assert ref.seats[0].stand_in
-    stand_in = s.StandIn(seat=0, active=True, reason="disconnected").model_dump(mode="json")
-    assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.messages)
+    stand_in = s.StandIn(seat=0, active=True, reason="disconnected")
+    assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.sent())
     assert ref.due_bots(T0 + 5.9) == []
     (request,) = ref.due_bots(T0 + 6)
     assert request.seat == 0
@@ -269,9 +269,9 @@ def test_players_chat_to_the_table_and_spectators_among_themselves_rate_limited(
     host(ref, "eva")
     assert ref.info().spectators == 1, "the number of spectators is public"
     out = ref.handle("ana", c.Chat(text="¡hola!"), T0)
-    assert {to for to, m in out.messages if isinstance(m, s.ChatLine)} == {"ana", "eva"}
+    assert {to for to, m in out.sent() if isinstance(m, s.ChatLine)} == {"ana", "eva"}
     out = ref.handle("eva", c.Chat(text="psst"), T0)
-    assert {to for to, m in out.messages if isinstance(m, s.ChatLine)} == {"eva"}
+    assert {to for to, m in out.sent() if isinstance(m, s.ChatLine)} == {"eva"}
     for _ in range(4):
         ref.handle("ana", c.Chat(text="spam"), T0)
     with pytest.raises(Refused) as limited:

@@ -2,7 +2,12 @@
 // after a drop it reconnects with backoff and says `hello` again with the seat token and the last
 // event number seen, so the server resumes the exact stream (ARCHITECTURE invariant 2).
 
-const { encode, decode } = globalThis.MessagePack;
+// @msgpack/msgpack is loaded by a <script> before the modules (index.html); read it when used.
+const encode = (value) => globalThis.MessagePack.encode(value);
+const decode = (bytes) => globalThis.MessagePack.decode(bytes);
+
+/** The protocol this client speaks (protocol/base.py PROTOCOL_VERSION; checked by a test). */
+export const PROTOCOL_VERSION = 2;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
@@ -88,16 +93,18 @@ export class Connection {
     } catch {
       return; // a frame we cannot read: the server never sends one; ignore rather than crash
     }
-    const waiter = message.rid ? this.pending.get(message.rid) : undefined;
-    if (waiter && isAnswer(message)) {
-      this.pending.delete(message.rid);
-      if (message.type === "error") {
-        waiter.reject(Object.assign(new Error(message.message), { code: message.code }));
-      } else {
-        waiter.resolve(message);
+    for (const each of unfold(message)) {
+      const waiter = each.rid ? this.pending.get(each.rid) : undefined;
+      if (waiter && isAnswer(each)) {
+        this.pending.delete(each.rid);
+        if (each.type === "error") {
+          waiter.reject(Object.assign(new Error(each.message), { code: each.code }));
+        } else {
+          waiter.resolve(each);
+        }
       }
+      this.handlers.onMessage(each);
     }
-    this.handlers.onMessage(message);
   }
 
   lost(socket) {
@@ -120,6 +127,16 @@ export class Connection {
       this.request({ type: "ping" }).catch(() => {});
     }, PING_EVERY_MS);
   }
+}
+
+/**
+ * An `update` (protocol 2) is one change at the table in one frame: the answer to our own request
+ * (when `rid` is set), the numbered events, then our snapshot. Hand them on in that order.
+ */
+export function unfold(message) {
+  if (message.type !== "update") return [message];
+  const answer = message.rid != null ? [{ type: "ack", rid: message.rid }] : [];
+  return [...answer, ...message.events, message.snapshot];
 }
 
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */

@@ -1,14 +1,12 @@
 // Boot: pick the language, then show the home page ("/") or a table ("/t/<key>").
 import { LANGUAGES, detectLanguage, language, setLanguage, t } from "../i18n/index.js";
 import { h } from "./dom.js";
-import { Connection, socketUrl } from "./connection.js";
+import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { renderHome } from "./home.js";
 import { openTable } from "./table-page.js";
 import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
-
-export const PROTOCOL_VERSION = 1;
 
 function chrome() {
   document.title = t("app.title");

@@ -3,12 +3,11 @@
 // drawn by the table page below the ladder bar, resumed with the seat token the ladder hands out.
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { Connection, socketUrl } from "./connection.js";
+import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import { openTable } from "./table-page.js";
 import { toast } from "./toasts.js";
 
-const PROTOCOL_VERSION = 1;
 const TOKEN_KEY = "cuarenta.ladder";
 const NUMBER = new Intl.NumberFormat("es-EC");
 

@@ -3,7 +3,7 @@
 // with the stored seat token and the last event number seen.
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { Connection, socketUrl } from "./connection.js";
+import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import {
   applyDeadlines, applyEvent, applyPresence, applySnapshot, emptyModel,
@@ -17,7 +17,6 @@ import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { toast } from "./toasts.js";
 
-const PROTOCOL_VERSION = 1;
 /** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
 const WATCH_INSTEAD = new Set(["not_found", "forbidden", "no_free_seat", "table_locked", "wrong_phase",
   "seat_taken"]);

@@ -11,6 +11,7 @@ import { screenPositions, teamOf } from "../../../clients/web/js/seats.js";
 import { applyEvent, applySnapshot, emptyModel } from "../../../clients/web/js/state.js";
 import { describeEvent } from "../../../clients/web/js/event-text.js";
 import { byRank } from "../../../clients/web/js/cards.js";
+import { unfold } from "../../../clients/web/js/connection.js";
 
 globalThis.document = { documentElement: {} }; // setLanguage sets <html lang>; nothing else runs
 setLanguage("es");
@@ -103,4 +104,16 @@ test("the log tells a caída as players say it: 'Norte hace caída: +2'", () => 
     points: 0 }, names).text, "Norte trails Five of diamonds");
   assert.equal(t("card.name", { rank: t("rank.J"), suit: t("suit.S") }), "Jack of spades");
   setLanguage("es");
+});
+
+test("an update is handled as its ack, then its events in order, then its snapshot", () => {
+  const events = [{ type: "event", n: 7, event: {} }, { type: "event", n: 8, event: {} }];
+  const snapshot = { type: "snapshot", last_event: 8 };
+  assert.deepEqual(unfold({ type: "update", rid: 3, events, snapshot }).map((m) => m.type),
+    ["ack", "event", "event", "snapshot"]);
+  assert.equal(unfold({ type: "update", rid: 3, events, snapshot })[0].rid, 3);
+  assert.deepEqual(unfold({ type: "update", rid: null, events, snapshot }).map((m) => m.n ?? m.type),
+    [7, 8, "snapshot"]);
+  const ack = { type: "ack", rid: 1 };
+  assert.deepEqual(unfold(ack), [ack]);
 });

@@ -34,7 +34,6 @@ from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.errors import ErrorCode
 from server.errors import Refused
-from server.frames import FRAMES, Built
 from server.handover import Ticket, reattach, tickets_of
 from server.referee import Outcome, Referee
 from server.relay import Frame, PeerGone, Relay
@@ -66,7 +65,7 @@ class Cluster:
         self.connections = connections
         self.lease_s = lease_s
         self.process = lobby.owner
-        self.relay = Relay(store.client, self.process, self._on_frame)
+        self.relay = Relay(store.relay_client(), self.process, self._on_frame)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
@@ -80,6 +79,9 @@ class Cluster:
     async def close(self) -> None:
         await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
+        if self.relay.client is not self.store.client:  # a Cluster's relay node connection
+            with contextlib.suppress(Exception):
+                await self.relay.client.aclose()
 
     # ------------------------------------------------------------------ ownership
     async def open(self, table_id: str) -> Room | RemoteRoom | None:
@@ -144,12 +146,11 @@ class Cluster:
             await asyncio.sleep(min(0.05, self.lease_s / 10))  # polling a condition, bounded
 
     # ------------------------------------------------------------------ owner side
-    def deliver(self, conn: str, message: s.ServerMessage | Built) -> None:
+    def deliver(self, conn: str, message: s.ServerMessage) -> None:
         """Send a message to a connection of another process (a no-op for unknown ones)."""
         process = self.remote_conns.get(conn)
         if process is not None:
-            _ignore(self.relay.send(process, {"k": "msg", "conn": conn,
-                                              "data": FRAMES.encode(message)}))
+            _ignore(self.relay.send(process, {"k": "msg", "conn": conn, "data": encode(message)}))
 
     def detached(self, conn: str, table_id: str) -> None:
         process = self.remote_conns.pop(conn, None)
@@ -273,14 +274,8 @@ class RemoteRoom:
             return
         if isinstance(message, s.Seated):
             self.tickets[conn] = replace(ticket, token=message.token)
-        elif isinstance(message, s.Event | s.Snapshot | s.Update):
-            number = (
-                message.n
-                if isinstance(message, s.Event)
-                else message.last_event
-                if isinstance(message, s.Snapshot)
-                else message.snapshot.last_event
-            )
+        elif isinstance(message, s.Event | s.Snapshot):
+            number = message.n if isinstance(message, s.Event) else message.last_event
             self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
         elif isinstance(message, s.Goodbye):
             self.forget(conn)

@@ -1,7 +1,9 @@
 """A private `redis-server` for tests: free port, temporary directory, killable and restartable.
 
 Tests never touch the machine's shared Redis on 6379. Readiness is read from the server's own
-"Ready to accept connections" line, not guessed with sleeps.
+"Ready to accept connections" line, not guessed with sleeps. ``redis_cluster`` starts a private
+Redis Cluster of three masters (``redis-cli --cluster create``); it is ready when every node's
+``CLUSTER INFO`` says ``cluster_state:ok`` (polled, bounded).
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ import shutil
 import signal
 import socket
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 READY_MARK = "Ready to accept connections"
 START_TIMEOUT_S = 10.0
+CLUSTER_BUS_OFFSET = 10_000  # a cluster node also listens on its port + 10000
+CLUSTER_READY_TIMEOUT_S = 30.0
 
 
 def free_port() -> int:
@@ -29,9 +34,11 @@ def free_port() -> int:
 class RedisServer:
     """One redis-server process with append-only persistence in its own directory."""
 
-    def __init__(self, directory: Path, port: int | None = None) -> None:
+    def __init__(self, directory: Path, port: int | None = None,
+                 extra_args: Sequence[str] = ()) -> None:
         self.directory = directory
         self.port = port or free_port()
+        self.extra_args = list(extra_args)
         self.process: subprocess.Popen[str] | None = None
 
     @property
@@ -54,6 +61,7 @@ class RedisServer:
                 "--save", "",
                 "--logfile", "",
                 "--protected-mode", "yes",
+                *self.extra_args,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -106,3 +114,73 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) was free a moment ago too."""
+    while True:
+        port = free_port()
+        if port + CLUSTER_BUS_OFFSET < 65536:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                try:
+                    sock.bind(("127.0.0.1", port + CLUSTER_BUS_OFFSET))
+                except OSError:
+                    continue
+            return port
+
+
+class RedisClusterServers:
+    """Three redis-server masters in cluster mode, joined into one cluster (no replicas)."""
+
+    def __init__(self, directory: Path, masters: int = 3) -> None:
+        self.nodes = []
+        for index in range(masters):
+            node_dir = directory / f"node-{index}"
+            node_dir.mkdir(parents=True)
+            self.nodes.append(RedisServer(node_dir, cluster_port(), [
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", str(node_dir / "nodes.conf"),
+                "--cluster-node-timeout", "5000",
+            ]))
+
+    @property
+    def url(self) -> str:
+        """What ``--store`` takes for a cluster: any one node, the client finds the others."""
+        return f"redis+cluster://127.0.0.1:{self.nodes[0].port}"
+
+    def start(self) -> None:
+        cli = shutil.which("redis-cli")
+        if cli is None:  # pragma: no cover - installed with redis-server
+            pytest.fail("redis-cli is not installed: run `make test`, which installs it")
+        for node in self.nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0",
+                        "--cluster-yes"], check=True, capture_output=True, text=True,
+                       timeout=CLUSTER_READY_TIMEOUT_S)
+        deadline = time.monotonic() + CLUSTER_READY_TIMEOUT_S
+        waiting = list(self.nodes)
+        while waiting:  # every node must see all slots served before a client may start
+            info = subprocess.run([cli, "-p", str(waiting[0].port), "cluster", "info"],
+                                  check=True, capture_output=True, text=True, timeout=10).stdout
+            if "cluster_state:ok" in info:
+                waiting.pop(0)
+                continue
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"cluster not ready after {CLUSTER_READY_TIMEOUT_S} s:\n{info}")
+            time.sleep(0.05)  # polling CLUSTER INFO: the cluster has no readiness signal
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+@pytest.fixture
+def redis_cluster(tmp_path: Path) -> Iterator[RedisClusterServers]:
+    """A fresh private Redis Cluster of three masters for one test."""
+    cluster = RedisClusterServers(tmp_path / "redis-cluster")
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()

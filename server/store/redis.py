@@ -30,7 +30,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
-from redis.asyncio import Redis
+from redis.asyncio import Redis, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
@@ -54,9 +54,12 @@ TABLES_INDEX = f"{PREFIX}:{{tables}}"
 LEASES_INDEX = f"{PREFIX}:{{leases}}"
 TABLE_TTL_S = 7 * 24 * 3600.0
 RECORD_TTL_S = 90 * 24 * 3600.0
+RELAY_KEY = f"{PREFIX}:{{relay}}"  # in a Cluster, every process's relay uses this key's node
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 CONNECT_TIMEOUT_S = 2.0
 COMMAND_TIMEOUT_S = 5.0
 T = TypeVar("T")
+Client = Redis | RedisCluster
 
 # KEYS: meta. ARGV: state, ttl_ms. 1 = created, 0 = the id is taken.
 _CREATE = """
@@ -130,9 +133,12 @@ def table_key(table_id: str, part: str) -> str:
 class RedisStore:
     """The ``Store`` protocol on one Redis (or a Cluster: every script touches one slot)."""
 
-    def __init__(self, client: Redis, table_ttl_s: float = TABLE_TTL_S,
+    def __init__(self, client: Client, table_ttl_s: float = TABLE_TTL_S,
                  record_ttl_s: float = RECORD_TTL_S) -> None:
-        self.client = client
+        # A Cluster client answers the same commands, each sent to its key's node; it is typed
+        # as the one-node client for the code sharing it (the ladder), ``cluster`` says which.
+        self.client = cast(Redis, client)
+        self.cluster = client if isinstance(client, RedisCluster) else None
         self.table_ttl_ms = int(table_ttl_s * 1000)
         self.record_ttl_ms = int(record_ttl_s * 1000)
         self._create = self._script(_CREATE)
@@ -142,7 +148,7 @@ class RedisStore:
         self._release = self._script(_RELEASE)
 
     def _script(self, source: str) -> AsyncScript:
-        return self.client.register_script(source)
+        return self.client.register_script(source)  # EVALSHA: a Cluster routes it by its keys
 
     async def create_table(
         self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
@@ -291,6 +297,22 @@ class RedisStore:
         async with _unavailable_on_error("reach Redis"):
             await _result(self.client.ping())
 
+    def relay_client(self) -> Redis:
+        """A client for the processes' pub/sub relay (``server.relay``).
+
+        On one Redis, the store's own client. A Cluster client has no pub/sub, so the relay
+        talks to one node: the primary of ``RELAY_KEY``'s slot, the same for every process. A
+        publish reaches subscribers on any node (the cluster bus carries it), but its receiver
+        count is that node's only, and the relay reads a count of 0 as "that process is gone".
+        """
+        if self.cluster is None:
+            return self.client
+        node = self.cluster.get_node_from_key(RELAY_KEY)
+        if node is None:
+            raise StoreUnavailable("storage unavailable: no Redis Cluster node for the relay")
+        return Redis(host=node.host, port=int(node.port), **_client_options(),
+                     **_credentials(self.cluster))
+
     async def close(self) -> None:
         await self.client.aclose()
 
@@ -318,20 +340,32 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def client_for(url: str) -> Redis:
+def client_for(url: str) -> Client:
     """A client whose calls fail fast while Redis is away, and never retry on their own.
 
     A retried commit could run twice (the first attempt may have been applied before the
     connection broke); the version check would refuse the second, but failing at once and
-    letting the room reload from the store is simpler to reason about.
+    letting the room reload from the store is simpler to reason about. A ``redis+cluster://``
+    (or ``rediss+cluster://``) URL names any node of a Redis Cluster; the client finds the rest
+    and sends each table's commands to the node holding its slot.
     """
-    return Redis.from_url(
-        url,
-        socket_connect_timeout=CONNECT_TIMEOUT_S,
-        socket_timeout=COMMAND_TIMEOUT_S,
-        retry=Retry(NoBackoff(), 0),
-        health_check_interval=10,
-    )
+    if url.startswith(CLUSTER_SCHEMES):
+        return RedisCluster.from_url(url.replace("+cluster", "", 1), **_client_options())
+    return Redis.from_url(url, **_client_options())
+
+
+def _client_options() -> dict[str, Any]:
+    return {
+        "socket_connect_timeout": CONNECT_TIMEOUT_S,
+        "socket_timeout": COMMAND_TIMEOUT_S,
+        "retry": Retry(NoBackoff(), 0),
+        "health_check_interval": 10,
+    }
+
+
+def _credentials(client: RedisCluster) -> dict[str, Any]:
+    options = client.connection_kwargs
+    return {name: options[name] for name in ("username", "password", "ssl") if name in options}
 
 
 async def open_store(url: str, table_ttl_s: float = TABLE_TTL_S,

@@ -34,6 +34,7 @@ from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.errors import ErrorCode
 from server.errors import Refused
+from server.frames import FRAMES, Built
 from server.handover import Ticket, reattach, tickets_of
 from server.referee import Outcome, Referee
 from server.relay import Frame, PeerGone, Relay
@@ -146,11 +147,12 @@ class Cluster:
             await asyncio.sleep(min(0.05, self.lease_s / 10))  # polling a condition, bounded
 
     # ------------------------------------------------------------------ owner side
-    def deliver(self, conn: str, message: s.ServerMessage) -> None:
+    def deliver(self, conn: str, message: s.ServerMessage | Built) -> None:
         """Send a message to a connection of another process (a no-op for unknown ones)."""
         process = self.remote_conns.get(conn)
         if process is not None:
-            _ignore(self.relay.send(process, {"k": "msg", "conn": conn, "data": encode(message)}))
+            _ignore(self.relay.send(process, {"k": "msg", "conn": conn,
+                                              "data": FRAMES.encode(message)}))
 
     def detached(self, conn: str, table_id: str) -> None:
         process = self.remote_conns.pop(conn, None)
@@ -274,8 +276,14 @@ class RemoteRoom:
             return
         if isinstance(message, s.Seated):
             self.tickets[conn] = replace(ticket, token=message.token)
-        elif isinstance(message, s.Event | s.Snapshot):
-            number = message.n if isinstance(message, s.Event) else message.last_event
+        elif isinstance(message, s.Event | s.Snapshot | s.Update):
+            number = (
+                message.n
+                if isinstance(message, s.Event)
+                else message.last_event
+                if isinstance(message, s.Snapshot)
+                else message.snapshot.last_event
+            )
             self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
         elif isinstance(message, s.Goodbye):
             self.forget(conn)

@@ -13,9 +13,9 @@ of the pack to the stock, respecting what the public record proves:
   that rank now (it would have had to capture with it).
 
 With ``declined`` (level 5) it also reads how the others played, as a belief rather than a
-fact: a seat that let a caída go (R9: it did not match the card just trailed) most likely
-holds no card of that rank, so such a rank is kept out of its hand in `DECLINED_TRUST` of
-the samples.
+fact: a seat that let a caída go (R9: it did not match the card just trailed) or trailed
+while it could have captured (R7) most likely holds no card of those ranks, so they are
+kept out of its hand in `DECLINED_TRUST` of the samples.
 
 Constrained seats are served first; the remaining conflicts (announcement facts) are
 rejected and redealt a bounded number of times, so sampling never loops forever.
@@ -44,29 +44,39 @@ class Evidence:
     ronda: tuple[bool | None, ...]  # True: holds a ronda, False: holds none, None: unknown
     no_four: bool  # nobody holds four of a rank this packet
     forbidden: tuple[frozenset[int], ...]  # ranks a seat cannot hold now
-    declined: tuple[frozenset[int], ...]  # ranks a seat probably does not hold (a caída let go)
+    declined: tuple[frozenset[int], ...]  # ranks a seat probably does not hold (how it played)
 
 
-def _forbidden_ranks(view: View) -> list[set[int]]:
-    """Return, per seat, the ranks it cannot hold after trailing when it could capture."""
+def _could_capture_at_trails(view: View) -> list[set[int]]:
+    """Return, per seat, the ranks that could have captured when it trailed this packet (R7)."""
     seats = view.rules.seats
-    forbidden: list[set[int]] = [set() for _ in range(seats)]
-    if not view.rules.capture_mandatory:
-        return forbidden
+    ranks: list[set[int]] = [set() for _ in range(seats)]
     table: list[list[int]] = [[] for _ in range(10)]
     for entry in view.history:
         if entry.card >= 0 and not entry.take and entry.packet == view.packet:
-            forbidden[entry.seat].update(r for r in range(10) if can_capture(table, r))
+            ranks[entry.seat].update(r for r in range(10) if can_capture(table, r))
         if entry.card >= 0 and not entry.take:
             table[entry.card >> 2].append(entry.card)
         for card in entry.take:
             table[card >> 2].remove(card)
-    return forbidden
+    return ranks
+
+
+def _forbidden_ranks(view: View) -> list[set[int]]:
+    """Return, per seat, the ranks it cannot hold after trailing when it could capture."""
+    if not view.rules.capture_mandatory:
+        return [set() for _ in range(view.rules.seats)]
+    return _could_capture_at_trails(view)
 
 
 def _declined_ranks(view: View) -> list[set[int]]:
-    """Return, per seat, the ranks of caídas it let go this packet (R9)."""
-    declined: list[set[int]] = [set() for _ in range(view.rules.seats)]
+    """Return, per seat, the ranks it probably does not hold, from how it played this packet.
+
+    A seat that let a caída go (R9) or trailed while a rank could capture (R7) most likely
+    held no card of that rank: every level from 2 up, and most people, capture when they can.
+    Hands only shrink within a packet, so it holds none now either.
+    """
+    declined = _could_capture_at_trails(view)
     previous = None
     for entry in view.history:
         if entry.card < 0 or entry.packet != view.packet:

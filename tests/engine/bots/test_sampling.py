@@ -67,3 +67,23 @@ def test_level_5_believes_a_seat_that_let_a_caida_go_lacks_that_rank_R9() -> Non
         return sum(1 for hand in hands if _counts(hand)[4])
 
     assert fives_dealt_to_seat_2(believed, 3) < fives_dealt_to_seat_2(evidence_of(view), 3) / 2
+
+
+def test_level_5_believes_a_seat_that_trailed_could_not_capture_R7() -> None:
+    """Capture is optional here, yet players capture when they can: trailing says something."""
+    game = deal(
+        0, {0: "5D 6C QD 4D JD", 1: "2C 6D 7H AC KC", 2: "KD 6S 7S 4S JS", 3: "AH 6H 7C 4H JH"}
+    )
+    act(game, "1 2C", "2 KD", "3 AH", "0 5D")
+    # seat 0 trailed on 2C KD AH: a 3 (2 + A, R7) could have captured
+    view = game.view(1)
+    assert evidence_of(view).forbidden[0] == frozenset()  # not a fact: capture is optional
+    believed = evidence_of(view, declined=True)
+    assert 2 in believed.declined[0]
+
+    def threes_dealt_to_seat_0(evidence: Evidence) -> int:
+        rng = random.Random(4)
+        hands = [sample_hidden(view, evidence, rng).hands[0] for _ in range(60)]
+        return sum(1 for hand in hands if _counts(hand)[2])
+
+    assert threes_dealt_to_seat_0(believed) < threes_dealt_to_seat_0(evidence_of(view)) / 2

@@ -106,17 +106,27 @@ def unpack(frame: bytes | str, limits: Limits) -> Any:
 
 
 def _check_depth(value: Any, max_depth: int) -> None:
-    """Refuse values nested deeper than ``max_depth`` containers (iteratively: no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > max_depth:
-                raise FrameError(f"frame nests deeper than {max_depth} levels")
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
-        elif isinstance(item, bytes):
-            raise FrameError("binary values are not part of any message")
+    """Refuse values nested deeper than ``max_depth`` containers, or holding binary values.
+
+    Level by level, without recursion; only containers are kept for the next level, so a frame
+    of many scalars (a server snapshot) costs one pass over its values.
+    """
+    if isinstance(value, bytes):
+        raise FrameError("binary values are not part of any message")
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            raise FrameError(f"frame nests deeper than {max_depth} levels")
+        deeper: list[Any] = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, dict | list):
+                    deeper.append(child)
+                elif isinstance(child, bytes):
+                    raise FrameError("binary values are not part of any message")
+        level = deeper
 
 
 def _readable_rid(value: dict[Any, Any]) -> int | None:

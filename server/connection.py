@@ -1,9 +1,11 @@
-"""One WebSocket: read, limit, decode and dispatch frames; write through a bounded queue.
+"""One WebSocket: read, limit, decode and dispatch frames; write without waiting, within a bound.
 
 Inbound, every frame is size-limited (by websockets: close 1009), rate-limited, decoded and
 validated; a frame that is not one msgpack map closes the connection with 1008, a bad message
-gets an ``error`` naming its request. Outbound, messages wait in a bounded queue: a client too
-slow to drain it is dropped rather than waited for (invariants 6 and 7).
+gets an ``error`` naming its request. Outbound, a message is written at once, the way websockets'
+own ``broadcast`` fans out (no task, no queue, no wait for the socket): the room never waits on a
+connection. What a client has not read waits in its socket's write buffer; a client that lets
+that buffer grow past the limit is dropped rather than waited for (invariants 6 and 7).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 import structlog
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
@@ -39,7 +41,8 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("server.connection")
 SERVER_NAME = "cuarenta"
-FLUSH_TIMEOUT_S = 2.0
+SEND_FRAME_BYTES = 4096
+"""A typical update frame: ``send_queue`` of them bound a connection's unread data."""
 
 
 class Connection:
@@ -49,7 +52,8 @@ class Connection:
         self.ws = ws
         self.app = app
         self.id = secrets.token_hex(6)
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(app.settings.send_queue)
+        # a few hundred update frames of a busy table: far beyond any client that keeps reading
+        self.send_limit = app.settings.send_queue * SEND_FRAME_BYTES
         self.room: Room | RemoteRoom | None = None
         self.name = "guest"
         self.greeted = False
@@ -60,36 +64,27 @@ class Connection:
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
-        """Queue a message; a full queue means a client too slow to keep up: drop it."""
+        """Write a message now; a client whose unread data passed the limit is dropped."""
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(FRAMES.encode(message))  # shared messages encode once
-        except asyncio.QueueFull:
+        transport = self.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > self.send_limit:
             self.dropped = True
             self.app.metrics.dropped.inc()
             log.warning("slow client dropped", conn=self.id)
             asyncio.get_running_loop().create_task(
-                self.ws.close(CloseCode.POLICY_VIOLATION, "too slow: send queue full")
+                self.ws.close(CloseCode.POLICY_VIOLATION, "too slow: send buffer full")
             )
-
-    async def _writer(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            while (data := await self.queue.get()) is not None:
-                await self.ws.send(data)
-                self.queue.task_done()
+            return
+        broadcast([self.ws], FRAMES.encode(message))  # shared messages encode once
 
     async def _close_after_sending(self, reason: str) -> None:
-        """Close with 1008 once the queued messages (the error saying why) are out."""
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(FLUSH_TIMEOUT_S):
-                await self.queue.join()
+        """Close with 1008; the error saying why was written before the close frame."""
         await self.ws.close(CloseCode.POLICY_VIOLATION, reason)
 
     # ------------------------------------------------------------------ inbound
     async def serve(self) -> None:
         structlog.contextvars.bind_contextvars(conn=self.id)
-        writer = asyncio.create_task(self._writer())
         try:
             async for frame in self.ws:
                 if not await self._receive(frame):
@@ -101,9 +96,6 @@ class Connection:
                 room, self.room = self.room, None
                 with contextlib.suppress(Exception):
                     await room.run(lambda referee, now: referee.detach(self.id, now))
-            self.queue.put_nowait(None) if not self.queue.full() else writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await writer
 
     async def _receive(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection."""

@@ -50,7 +50,8 @@ class Pieces:
         if game is not None:
             public = view_fields(view_of(game, None), table.options)
             del public["viewer"], public["hand"]
-            self._public = b"".join(pack(key) + pack(value) for key, value in public.items())
+            # the map's keys and values without its header: each seat's view adds its own two
+            self._public = pack(public)[len(map_header(len(public))) :]
         self._hands: dict[int | None, bytes] = {}
         self._legal: dict[int, bytes] = {}
         self._events: dict[tuple[int, int], bytes] = {}

@@ -2,7 +2,7 @@
 
 Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole games with four
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
-events, redaction, four snapshots), ``to_state`` (what the room commits to the store after
+events, redaction, one update per viewer), ``to_state`` (what the room commits to the store after
 every change) and encoding the messages it sends (as the connections do: a message object
 shared by several viewers is encoded once, ``server.frames``). CPU time (``process_time``),
 so other work on the machine does not inflate it. ``--policy first`` plays the first legal
@@ -49,7 +49,7 @@ class Costs:
 
 
 def _decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
-    for conn, message in out.messages:
+    for conn, message in out.sent():  # decoded, outside the measured time
         if isinstance(message, s.Snapshot) and message.legal:
             return conn, message
     return None

@@ -26,7 +26,7 @@ from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server import keys
 from server.errors import Refused
-from server.frames import Built
+from server.frames import Built, pack
 from server.seating import SeatState, Viewer
 from server.state_text import StateText, compact
 from server.store.base import KeyRole
@@ -127,7 +127,11 @@ class TableState:
         self.claims_done: set[int] = set()
         self.rematch: set[int] = set()
         self.finished_record: dict[str, Any] | None = None
-        self.log: list[dict[str, Any]] = []
+        # The event log as stored (one JSON line per event) and, per event, its msgpack form for
+        # the wire: one public form, or one per seat then the spectators'. Bytes, not dicts: a
+        # server holds thousands of tables, and the garbage collector walks every container.
+        self.log: list[bytes] = []
+        self.forms: list[bytes | tuple[bytes, ...]] = []
         self.game_event = 0  # the number of the last event that changed the game
         self._text = StateText()  # the stored actions' and record's JSON, kept between commits
         self.viewers: dict[str, Viewer] = {}
@@ -224,11 +228,21 @@ class TableState:
         ref.claims_done = set(state["claims_done"])
         ref.rematch = set(state["rematch"])
         ref.finished_record = state["finished_record"]
-        ref.log = [json.loads(entry) for entry in log]
+        for line in log:
+            ref.append_log(bytes(line))
         ref.game_event = state.get("game_event", len(ref.log))
         if len(ref.log) != state["last_event"]:
             raise ValueError(f"log has {len(ref.log)} events, state expects {state['last_event']}")
         return ref
+
+    def append_log(self, line: bytes, entry: dict[str, Any] | None = None) -> None:
+        """Log one event: its stored JSON line (``entry`` parsed), its wire forms packed once."""
+        entry = json.loads(line) if entry is None else entry
+        self.log.append(line)
+        if "a" in entry:
+            self.forms.append(pack(entry["a"]))
+        else:
+            self.forms.append(tuple(pack(form) for form in entry["v"]))
 
     @staticmethod
     def stage_is_game(stage: str) -> bool:

@@ -29,7 +29,7 @@ from server.table_state import Outcome, TableState
 
 _TYPE_UPDATE = KEYS.type + pack("update")
 _TYPE_SNAPSHOT = KEYS.type + pack("snapshot")
-_TYPE_EVENT = KEYS.type + pack("event")
+_EVENT_HEAD = map_header(3) + KEYS.type + pack("event") + KEYS.n
 _NO_LEGAL = KEYS.legal + pack([])
 _VIEW_KEYS = len(s.GameView.model_fields)
 
@@ -128,14 +128,11 @@ class Pieces:
         return data
 
     def _event(self, n: int, viewer: Viewer) -> bytes:
-        entry = self.table.log[n - 1]
-        which = -2 if "a" in entry else viewer.seat if viewer.seat is not None else -1
+        forms = self.table.forms[n - 1]
+        which = -2 if isinstance(forms, bytes) else -1 if viewer.seat is None else viewer.seat
         data = self._events.get((n, which))
         if data is None:
-            form = entry["a"] if which == -2 else entry["v"][which]
-            data = self._events[(n, which)] = b"".join(
-                (map_header(3), _TYPE_EVENT, KEYS.n, pack(n), KEYS.event, pack(form))
-            )
+            data = self._events[(n, which)] = self.table.event_frame(n, viewer.seat)
         return data
 
 
@@ -152,8 +149,9 @@ class TableViews(TableState):
             if not isinstance(event, WireModel):
                 self.game_event = self.last_event + 1  # a game change: older actions are stale
             entry = self._entry(event)
-            self.log.append(entry)
-            out.entries.append(json.dumps(entry, separators=(",", ":")).encode())
+            line = json.dumps(entry, separators=(",", ":")).encode()
+            self.append_log(line, entry)
+            out.entries.append(line)
 
     def _finish(self, out: Outcome) -> Outcome:
         """Send every viewer one update for the events ``out`` logged; answer the requests."""
@@ -180,12 +178,15 @@ class TableViews(TableState):
             return {"a": forms[0]}
         return {"v": forms}
 
-    def _event_for(self, n: int, viewer: Viewer) -> s.Event:
+    def _event_for(self, n: int, viewer: Viewer) -> Built:
         """Event ``n`` as ``viewer`` may see it, on its own (a resumed seat's missed events)."""
-        entry = self.log[n - 1]
-        which = -2 if "a" in entry else viewer.seat if viewer.seat is not None else -1
-        form = entry["a"] if which == -2 else entry["v"][which]
-        return s.Event.model_construct(type="event", n=n, event=form)
+        return Built(self.event_frame(n, viewer.seat), "event", n)
+
+    def event_frame(self, n: int, seat: int | None) -> bytes:
+        """Event ``n``'s message as the viewer in ``seat`` (None: a spectator) may see it."""
+        forms = self.forms[n - 1]
+        form = forms if isinstance(forms, bytes) else forms[-1 if seat is None else seat]
+        return b"".join((_EVENT_HEAD, pack(n), KEYS.event, form))
 
     def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event))

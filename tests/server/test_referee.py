@@ -248,8 +248,7 @@ def test_with_a_person_seated_the_claim_window_closes_on_the_clock_r10() -> None
 def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
     ref = _one_person_three_bots(turn_timer=30)
     bots_play(ref, T0)
-    log = [json.dumps(entry, separators=(",", ":")).encode() for entry in ref.log]
-    rebuilt = Referee.from_state(ref.to_state(), log, CONFIG, T0 + 5)
+    rebuilt = Referee.from_state(ref.to_state(), list(ref.log), CONFIG, T0 + 5)
     original, again = json.loads(ref.to_state()), json.loads(rebuilt.to_state())
     assert again["seats"][0]["away_since"] == T0 + 5, "after a restart the person is away"
     for state in (original, again):
@@ -257,6 +256,7 @@ def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
         state["seats"][0]["stand_in"] = False
     assert again == original
     assert rebuilt.log == ref.log
+    assert rebuilt.forms == ref.forms, "the wire forms are rebuilt from the stored log"
     assert rebuilt.game is not None
     assert ref.game is not None
     assert str(rebuilt.game) == str(ref.game)

@@ -114,8 +114,7 @@ def test_the_stored_state_holds_every_action_and_the_finished_record_R15() -> No
         assert stored["finished_record"] == ref.finished_record
         assert stored["last_event"] == ref.last_event
     assert ref.game_no >= 2, "a rematch happened: the cached text followed the new game"
-    log = [json.dumps(entry).encode() for entry in ref.log]
-    again = Referee.from_state(ref.to_state(), log, ref.config, T0)
+    again = Referee.from_state(ref.to_state(), list(ref.log), ref.config, T0)
     assert again.game is not None
     assert ref.game is not None
     assert again.game.actions == ref.game.actions

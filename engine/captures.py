@@ -160,6 +160,91 @@ def captures(
     return out
 
 
+def capture_masks(
+    by_rank: list[list[int]], rank: int, manual: bool, sums: tuple[Parts, ...]
+) -> list[int]:
+    """Return the masks of every distinct capture with a card of ``rank``, ascending (R7, R8).
+
+    The same captures as `captures` (the readable reference, which the tests hold it to), as
+    bare masks in colex order: the hot path of `legal_actions`. Bases and sequences are
+    built as masks, one int per choice, never as card tuples. The missed cards of a capture
+    (R8) follow from its mask: `missed_cards`.
+    """
+    matches = by_rank[rank]
+    if len(matches) == 1:
+        bases = [1 << matches[0]]
+    else:
+        bases = [1 << card for card in matches] if matches else []
+    for parts in sums:
+        mask = 0
+        for part_rank, count in parts:
+            cards = by_rank[part_rank]
+            if len(cards) != count:
+                break
+            for card in cards:
+                mask |= 1 << card
+        else:
+            bases.append(mask)  # each rank holds just the cards needed: one way only
+            continue
+        bases += _sum_masks(by_rank, parts)
+    next_rank = rank + 1
+    if not bases or next_rank > 9 or not by_rank[next_rank]:
+        if len(bases) > 1:
+            bases.sort()
+        return bases  # no capture, or no sequence
+    sequence = 0  # while each rank of the run has one card, the run is one mask
+    prefixes = [0]
+    choices: list[int] | None = None  # the run's masks once a rank offers a choice of copies
+    while next_rank <= 9:
+        cards = by_rank[next_rank]
+        if not cards:
+            break
+        if choices is None and len(cards) == 1:
+            sequence |= 1 << cards[0]
+            if manual:
+                prefixes.append(sequence)
+        else:
+            choices = [run | 1 << card for run in choices or (sequence,) for card in cards]
+            if manual:
+                prefixes += choices
+        next_rank += 1
+    if manual:
+        out = [basis | end for basis in bases for end in prefixes]
+    elif choices is not None:
+        out = [basis | end for basis in bases for end in choices]
+    elif len(bases) == 1:
+        return [bases[0] | sequence]
+    else:
+        out = [basis | sequence for basis in bases]
+    out.sort()
+    return out
+
+
+def _sum_masks(by_rank: list[list[int]], parts: Parts) -> list[int]:
+    """Return every way to take the sum basis ``parts`` from the table, as masks (R7)."""
+    ways = [0]
+    for part_rank, count in parts:
+        cards = by_rank[part_rank]
+        if len(cards) < count:
+            return []
+        picks = [_mask(group) for group in combinations(cards, count)]
+        ways = [way | pick for way in ways for pick in picks]
+    return ways
+
+
+def missed_cards(by_rank: list[list[int]], rank: int, mask: int) -> tuple[int, ...]:
+    """Return the missed cards (R8) a legal capture ``mask`` with ``rank`` leaves: the rest of
+    the run above its sequence, the card longest on the table of each rank."""
+    end = rank + 1
+    while end <= 9 and (mask >> (4 * end)) & 15:  # the sequence takes one card of each rank
+        end += 1
+    missed = []
+    while end <= 9 and by_rank[end]:
+        missed.append(by_rank[end][0])
+        end += 1
+    return tuple(missed)
+
+
 def can_capture(by_rank: list[list[int]], rank: int) -> bool:
     """Tell whether a card of ``rank`` has any capture (R13 ``capture_mandatory``)."""
     if by_rank[rank]:

@@ -20,7 +20,7 @@ from engine.actions import (
     TakeMissed,
     action_from_json,
 )
-from engine.captures import Capture
+from engine.captures import missed_cards
 from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import (
@@ -30,14 +30,21 @@ from engine.events import (
     DealerDrawn,
     Event,
     MissedTaken,
+    Played,
     played_event,
 )
 from engine.flow import Flow, diamond_draw
+from engine.legal import cards_of
 from engine.phase import Phase
 from engine.record import Draw, Record
 from engine.rules import DEFAULT_PROFILE, Rules, resolve_rules
 from engine.state import Hidden
 from engine.views import View, view_of
+
+#: The event of every trail, per ``seat * 40 + card``: events are immutable, so one is shared.
+_TRAILED: tuple[Played, ...] = tuple(
+    played_event(seat, card, (), False, False, 0, ()) for seat in range(4) for card in range(40)
+)
 
 
 class Game(Flow):
@@ -151,48 +158,39 @@ class Game(Flow):
         """Apply a legal action and every automatic step after it; return the events.
 
         An illegal action raises `IllegalAction` naming the rule, and changes nothing.
+        A play, the hot path of every playout, is applied right here, written out flat.
         """
-        checked = self._check(action)
-        events: list[Event] = []
-        if self._caps:
-            self._caps.clear()  # captures listed for the state now left behind
-        if type(action) is Play:
-            self._apply_play(action, checked, events)
-        elif isinstance(action, TakeMissed):
-            self._take_missed(action.seat, events)
-        elif isinstance(action, Announce):
-            self._announce(action, events)
-        elif isinstance(action, Claim):
-            self._claim(action, events)
-        elif isinstance(action, CloseClaims):
-            self._r10 = []
-            events.append(ClaimsClosed())
-            self._count(events)
-        else:
-            self._misdeal("referee ruling", events)
-        self._actions.append(action)
-        return tuple(events)
-
-    def _apply_play(self, action: Play, cap: Capture | None, events: list[Event]) -> None:
+        if type(action) is not Play:
+            return self._apply_other(action)
+        mask = self._check_play(action)
+        caps = self._caps
+        if caps:
+            caps.clear()  # captures listed for the state now left behind
         seat, card = action.seat, action.card
         rank = card >> 2
-        team = seat & 1
         rules = self.rules
         self._hands[seat].remove(card)
-        self._played_in_packet += 1
+        played = self._played_in_packet + 1
+        self._played_in_packet = played
         if self._missed:  # R8: the chance ends when the next card is played
             self._missed = []
             self._missed_team = -1
-        table, by_rank = self._table, self._by_rank
-        if cap is None:  # a trail (R7)
-            table.append(card)
-            by_rank[rank].append(card)
+        self._actions.append(action)
+        if not mask:  # a trail (R7)
+            self._table.append(card)
+            self._by_rank[rank].append(card)
             self._last_trail = card
             self._history.append((self.packet, seat, card, (), False))
-            events.append(played_event(seat, card, (), False, False, 0, ()))
+            event: Played = _TRAILED[seat * 40 + card]
         else:
-            mask, missed, taken = cap
-            taken = tuple(sorted(taken))  # one order for every path (events, piles, history)
+            team = seat & 1
+            table, by_rank = self._table, self._by_rank
+            missed = (
+                missed_cards(by_rank, rank, mask)
+                if rules.forfeiture and rules.sequence == "manual"
+                else ()
+            )
+            taken = cards_of(mask)  # ascending: one order for events, piles and history
             for each in taken:
                 table.remove(each)
                 by_rank[each >> 2].remove(each)
@@ -213,16 +211,41 @@ class Game(Flow):
                 self._missed_team = 1 - team
             self._history.append((self.packet, seat, card, taken, caida))
             self._scores[team] = before + points
-            events.append(played_event(seat, card, taken, caida, limpia, points, missed))
+            event = played_event(seat, card, taken, caida, limpia, points, missed)
             if before + points >= rules.target:
+                events: list[Event] = [event]
                 self._finish(team, "reached 40 in play", events)
-                return
-        if self._played_in_packet < 5 * rules.seats:
+                return tuple(events)
+        if played < 5 * rules.seats:
             self._turn = (seat + 1) % rules.seats
-        elif self.packet + 1 < rules.packets_per_hand:
+            return (event,)
+        events = [event]
+        if self.packet + 1 < rules.packets_per_hand:
             self._deal_packet(events)
         else:
             self._end_hand(events)
+        return tuple(events)
+
+    def _apply_other(self, action: Action) -> tuple[Event, ...]:
+        """Apply a legal action other than a play (see `apply`)."""
+        self._check(action)
+        events: list[Event] = []
+        if self._caps:
+            self._caps.clear()  # captures listed for the state now left behind
+        if isinstance(action, TakeMissed):
+            self._take_missed(action.seat, events)
+        elif isinstance(action, Announce):
+            self._announce(action, events)
+        elif isinstance(action, Claim):
+            self._claim(action, events)
+        elif isinstance(action, CloseClaims):
+            self._r10 = []
+            events.append(ClaimsClosed())
+            self._count(events)
+        else:
+            self._misdeal("referee ruling", events)
+        self._actions.append(action)
+        return tuple(events)
 
     def _note_ronda_caida(self, seat: int, rank: int, team: int) -> None:
         # R10: the caught card is one of the trailer's ronda cards this packet; one per ronda.

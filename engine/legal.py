@@ -22,9 +22,9 @@ from engine.actions import (
 )
 from engine.captures import (
     _USABLE,
-    Capture,
+    Parts,
     can_capture,
-    captures,
+    capture_masks,
     check_capture,
     rank_captures,
     usable_sums,
@@ -41,27 +41,45 @@ _TRAILS: tuple[tuple[Play, ...], ...] = tuple(
 #: the legal actions then costs a dict lookup per capture instead of a new frozenset.
 _CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
 _CAPTURE_PLAYS_LIMIT = 4096
+#: Every claim of each seat (R10): the claim window lists them all, so they are shared.
+_CLAIM_ACTIONS: tuple[tuple[Claim, ...], ...] = tuple(
+    tuple(Claim(seat, rank) for rank in RANKS) for seat in range(4)
+)
 
 
 _ACTION_TYPES = (Play, TakeMissed, Announce, Claim, CloseClaims, Misdeal)
 
+# Enum members are slow to reach through their class (EnumType attribute lookup): bind them.
+_ANNOUNCE, _PLAY, _CLAIMS = Phase.ANNOUNCE, Phase.PLAY, Phase.CLAIMS
+_WAITING, _FINISHED = Phase.WAITING, Phase.FINISHED
 
-def _play(seat: int, card: int, mask: int, taken: tuple[int, ...]) -> Play:
-    """Build (and remember) the Play taking ``taken`` (see `_CAPTURE_PLAYS`)."""
+
+def _play(seat: int, card: int, mask: int) -> Play:
+    """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
     if len(plays) >= _CAPTURE_PLAYS_LIMIT:
         plays.clear()
-    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(taken))
+    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
     return action
 
 
+#: The cards of each byte of a 40-bit mask: ``_BYTE_CARDS[k][byte]``, ascending.
+_BYTE_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+    for k in range(5)
+)
+
+
 def cards_of(mask: int) -> tuple[int, ...]:
-    taken = []
-    while mask:
-        low = mask & -mask
-        taken.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(taken)
+    """Return the cards of a mask of cards (``0 <= mask < 2**40``), ascending."""
+    b0, b1, b2, b3, b4 = _BYTE_CARDS
+    return (
+        b0[mask & 255]
+        + b1[mask >> 8 & 255]
+        + b2[mask >> 16 & 255]
+        + b3[mask >> 24 & 255]
+        + b4[mask >> 32]
+    )
 
 
 class Legal(GameState):
@@ -72,11 +90,12 @@ class Legal(GameState):
     def _plays(self, seat: int, by_rank: bool = False) -> list[Action]:
         """List a seat's plays; the hot path of random playouts, hence written out flat.
 
-        ``by_rank`` lists captures up to suit-equivalence (`rank_captures`), cached under
-        ``10 + rank`` so that `_check_play` only ever trusts a complete list.
+        Captures are bit masks of the taken cards (`capture_masks`), cached per state under
+        the played rank; ``by_rank`` lists captures up to suit-equivalence (`rank_captures`),
+        cached under ``10 + rank`` so that `apply` only ever trusts a complete list.
         """
         out: list[Action] = []
-        rules = self.rules
+        add = out.append
         table = self._by_rank
         code = (  # low_code(table), written out
             len(table[0])
@@ -87,40 +106,39 @@ class Legal(GameState):
             + 3125 * len(table[5])
         )
         usable = _USABLE.get(code) or usable_sums(code)
-        cache = self._caps
         trails = _TRAILS[seat]
+        cache = self._caps
+        mandatory = self.rules.capture_mandatory
         for card in self._hands[seat]:
             rank = card >> 2
             if not table[rank] and not usable[rank]:
-                out.append(trails[card])  # no basis: no capture (R7)
+                add(trails[card])  # no basis: no capture (R7)
                 continue
             key = rank + 10 if by_rank else rank
-            caps: list[Capture] | None = cache.get(key)
+            caps: list[int] | None = cache.get(key)
             if caps is None:
-                manual = rules.sequence == "manual"
-                if by_rank:
-                    caps = cache[key] = rank_captures(
-                        table, rank, manual, rules.forfeiture, usable[rank], self._last_trail
-                    )
-                else:
-                    caps = cache[key] = captures(
-                        table, rank, manual, rules.forfeiture, usable[rank]
-                    )
-            if not rules.capture_mandatory:
-                out.append(trails[card])
+                caps = cache[key] = self._capture_masks(rank, usable[rank], by_rank)
+            if not mandatory:
+                add(trails[card])
             known = _CAPTURE_PLAYS[seat * 40 + card]
-            if len(caps) > 1:
-                caps = sorted(caps)  # colex order: by the mask of the taken cards
-            for mask, _, taken in caps:
-                out.append(known.get(mask) or _play(seat, card, mask, taken))
+            for mask in caps:  # colex order: by the mask of the taken cards
+                add(known.get(mask) or _play(seat, card, mask))
         return out
+
+    def _capture_masks(self, rank: int, sums: tuple[Parts, ...], by_rank: bool) -> list[int]:
+        """Return the masks of a rank's captures: all of them, or up to suits (``by_rank``)."""
+        manual = self.rules.sequence == "manual"
+        if not by_rank:
+            return capture_masks(self._by_rank, rank, manual, sums)
+        offered = rank_captures(self._by_rank, rank, manual, False, sums, self._last_trail)
+        return sorted(cap[0] for cap in offered)
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that have a legal action now (several in the claim window, or with R8)."""
         phase = self._phase
-        if phase is Phase.CLAIMS:
+        if phase is _CLAIMS:
             seats = {s for s in range(self.rules.seats) if not self._claims_ended[s & 1]}
-        elif phase is Phase.PLAY or phase is Phase.ANNOUNCE:
+        elif phase is _PLAY or phase is _ANNOUNCE:
             seats = {self._turn} if self._turn is not None else set()
         else:
             return ()
@@ -142,7 +160,7 @@ class Legal(GameState):
         reach tens of thousands on a crowded table (R2, R7). `apply` accepts any legal take.
         """
         phase = self._phase
-        if phase is Phase.PLAY and not self._missed:
+        if phase is _PLAY and not self._missed:
             turn = self._turn
             if seat is not None and seat != turn:
                 return ()
@@ -151,13 +169,13 @@ class Legal(GameState):
         for each in range(self.rules.seats) if seat is None else (seat,):
             if not 0 <= each < self.rules.seats:
                 continue
-            if phase is Phase.PLAY and each == self._turn:
+            if phase is _PLAY and each == self._turn:
                 out += self._plays(each, by_rank)
-            elif phase is Phase.ANNOUNCE and each == self._turn:
+            elif phase is _ANNOUNCE and each == self._turn:
                 out += [Announce(each, call) for call in self._calls(each)]
-            elif phase is Phase.CLAIMS and not self._claims_ended[each & 1]:
-                out += [Claim(each, rank) for rank in RANKS]
-            if self._missed and each & 1 == self._missed_team and phase is not Phase.FINISHED:
+            elif phase is _CLAIMS and not self._claims_ended[each & 1]:
+                out += _CLAIM_ACTIONS[each]
+            if self._missed and each & 1 == self._missed_team and phase is not _FINISHED:
                 out.append(TakeMissed(each))
         return tuple(out)
 
@@ -173,15 +191,13 @@ class Legal(GameState):
         # R5: after a packet is dealt and before its first card; we also allow it during manual
         # announcements (they happen before the first card).
         return (
-            self.rules.referee
-            and self._phase in (Phase.ANNOUNCE, Phase.PLAY)
-            and self._played_in_packet == 0
+            self.rules.referee and self._phase in (_ANNOUNCE, _PLAY) and self._played_in_packet == 0
         )
 
     def system_actions(self) -> tuple[Action, ...]:
         """The legal system actions now: CloseClaims (the clock) and Misdeal (the referee)."""
         out: list[Action] = []
-        if self._phase is Phase.CLAIMS:
+        if self._phase is _CLAIMS:
             out.append(CloseClaims())
         if self._misdeal_allowed():
             out.append(Misdeal())
@@ -198,18 +214,18 @@ class Legal(GameState):
     # ------------------------------------------------------------------ validation
     def _check(self, action: Action) -> Any:
         """Raise IllegalAction unless ``action`` is legal now; return what apply needs."""
-        phase = self._phase
-        if phase is Phase.PLAY and type(action) is Play and action.seat == self._turn:
-            return self._check_play(action, action.seat)  # the common case, first
+        if type(action) is Play:
+            return self._check_play(action)
         if not isinstance(action, _ACTION_TYPES):
             raise IllegalAction("R15", f"{action!r} is not an action")
-        if phase is Phase.FINISHED:
+        phase = self._phase
+        if phase is _FINISHED:
             raise IllegalAction("R12", "the game is over")
-        if phase is Phase.WAITING:
+        if phase is _WAITING:
             raise IllegalAction("R15", "no pack is left to deal the next hand")
         seats = self.rules.seats
         if isinstance(action, (CloseClaims, Misdeal)):
-            if isinstance(action, CloseClaims) and phase is not Phase.CLAIMS:
+            if isinstance(action, CloseClaims) and phase is not _CLAIMS:
                 raise IllegalAction("R10", "there is no claim window to close")
             if isinstance(action, Misdeal) and not self._misdeal_allowed():
                 if not self.rules.referee:
@@ -221,8 +237,6 @@ class Legal(GameState):
         seat = action.seat
         if type(seat) is not int or not 0 <= seat < seats:
             raise IllegalAction("R1", f"seat {seat!r} is not a seat at a {seats}-player table")
-        if type(action) is Play:
-            return self._check_play(action, seat)
         if isinstance(action, TakeMissed):
             if not self._missed:
                 raise IllegalAction("R8", "there are no missed cards to take")
@@ -230,7 +244,7 @@ class Legal(GameState):
                 raise IllegalAction("R8", "only the other team may take missed cards")
             return None
         if isinstance(action, Announce):
-            if phase is not Phase.ANNOUNCE:
+            if phase is not _ANNOUNCE:
                 raise IllegalAction("R6", "nothing can be announced now")
             if seat != self._turn:
                 raise IllegalAction("R6", f"it is seat {self._turn}'s turn to announce")
@@ -238,7 +252,7 @@ class Legal(GameState):
                 raise IllegalAction("R6", f"seat {seat} cannot announce {action.call!r}")
             return None
         if isinstance(action, Claim):
-            if phase is not Phase.CLAIMS:
+            if phase is not _CLAIMS:
                 raise IllegalAction("R10", "claims are made only in the claim window")
             if (
                 not isinstance(action.rank, str)
@@ -251,11 +265,15 @@ class Legal(GameState):
             return None
         raise IllegalAction("R15", f"{action!r} is not an action")
 
-    def _check_play(self, action: Play, seat: int) -> Capture | None:
-        if self._phase is not Phase.PLAY:
-            raise IllegalAction("R6", "no card is played before the announcements end")
-        if seat != self._turn:
-            raise IllegalAction("R7", f"it is seat {self._turn}'s turn to play")
+    def _check_play(self, action: Play) -> int:
+        """Return the mask of the cards ``action`` takes (0: a trail) if it is legal now.
+
+        A take is checked against the complete list `legal_actions` made for this very state
+        (`_caps`), else directly by the rules (`check_capture`): never by listing captures.
+        """
+        seat = action.seat
+        if self._phase is not _PLAY or seat != self._turn:
+            raise self._refusal(seat)
         card = action.card
         if type(card) is not int or card not in self._hands[seat]:
             shown = card_code(card) if type(card) is int and 0 <= card < 40 else repr(card)
@@ -267,23 +285,37 @@ class Legal(GameState):
                 raise IllegalAction(
                     "R7", f"{card_code(card)} can capture, and capture is mandatory (R13)"
                 )
-            return None
-        caps: list[Capture] | None = self._caps.get(rank)
+            return 0
+        caps: list[int] | None = self._caps.get(rank)
         if caps is not None:  # listed by legal_actions for this very state
-            for cap in caps:
-                if cap[0] == mask:
-                    return cap
+            if mask in caps:
+                return mask
         elif mask > 0 and mask & self._table_mask() == mask:
-            taken = cards_of(mask)
             rules = self.rules
-            missed = check_capture(
-                self._by_rank, rank, taken, rules.sequence == "manual", rules.forfeiture
-            )
-            if missed is not None:
-                return mask, missed, taken
+            if (
+                check_capture(
+                    self._by_rank, rank, cards_of(mask), rules.sequence == "manual", False
+                )
+                is not None
+            ):
+                return mask
         from engine.explain import why_not_capture
 
         raise IllegalAction(*why_not_capture(self, card, action.take))
+
+    def _refusal(self, seat: object) -> IllegalAction:
+        """Return why a card cannot be played now by ``seat`` (not in play, or not its turn)."""
+        phase = self._phase
+        if phase is _FINISHED:
+            return IllegalAction("R12", "the game is over")
+        if phase is _WAITING:
+            return IllegalAction("R15", "no pack is left to deal the next hand")
+        seats = self.rules.seats
+        if type(seat) is not int or not 0 <= seat < seats:
+            return IllegalAction("R1", f"seat {seat!r} is not a seat at a {seats}-player table")
+        if phase is not _PLAY:
+            return IllegalAction("R6", "no card is played before the announcements end")
+        return IllegalAction("R7", f"it is seat {self._turn}'s turn to play")
 
     def _table_mask(self) -> int:
         mask = 0

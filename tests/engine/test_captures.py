@@ -7,7 +7,15 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.captures import captures, check_capture
+from engine.captures import (
+    capture_masks,
+    captures,
+    check_capture,
+    low_code,
+    missed_cards,
+    usable_sums,
+)
+from engine.legal import cards_of as legal_cards_of
 from tests.strategies import tables
 
 
@@ -100,3 +108,19 @@ def test_missed_cards_are_the_oldest_card_of_each_rank_left_in_the_run_R8(
         # the run resumes right above the last rank the sequence took (or the played card)
         last = max([card >> 2] + [c >> 2 for c in taken if c >> 2 > card >> 2])
         assert [m >> 2 for m in missed] == list(range(last + 1, last + 1 + len(missed)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables(max_size=10), st.booleans())
+def test_the_fast_masks_are_the_listed_captures_in_colex_order_R7_R8(
+    position: tuple[int, list[int]], manual: bool
+) -> None:
+    card, table = position
+    by_rank = by_rank_of(table)
+    rank = card >> 2
+    listed = captures(by_rank, rank, manual, forfeit=True)
+    sums = usable_sums(low_code(by_rank))[rank]
+    assert capture_masks(by_rank, rank, manual, sums) == sorted(mask for mask, _, _ in listed)
+    for mask, missed, taken in listed:
+        assert missed_cards(by_rank, rank, mask) == missed  # R8: read back from the mask
+        assert legal_cards_of(mask) == tuple(sorted(taken))

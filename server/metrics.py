@@ -33,7 +33,7 @@ class Metrics:
         self.bot_moves = Counter("cuarenta_bot_moves", "Bot decisions", ["level"], registry=r)
         self.dropped = Counter(
             "cuarenta_slow_clients_dropped",
-            "Connections dropped for a full send queue",
+            "Connections dropped for leaving too much sent data unread",
             registry=r,
         )
 

@@ -16,6 +16,8 @@ from engine.actions import TakeMissed as EngineTakeMissed
 from engine.cards import card_code, parse_card
 from engine.errors import IllegalAction
 from engine.events import Event as EngineEvent
+from engine.phase import Phase
+from engine.rules import resolve_rules
 from engine.views import SeenPlay as EngineSeenPlay
 from engine.views import View
 from protocol.client_messages import Announce, Claim, GameAction, Play, TakeMissed
@@ -76,6 +78,7 @@ def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
         "missed_takers": list(view.missed_takers),
         "history": [_seen_play(entry) for entry in view.history],
         "announced": [[seat, call] for seat, call in view.announced],
+        "rondas": [[packet, seat] for packet, seat in view.rondas],
         "cuarenta": None
         if view.cuarenta is None
         else [view.cuarenta[0], card_codes(view.cuarenta[1])],
@@ -91,6 +94,49 @@ def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
 def view_to_wire(view: View, options: dict[str, Any]) -> GameView:
     """Reshape an engine ``View`` (already this viewer's) for the wire, as a validated model."""
     return GameView.model_validate(view_fields(view, options))
+
+
+def _cards(codes: list[str]) -> tuple[int, ...]:
+    return tuple(parse_card(code) for code in codes)
+
+
+def view_from_wire(wire: GameView) -> View:
+    """The engine ``View`` a wire view was made from: the exact inverse of ``view_to_wire``,
+    so a client-side bot decides from precisely what the server's own bot seat would see."""
+    return View(
+        viewer=wire.viewer,
+        rules=resolve_rules(wire.profile, wire.options),
+        phase=Phase(wire.phase),
+        hand_number=wire.hand_number,
+        packet=wire.packet,
+        dealer=wire.dealer,
+        turn=wire.turn,
+        to_act=tuple(wire.to_act),
+        scores=(wire.scores[0], wire.scores[1]),
+        pile_sizes=(wire.piles[0], wire.piles[1]),
+        table=_cards(wire.table),
+        hand=None if wire.hand is None else _cards(wire.hand),
+        hand_sizes=tuple(wire.hand_sizes),
+        undealt=wire.undealt,
+        caida_target=None if wire.caida_target is None else parse_card(wire.caida_target),
+        missed=_cards(wire.missed),
+        missed_takers=tuple(wire.missed_takers),
+        history=tuple(
+            EngineSeenPlay(entry.packet, entry.seat,
+                           -1 if entry.card is None else parse_card(entry.card),
+                           _cards(entry.take), entry.caida)
+            for entry in wire.history
+        ),
+        announced=tuple((seat, call) for seat, call in wire.announced),
+        rondas=tuple((packet, seat) for packet, seat in wire.rondas),
+        cuarenta=None if wire.cuarenta is None else (wire.cuarenta[0], _cards(wire.cuarenta[1])),
+        claims_open=wire.claims_open,
+        claims_ended=(wire.claims_ended[0], wire.claims_ended[1]),
+        claims=tuple((seat, rank, valid) for seat, rank, valid in wire.claims),
+        draw_start=wire.draw_start,
+        draw_cards=_cards(wire.draw_cards),
+        winner=wire.winner,
+    )
 
 
 #: Each offered action's wire form, built once: a decision's legal list is sent after every
@@ -134,6 +180,11 @@ def action_from_wire(message: GameAction, seat: int) -> EngineAction:
     if isinstance(message, Announce):
         return EngineAnnounce(seat, message.call)
     return EngineClaim(seat, message.rank)
+
+
+def legal_from_wire(legal: list[GameAction], seat: int) -> tuple[EngineAction, ...]:
+    """A snapshot's legal messages as engine actions of ``seat``, in the same order."""
+    return tuple(action_from_wire(message, seat) for message in legal)
 
 
 def event_to_wire(event: EngineEvent) -> dict[str, Any]:

@@ -149,7 +149,8 @@ class GameView(WireModel):
     """One viewer's view of the game, built only from ``engine.views`` (one redaction path).
 
     ``hand`` is the viewer's own hand (None for spectators); other hands appear only as sizes.
-    ``announced`` holds (seat, call) pairs of this packet, never a ronda's rank (R6).
+    ``announced`` holds (seat, call) pairs of this packet, never a ronda's rank (R6);
+    ``rondas`` the (packet, seat) of every ronda announced this hand, ranks hidden (R6).
     """
 
     profile: str
@@ -173,6 +174,7 @@ class GameView(WireModel):
     missed_takers: list[Seat]
     history: list[SeenPlay]
     announced: list[tuple[Seat, str]]
+    rondas: list[tuple[int, Seat]]
     cuarenta: tuple[Seat, list[CardCode]] | None
     claims_open: bool
     claims_ended: list[bool]

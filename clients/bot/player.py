@@ -14,7 +14,6 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from clients.bot.wire_view import legal_from_wire, rondas_seen, view_from_wire
 from clients.reconnect import LastingSession, Status
 from clients.session import SessionError
 from clients.table import TableRefused
@@ -23,7 +22,7 @@ from engine.actions import Action
 from engine.views import View
 from protocol import client_messages as c
 from protocol import server_messages as s
-from protocol.convert import action_to_wire
+from protocol.convert import action_to_wire, legal_from_wire, view_from_wire
 from protocol.errors import ErrorCode
 
 #: refusals that only mean "the table moved on while we thought": wait for the next snapshot
@@ -119,7 +118,7 @@ class WireBot:
         if at in self._decided:
             return
         self._decided.add(at)
-        view = view_from_wire(wire_view, rondas_seen(self.place.current.events))
+        view = view_from_wire(wire_view)
         legal = legal_from_wire(snap.legal, seat)
         budget = bots.Budget(deadline=time.monotonic() + self.plan.budget_s, clock=time.monotonic)
         seed = self.rng.getrandbits(63)

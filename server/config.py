@@ -27,7 +27,7 @@ class Settings:
     bot_workers: int = 2  # process pool for search bots (levels >= 4)
     bot_budget_s: float = 1.0  # time budget of one search-bot decision
     max_frame_bytes: int = 8 * 1024
-    send_queue: int = 256  # messages queued for a slow client before it is dropped
+    send_queue: int = 256  # frames (4 KB each) a slow client may leave unread before it is dropped
     commands_per_s: float = 20.0  # per connection, burst 40
     chat_per_min: float = 12.0  # per connection, burst 5
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
@@ -53,7 +53,7 @@ HELP: Mapping[str, str] = {
     "bot_workers": "processes for search bots (levels 4 and 5)",
     "bot_budget_s": "seconds one search-bot decision may take",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
-    "send_queue": "messages queued for a slow client before it is disconnected",
+    "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",
     "chat_per_min": "chat lines per minute per connection",
     "lease_s": "seconds a table's owner holds its lease before another process may take over",

@@ -18,6 +18,11 @@ on the same sampled deals) and changes what it looks at and what it wants:
   spends it on `SAMPLE_FACTOR` deals per sample of the budget: with more deals the standard
   error of a candidate's gain shrinks, so it can consider more of level 3's plays and
   override level 3 on smaller, still clear, gains.
+
+Strategy fusion (choosing each deal's best line as if the hidden cards were known) does not
+arise in these playouts: every later move, its own included, is level 3's, computed from
+what that seat can see (`playout.position_in`), so only the play at the root is chosen,
+once, on the average over all deals.
 """
 
 from __future__ import annotations

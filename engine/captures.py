@@ -225,9 +225,14 @@ def _sum_masks(by_rank: list[list[int]], parts: Parts) -> list[int]:
     ways = [0]
     for part_rank, count in parts:
         cards = by_rank[part_rank]
-        if len(cards) < count:
+        if len(cards) == count:
+            picks = [_mask(cards)]
+        elif count == 1:
+            picks = [1 << card for card in cards]
+        elif len(cards) > count:
+            picks = [_mask(group) for group in combinations(cards, count)]
+        else:
             return []
-        picks = [_mask(group) for group in combinations(cards, count)]
         ways = [way | pick for way in ways for pick in picks]
     return ways
 

@@ -24,6 +24,8 @@ from engine.legal import Legal
 from engine.phase import Phase
 from engine.scoring import count_points, ronda_scores
 
+_PLAY, _FINISHED = Phase.PLAY, Phase.FINISHED  # bound once (see engine.legal)
+
 
 def _read_pack(pack: tuple[str, ...]) -> list[int] | str:
     """Return a pack's cards, or why it is irregular (R5): not the 40 distinct cards."""
@@ -35,6 +37,28 @@ def _read_pack(pack: tuple[str, ...]) -> list[int] | str:
     if len(set(cards)) != 40:
         return "the pack repeats a card"
     return cards
+
+
+#: (index, index + 1, its bit length) for each step of a 40-card Fisher-Yates walk.
+_WALK = tuple((i, i + 1, (i + 1).bit_length()) for i in range(39, 0, -1))
+
+
+def shuffled_pack(rng: random.Random) -> list[int]:
+    """Return the 40 cards in the order ``rng.shuffle(list(range(40)))`` leaves them.
+
+    The same walk and the same draws from ``rng`` as `random.Random.shuffle` (an index below
+    n is ``getrandbits(n.bit_length())``, drawn again while it is n or more), without its
+    method call per card: a pack per hand is a measurable share of a random game. A test
+    holds the two equal, so a seed deals the same packs as before (stored tables, records).
+    """
+    pack = list(range(40))
+    bits = rng.getrandbits
+    for i, n, k in _WALK:
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
 
 
 def diamond_draw(start: int, pack: list[int], seats: int) -> tuple[tuple[int, ...], int]:
@@ -62,8 +86,7 @@ class Flow(Legal):
                     return
                 # each new pack from its own generator, seeded from the game's: a copy of the
                 # game then shares one int instead of a whole generator state
-                shuffled = list(range(40))
-                random.Random(self._pack_seed + self._next_pack).shuffle(shuffled)
+                shuffled = shuffled_pack(random.Random(self._pack_seed + self._next_pack))
                 self.packs.append(tuple(codes(shuffled)))
             codes_ = self.packs[self._next_pack]
             self._next_pack += 1
@@ -123,17 +146,21 @@ class Flow(Legal):
         self.packet += 1
         pos = self._deal_pos
         dealt: list[tuple[int, ...]] = [()] * seats
-        for offset in range(1, seats + 1):
-            seat = (dealer + offset) % seats
-            hand = sorted(pack[pos : pos + 5])
+        order = [(dealer + offset) % seats for offset in range(1, seats + 1)]
+        for seat in order:
+            hand = pack[pos : pos + 5]
+            hand.sort()
             pos += 5
             self._hands[seat] = hand
             dealt[seat] = tuple(hand)
-            counts = [0] * 10
-            for card in hand:
-                counts[card >> 2] += 1
-            self._ronda[seat] = counts.index(3) if 3 in counts else -1
-            self._four[seat] = counts.index(4) if 4 in counts else -1
+            # R6 on the sorted hand: four of a kind spans four places (hand[1] is one of
+            # them), exactly three of a kind three places (hand[2] is one of them)
+            c0, c1, c2, c3, c4 = hand
+            if c0 >> 2 == c3 >> 2 or c1 >> 2 == c4 >> 2:
+                self._four[seat], self._ronda[seat] = c1 >> 2, -1
+            else:
+                three = c0 >> 2 == c2 >> 2 or c1 >> 2 == c3 >> 2 or c2 >> 2 == c4 >> 2
+                self._four[seat], self._ronda[seat] = -1, c2 >> 2 if three else -1
         self._deal_pos = pos
         self._packet_hands = dealt
         self._ronda_caught = [False] * seats
@@ -142,15 +169,14 @@ class Flow(Legal):
         self._announced = []
         self._cuarenta = None
         events.append(PacketDealt(self.hand_number, self.packet, dealer, tuple(dealt)))
-        order = [(dealer + offset) % seats for offset in range(1, seats + 1)]
         if self.rules.announcements == "manual":
             self._phase = Phase.ANNOUNCE
             self._announce_queue = order
             self._turn = order[0]
             return
         self._auto_announce(order, events)
-        if self._phase is not Phase.FINISHED:
-            self._phase = Phase.PLAY
+        if self._phase is not _FINISHED:
+            self._phase = _PLAY
             self._turn = order[0]
 
     def _auto_announce(self, order: list[int], events: list[Event]) -> None:

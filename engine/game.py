@@ -33,13 +33,15 @@ from engine.events import (
     Played,
     played_event,
 )
-from engine.flow import Flow, diamond_draw
+from engine.flow import Flow, diamond_draw, shuffled_pack
 from engine.legal import cards_of
 from engine.phase import Phase
 from engine.record import Draw, Record
 from engine.rules import DEFAULT_PROFILE, Rules, resolve_rules
 from engine.state import Hidden
 from engine.views import View, view_of
+
+_PLAY = Phase.PLAY  # bound once (see engine.legal)
 
 #: The event of every trail, per ``seat * 40 + card``: events are immutable, so one is shared.
 _TRAILED: tuple[Played, ...] = tuple(
@@ -64,8 +66,7 @@ class Game(Flow):
         rules = resolve_rules(profile, options)
         rng = random.Random(seed)
         start = rng.randrange(rules.seats)
-        pack = list(range(40))
-        rng.shuffle(pack)
+        pack = shuffled_pack(rng)
         cards, dealer = diamond_draw(start, pack, rules.seats)
         pack_seed = rng.getrandbits(64)
         return cls._blank(rules, dict(options or {}), pack_seed, [], dealer, start, cards)
@@ -162,13 +163,22 @@ class Game(Flow):
         """
         if type(action) is not Play:
             return self._apply_other(action)
-        mask = self._check_play(action)
+        seat, card, mask = action.seat, action.card, action.mask
+        rules = self.rules
         caps = self._caps
+        # accept at once a card of the seat to play, trailed or taking what legal_actions
+        # listed for this very state; anything else gets the complete check (or refusal)
+        if (
+            self._phase is not _PLAY
+            or seat != self._turn
+            or type(card) is not int
+            or card not in self._hands[seat]
+            or (mask not in caps.get(card >> 2, ()) if mask else rules.capture_mandatory)
+        ):
+            mask = self._check_play(action)
         if caps:
             caps.clear()  # captures listed for the state now left behind
-        seat, card = action.seat, action.card
         rank = card >> 2
-        rules = self.rules
         self._hands[seat].remove(card)
         played = self._played_in_packet + 1
         self._played_in_packet = played

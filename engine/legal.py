@@ -117,7 +117,14 @@ class Legal(GameState):
             key = rank + 10 if by_rank else rank
             caps: list[int] | None = cache.get(key)
             if caps is None:
-                caps = cache[key] = self._capture_masks(rank, usable[rank], by_rank)
+                matches = table[rank]
+                if len(matches) == 1 and not usable[rank] and (rank == 9 or not table[rank + 1]):
+                    caps = cache[key] = [1 << matches[0]]  # the one match, nothing more (R7)
+                elif by_rank:
+                    caps = cache[key] = self._rank_masks(rank, usable[rank])
+                else:
+                    manual = self.rules.sequence == "manual"
+                    caps = cache[key] = capture_masks(table, rank, manual, usable[rank])
             if not mandatory:
                 add(trails[card])
             known = _CAPTURE_PLAYS[seat * 40 + card]
@@ -125,11 +132,9 @@ class Legal(GameState):
                 add(known.get(mask) or _play(seat, card, mask))
         return out
 
-    def _capture_masks(self, rank: int, sums: tuple[Parts, ...], by_rank: bool) -> list[int]:
-        """Return the masks of a rank's captures: all of them, or up to suits (``by_rank``)."""
+    def _rank_masks(self, rank: int, sums: tuple[Parts, ...]) -> list[int]:
+        """Return the masks of a rank's captures up to suits (`rank_captures`), ascending."""
         manual = self.rules.sequence == "manual"
-        if not by_rank:
-            return capture_masks(self._by_rank, rank, manual, sums)
         offered = rank_captures(self._by_rank, rank, manual, False, sums, self._last_trail)
         return sorted(cap[0] for cap in offered)
 

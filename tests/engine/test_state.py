@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 from engine import Game, Phase
 from engine.events import HandStarted
+from engine.flow import shuffled_pack
 
 
 def played(seed: int, plays: int) -> Game:
@@ -54,3 +56,16 @@ def test_the_one_line_text_form_names_phase_turn_scores_table_and_hands() -> Non
     assert text.startswith("pagat-4p play hand 0 packet 0")
     assert "table [" in text
     assert "hands [" in text
+
+
+def test_a_seed_shuffles_as_random_shuffle_does_so_seeded_games_keep_their_packs() -> None:
+    # R4/R15: stored tables and bots rebuild games from seeds; the engine's own shuffle
+    # (faster) must leave every pack exactly where random.Random.shuffle would
+    for seed in [*range(300), 2**63 + 5, "table-7"]:
+        expected = list(range(40))
+        random.Random(seed).shuffle(expected)
+        rng = random.Random(seed)
+        assert shuffled_pack(rng) == expected
+        twin = random.Random(seed)
+        twin.shuffle(list(range(40)))
+        assert rng.getrandbits(64) == twin.getrandbits(64)  # the same draws, no more

@@ -36,7 +36,8 @@ _SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], dict[str, Any]] = {}
 _SEEN_LIMIT = 8192
 
 
-def _seen_play(entry: EngineSeenPlay) -> dict[str, Any]:
+def seen_play_fields(entry: EngineSeenPlay) -> dict[str, Any]:
+    """One history entry's ``SeenPlay`` JSON form, built once (never mutate it)."""
     key = (entry.packet, entry.seat, entry.card, entry.take, entry.caida)  # hashed in C
     wire = _SEEN.get(key)
     if wire is None:
@@ -76,7 +77,7 @@ def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
         "caida_target": None if view.caida_target is None else card_code(view.caida_target),
         "missed": card_codes(view.missed),
         "missed_takers": list(view.missed_takers),
-        "history": [_seen_play(entry) for entry in view.history],
+        "history": [seen_play_fields(entry) for entry in view.history],
         "announced": [[seat, call] for seat, call in view.announced],
         "rondas": [[packet, seat] for packet, seat in view.rondas],
         "cuarenta": None

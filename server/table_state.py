@@ -20,7 +20,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.phase import Phase
 from engine.rules import check_options
-from engine.views import View
+from engine.views import SeenPlay, View
 from protocol import server_messages as s
 from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
@@ -132,6 +132,9 @@ class TableState:
         # server holds thousands of tables, and the garbage collector walks every container.
         self.log: list[bytes] = []
         self.forms: list[bytes | tuple[bytes, ...]] = []
+        # this hand's public history as sent: its entries and each one's encoding (table_view)
+        self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
+        self._history_hand = -1
         self.game_event = 0  # the number of the last event that changed the game
         self._text = StateText()  # the stored actions' and record's JSON, kept between commits
         self.viewers: dict[str, Viewer] = {}

@@ -19,10 +19,10 @@ import json
 from typing import Any, Literal
 
 from engine.phase import Phase
-from engine.views import own_hand, redact, view_of
+from engine.views import View, own_hand, redact, view_of
 from protocol import server_messages as s
 from protocol.base import WireModel
-from protocol.convert import action_fields, card_codes, view_fields
+from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from server.frames import KEYS, Built, array_of, map_header, pack
 from server.seating import Viewer
 from server.table_state import Outcome, TableState
@@ -48,29 +48,28 @@ class Pieces:
         )
         self._public: bytes | None = None
         if game is not None:
-            public = view_fields(view_of(game, None), table.options)
-            del public["viewer"], public["hand"]
-            # the map's keys and values without its header: each seat's view adds its own two
-            self._public = pack(public)[len(map_header(len(public))) :]
+            view = view_of(game, None)
+            public = view_fields(view, table.options)
+            del public["viewer"], public["hand"], public["history"]
+            # the map's keys and values without its header; each seat's view adds its own two
+            self._public = (
+                pack(public)[len(map_header(len(public))) :]
+                + KEYS.history
+                + table.packed_history(view)
+            )
         self._hands: dict[int | None, bytes] = {}
         self._legal: dict[int, bytes] = {}
         self._events: dict[tuple[int, int], bytes] = {}
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s snapshot message, encoded."""
-        you = {
-            "role": "player" if viewer.seat is not None else "spectator",
-            "seat": viewer.seat,
-            "host": viewer.host,
-            "name": viewer.name,
-        }
         return b"".join(
             (
                 map_header(7),
                 _TYPE_SNAPSHOT,
                 self.head,
                 KEYS.you,
-                pack(you),
+                _you(viewer),
                 KEYS.view,
                 self._view(viewer.seat),
                 self._legal_of(viewer.seat),
@@ -136,8 +135,49 @@ class Pieces:
         return data
 
 
+_YOU: dict[tuple[int | None, bool, str], bytes] = {}
+_YOU_LIMIT = 4096
+
+
+def _you(viewer: Viewer) -> bytes:
+    """A viewer's ``You``, encoded once per seat, host flag and name (a bounded cache)."""
+    key = (viewer.seat, viewer.host, viewer.name)
+    data = _YOU.get(key)
+    if data is None:
+        if len(_YOU) >= _YOU_LIMIT:
+            _YOU.clear()
+        data = _YOU[key] = pack(
+            {
+                "role": "player" if viewer.seat is not None else "spectator",
+                "seat": viewer.seat,
+                "host": viewer.host,
+                "name": viewer.name,
+            }
+        )
+    return data
+
+
 class TableViews(TableState):
     """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
+
+    def packed_history(self, view: View) -> bytes:
+        """The hand's public history, encoded: a hand's history only grows, so each entry is
+        encoded once and kept until the next hand (``_history``)."""
+        entries, packed = self._history
+        history = view.history
+        done = len(entries)
+        if not (
+            entries
+            and self._history_hand == view.hand_number
+            and len(history) >= done
+            and history[done - 1] == entries[-1]
+        ):
+            entries, packed, done = [], [], 0
+        for entry in history[done:]:
+            entries.append(entry)
+            packed.append(pack(seen_play_fields(entry)))
+        self._history, self._history_hand = (entries, packed), view.hand_number
+        return array_of(packed)
 
     def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
         """Number ``events`` and log them; ``_finish`` sends them to every viewer."""

@@ -119,11 +119,6 @@ class Cluster:
         self._spawn(remote.rejoin(), "rejoin")
         log.warning("table lease lost; relaying to the new owner", table=room.table_id)
 
-    async def forget(self, table_id: str) -> None:
-        """The table was unloaded as idle: it needs no owner (no takeover) until it is asked for."""
-        with contextlib.suppress(StoreError):
-            await self.store.forget_lease(table_id)
-
     async def _watch_leases(self) -> None:
         """Take over tables whose owner stopped renewing, every third of the lease time."""
         while True:
@@ -131,11 +126,27 @@ class Cluster:
                 for table_id in await self.store.lapsed_leases():
                     if table_id not in self.lobby.rooms:
                         await self.lobby.room(table_id)
+                await self._follow_owners()
             except StoreError as exc:
                 log.warning("lease watch failed", error=str(exc))
             except Exception:
                 log.exception("lease watch failed")
             await asyncio.sleep(self.lease_s / 3)  # a polling period, not a synchronisation
+
+    async def _follow_owners(self) -> None:
+        """Rejoin our connections at a relayed table whose owner changed behind our back.
+
+        With three or more processes, when an owner dies another survivor may win the
+        takeover: it reattaches its own connections, but knows nothing of ours, which (waiting
+        for events, sending nothing) would never learn. Seat-token resumes through the new
+        owner bring them back, each from its last event (invariant 2).
+        """
+        for table_id, remote in list(self.remotes.items()):
+            if not remote.tickets or remote.owner is None:
+                continue
+            owner = await self.store.lease_owner(table_id)
+            if owner is not None and owner != self.process:  # None: the lapsed pass handles it
+                remote.owner_is(owner)
 
     async def wait_for_lapse(self, table_id: str) -> None:
         """Wait (at most one lease time) until a silent owner's lease on the table has lapsed."""
@@ -228,6 +239,7 @@ class RemoteRoom:
         self.table_id = table_id
         self.tickets: dict[str, Ticket] = {}
         self.failed = False
+        self.owner: str | None = None  # the process that last answered a forwarded request
 
     async def run(self, change: Change) -> Outcome:
         op, args = _Recorder.capture(change)
@@ -266,6 +278,7 @@ class RemoteRoom:
                 if str(reply["message"]).startswith(UNAVAILABLE):
                     raise StoreUnavailable(str(reply["message"]))
                 raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
+            self.owner_is(owner, answered=conn)
             return Outcome()
         raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
 
@@ -288,9 +301,23 @@ class RemoteRoom:
         elif isinstance(message, s.Goodbye):
             self.forget(conn)
 
-    async def rejoin(self) -> None:
-        """After an ownership change, put every local connection back through the new owner."""
-        for ticket in list(self.tickets.values()):
+    def owner_is(self, owner: str, answered: str | None = None) -> None:
+        """Note the table's owner; if it changed, rejoin our other connections through it.
+
+        ``answered`` is a connection the new owner has just served (it needs no rejoin).
+        """
+        previous, self.owner = self.owner, owner
+        if previous is None or previous == owner:
+            return
+        others = [ticket for conn, ticket in self.tickets.items() if conn != answered]
+        log.info("table changed owner; rejoining through the new one", table=self.table_id,
+                 owner=owner, connections=len(others))
+        if others:
+            self.cluster._spawn(self.rejoin(others), "rejoin")
+
+    async def rejoin(self, tickets: list[Ticket] | None = None) -> None:
+        """After an ownership change, put local connections back through the new owner."""
+        for ticket in list(self.tickets.values()) if tickets is None else tickets:
 
             def back(referee: Referee, now: float, ticket: Ticket = ticket) -> Outcome:
                 return reattach(referee, [ticket], now)

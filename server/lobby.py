@@ -76,6 +76,7 @@ class Lobby:
         self.idle_unload_s = IDLE_UNLOAD_S  # 0: never unload
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
         self._idle_since: dict[str, float] = {}
+        self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -221,13 +222,15 @@ class Lobby:
         return unloaded
 
     def _idle(self, room: Room, now: float) -> bool:
-        """Nobody connected, no request running, nothing due on its clocks within the idle time.
+        """Nobody connected, no game on, no request running, nothing due within the idle time.
 
-        A deadline further off (a long grace) does not keep a table loaded: nobody is there
-        to see it pass, and the reload runs it, as a takeover does.
+        A game in progress is never idle: with nobody connected its stand-ins are playing it
+        (between their moves its clock may show nothing due while a bot decides). A deadline
+        further off (a long grace) does not keep a table loaded: nobody is there to see it
+        pass, and the reload runs it, as a takeover does.
         """
         referee = room.referee
-        if referee.viewers or room.failed or room.lock.locked():
+        if referee.viewers or referee.in_game or room.failed or room.lock.locked():
             return False
         wake = referee.next_wakeup()
         return wake is None or wake > now + self.idle_unload_s
@@ -239,9 +242,8 @@ class Lobby:
         if isinstance(room.store, RoomStore):
             room.store.retired = True
         self.metrics.tables.set(len(self.rooms))
-        await room.close()  # stops its clock and gives its lease up
-        if self.cluster is not None:
-            await self.cluster.forget(room.table_id)
+        await room.close()  # stops its clock and gives its lease up, not for a takeover
+        self.unloaded += 1
         log.info("idle table unloaded", table=room.table_id, last_event=room.referee.last_event)
 
     async def close(self) -> None:
@@ -309,10 +311,13 @@ class RoomStore:
         return await self.store.events_after(table_id, after)
 
     async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+        if self.retired:  # an unloaded room's clock never takes its table's lease back
+            return False
         return await self.store.acquire_lease(table_id, owner, ttl_s)
 
-    async def release_lease(self, table_id: str, owner: str) -> None:
-        await self.store.release_lease(table_id, owner)
+    async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
+        # A retired (unloaded) room's table needs no new owner until someone asks for it.
+        await self.store.release_lease(table_id, owner, handover and not self.retired)
 
     async def table_ids(self) -> list[str]:
         return await self.store.table_ids()

@@ -153,8 +153,12 @@ class Store(Protocol):
         """Take or renew the writer lease for ``ttl_s`` seconds; False if another owner holds it."""
         ...
 
-    async def release_lease(self, table_id: str, owner: str) -> None:
-        """Give the lease up if ``owner`` holds it (a no-op otherwise)."""
+    async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
+        """Give the lease up if ``owner`` holds it (a no-op otherwise).
+
+        ``handover``: another process should take the table over now (a shutdown); False when
+        nobody need own it until it is asked for (it was unloaded as idle).
+        """
         ...
 
     async def table_ids(self) -> list[str]:

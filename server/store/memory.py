@@ -169,7 +169,7 @@ class MemoryStore:
         self._leases[table_id] = _Lease(owner, now + ttl_s)
         return True
 
-    async def release_lease(self, table_id: str, owner: str) -> None:
+    async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
         lease = self._leases.get(table_id)
         if lease is not None and lease.owner == owner:
             del self._leases[table_id]

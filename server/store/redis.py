@@ -253,12 +253,18 @@ class RedisStore:
                 await _result(self.client.zadd(LEASES_INDEX, {table_id: _now_ms() + ttl_ms}))
         return bool(taken)
 
-    async def release_lease(self, table_id: str, owner: str) -> None:
-        """Give the lease up and mark it lapsed now, so a peer takes the table over at once."""
+    async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
+        """Give the lease up and mark it lapsed now, so a peer takes the table over at once.
+
+        Without ``handover`` the table leaves the lease index instead: no peer takes it over
+        (an idle table unloaded; the next request for it loads it wherever it arrives).
+        """
         async with _unavailable_on_error("release a lease"):
             released = await self._release(keys=[table_key(table_id, "lease")], args=[owner])
-            if released:
+            if released and handover:
                 await _result(self.client.zadd(LEASES_INDEX, {table_id: 0}))
+            elif released:
+                await _result(self.client.zrem(LEASES_INDEX, table_id))
 
     async def lapsed_leases(self, limit: int = 100) -> list[str]:
         """Tables whose owner stopped renewing (crashed or handed over): candidates to take over."""

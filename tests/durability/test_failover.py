@@ -120,3 +120,29 @@ async def test_sigterm_hands_tables_over_and_closes_connections_with_1001(
     await assert_record_replays_to(sessions[1], finals)
     for session in sessions:
         await session.close()
+
+
+async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_owner(
+    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+) -> None:
+    """Invariant 4 with 3 processes: both survivors race for the lapsed lease, one wins, the
+    other relays to it; the dead process's players rejoin on either and nobody misses a thing."""
+    owner, second, third = (server_process(*serve_args(redis_server)) for _ in range(3))
+    sessions, created = await seat_four([owner.ws_url, second.ws_url, third.ws_url])
+    await play_until_mid_hand(sessions, seed=19, events=25)  # seats 0, 3 on the owner
+    owner.kill()
+    sessions[0] = await sessions[0].reconnect(second.ws_url, "seat-0")
+    sessions[3] = await sessions[3].reconnect(third.ws_url, "seat-3")
+    finals = await play_all(sessions, seed=21)
+    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
+    assert await stored_last_event(redis_server, created.table) == max(
+        session.last_event for session in sessions
+    )
+    store = await open_store(redis_server.url)
+    try:
+        assert await store.lease_owner(created.table) is not None, "one survivor owns it"
+    finally:
+        await store.close()
+    await assert_record_replays_to(sessions[2], finals)
+    for session in sessions:
+        await session.close()

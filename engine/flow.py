@@ -108,6 +108,7 @@ class Flow(Legal):
             hand.clear()
         self._table = []
         self._by_rank = [[] for _ in range(10)]
+        self._low = 0
         self._piles = [[], []]
         self._missed = []
         self._missed_team = -1
@@ -236,6 +237,7 @@ class Flow(Legal):
         self._discarded += self._table  # R11: table cards belong to nobody (missed ones too)
         self._table = []
         self._by_rank = [[] for _ in range(10)]
+        self._low = 0
         self._missed = []
         self._missed_team = -1
         piles = self.pile_sizes

@@ -42,6 +42,8 @@ from engine.state import Hidden
 from engine.views import View, view_of
 
 _PLAY = Phase.PLAY  # bound once (see engine.legal)
+#: What one table card of each rank A-6 adds to the low counts (`GameState._low`).
+_LOW_UNIT = (1, 5, 25, 125, 625, 3125)
 
 #: The event of every trail, per ``seat * 40 + card``: events are immutable, so one is shared.
 _TRAILED: tuple[Played, ...] = tuple(
@@ -189,6 +191,8 @@ class Game(Flow):
         if not mask:  # a trail (R7)
             self._table.append(card)
             self._by_rank[rank].append(card)
+            if rank < 6 and self._low >= 0:
+                self._low += _LOW_UNIT[rank]
             self._last_trail = card
             self._history.append((self.packet, seat, card, (), False))
             event: Played = _TRAILED[seat * 40 + card]
@@ -201,9 +205,14 @@ class Game(Flow):
                 else ()
             )
             taken = cards_of(mask)  # ascending: one order for events, piles and history
+            low = self._low
             for each in taken:
                 table.remove(each)
                 by_rank[each >> 2].remove(each)
+                if each < 24:
+                    low -= _LOW_UNIT[each >> 2]
+            if low >= 0:  # (unknown, -1, stays unknown)
+                self._low = low
             pile = self._piles[team]
             pile.append(card)
             pile += taken
@@ -269,6 +278,7 @@ class Game(Flow):
         for card in cards:
             self._table.remove(card)
             self._by_rank[card >> 2].remove(card)
+        self._low = -1  # derived again on first use
         self._piles[seat & 1] += cards
         self._missed = []
         self._missed_team = -1

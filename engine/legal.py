@@ -26,6 +26,7 @@ from engine.captures import (
     can_capture,
     capture_masks,
     check_capture,
+    low_code,
     rank_captures,
     usable_sums,
 )
@@ -97,14 +98,9 @@ class Legal(GameState):
         out: list[Action] = []
         add = out.append
         table = self._by_rank
-        code = (  # low_code(table), written out
-            len(table[0])
-            + 5 * len(table[1])
-            + 25 * len(table[2])
-            + 125 * len(table[3])
-            + 625 * len(table[4])
-            + 3125 * len(table[5])
-        )
+        code = self._low
+        if code < 0:
+            code = self._low = low_code(table)
         usable = _USABLE.get(code) or usable_sums(code)
         trails = _TRAILS[seat]
         cache = self._caps

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action
+from engine.captures import low_code
 from engine.cards import codes
 from engine.phase import Phase
 from engine.rules import Rules
@@ -53,6 +54,7 @@ class GameState:
         "_hands",
         "_history",
         "_last_trail",
+        "_low",
         "_missed",
         "_missed_team",
         "_next_pack",
@@ -100,6 +102,10 @@ class GameState:
     _ronda_caught: list[bool]
     _table: list[int]
     _by_rank: list[list[int]]
+    #: `_by_rank`'s counts of A-6 in base 5 (`engine.captures.low_code`), kept up to date by
+    #: every change of the table; -1 until known (a table laid from outside, as by
+    #: `engine.determinize`, after `_init_state`), and then derived on first use.
+    _low: int
     _piles: list[list[int]]
     _scores: list[int]
     _turn: int | None
@@ -224,6 +230,7 @@ class GameState:
         self._ronda_caught = [False] * seats
         self._table = []
         self._by_rank = [[] for _ in range(10)]
+        self._low = -1
         self._piles = [[], []]
         self._scores = [0, 0]
         self._turn = None
@@ -269,6 +276,7 @@ class GameState:
         other._ronda_caught = self._ronda_caught[:]
         other._table = self._table[:]
         other._by_rank = [cards[:] for cards in self._by_rank]
+        other._low = self._low
         other._piles = [self._piles[0][:], self._piles[1][:]]
         other._scores = self._scores[:]
         other._turn = self._turn
@@ -351,5 +359,6 @@ class GameState:
         )
         assert sorted(everywhere) == list(range(40)), "R4: the hand's 40 cards are conserved"
         assert sorted(self._table) == sorted(c for cards in self._by_rank for c in cards)
+        assert self._low in (-1, low_code(self._by_rank)), "the low counts follow the table"
         assert all(score % 2 == 0 for score in self._scores), "R12: scores are even"
         assert set(self._missed) <= set(self._table), "R8: missed cards lie on the table"

@@ -255,7 +255,10 @@ def can_capture(by_rank: list[list[int]], rank: int) -> bool:
     if by_rank[rank]:
         return True
     for parts in SUM_PARTS[rank]:
-        if all(len(by_rank[part_rank]) >= count for part_rank, count in parts):
+        for part_rank, count in parts:
+            if len(by_rank[part_rank]) < count:
+                break
+        else:
             return True
     return False
 

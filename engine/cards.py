@@ -74,7 +74,7 @@ def parse_rank(text: str) -> int:
 
 def codes(cards: Iterable[int]) -> list[str]:
     """Return the codes of cards in the given order."""
-    return [_CODES[card] for card in cards]
+    return list(map(_CODES.__getitem__, cards))
 
 
 def cards_text(cards: Iterable[int]) -> str:

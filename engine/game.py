@@ -175,7 +175,11 @@ class Game(Flow):
             or seat != self._turn
             or type(card) is not int
             or card not in self._hands[seat]
-            or (mask not in caps.get(card >> 2, ()) if mask else rules.capture_mandatory)
+            or (
+                mask not in caps.get(card >> 2, ())
+                if mask
+                else rules.capture_mandatory and self._can_capture(card >> 2)
+            )
         ):
             mask = self._check_play(action)
         if caps:

@@ -23,7 +23,6 @@ from engine.actions import (
 from engine.captures import (
     _USABLE,
     Parts,
-    can_capture,
     capture_masks,
     check_capture,
     low_code,
@@ -282,7 +281,7 @@ class Legal(GameState):
         mask = action.mask
         rank = card >> 2
         if not mask:
-            if self.rules.capture_mandatory and can_capture(self._by_rank, rank):
+            if self.rules.capture_mandatory and self._can_capture(rank):
                 raise IllegalAction(
                     "R7", f"{card_code(card)} can capture, and capture is mandatory (R13)"
                 )
@@ -317,6 +316,16 @@ class Legal(GameState):
         if phase is not _PLAY:
             return IllegalAction("R6", "no card is played before the announcements end")
         return IllegalAction("R7", f"it is seat {self._turn}'s turn to play")
+
+    def _can_capture(self, rank: int) -> bool:
+        """Tell whether a card of ``rank`` has a capture (R13 ``capture_mandatory``)."""
+        table = self._by_rank
+        if table[rank]:
+            return True
+        code = self._low
+        if code < 0:
+            code = self._low = low_code(table)
+        return bool((_USABLE.get(code) or usable_sums(code))[rank])
 
     def _table_mask(self) -> int:
         mask = 0

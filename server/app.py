@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -89,7 +89,7 @@ class TableServer:
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
-        routes = HttpRoutes(self.settings.web_root, self.metrics, self.lobby.record)
+        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record)
         self._server = await serve(
             self._handler,
             self.settings.host,
@@ -154,6 +154,16 @@ class TableServer:
             connection.push(message)
         elif self.cluster is not None:
             self.cluster.deliver(conn, message)  # a connection of another process
+
+    async def _record(self, ref: str, credential: str) -> dict[str, Any] | None:
+        """``/record/<table>`` (its latest finished game) or ``/record/<table>/<game>`` (R15).
+
+        Kept records outlive their tables (``--record-ttl``), so both work after it expired.
+        """
+        table_id, _, game = ref.partition("/")
+        if game and not game.isdecimal():
+            return None
+        return await self.lobby.record(table_id, credential, int(game) if game else None)
 
     def _detached(self, conn: str, room: Room) -> None:
         connection = self.connections.get(conn)

@@ -158,5 +158,9 @@ async def test_a_finished_games_record_downloads_and_replays_after_the_table_exp
         assert result["status"] == "finished"
         assert all(final.view is not None and final.view.scores == result["scores"]
                    for final in finals)
-    with pytest.raises(urllib.error.HTTPError, match="404"):
-        await asyncio.to_thread(get_json, f"{base}?key={created.join_key}")
+    game_1 = await asyncio.to_thread(get_json, f"{base}/1?key={created.host_key}")
+    assert game_1 == record, "/record/<table>/<game>: the same game by its number"
+    for wrong in (f"?key={created.join_key}", f"/2?key={created.host_key}",
+                  f"/x?key={created.host_key}"):
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            await asyncio.to_thread(get_json, base + wrong)

@@ -237,6 +237,45 @@ def _sum_masks(by_rank: list[list[int]], parts: Parts) -> list[int]:
     return ways
 
 
+def rank_capture_masks(
+    by_rank: list[list[int]], rank: int, manual: bool, sums: tuple[Parts, ...], caida: int = -1
+) -> list[int]:
+    """Return the masks of `rank_captures` (captures up to suits), ascending: its hot path.
+
+    ``sums`` must be the usable sum bases of this table (`usable_sums`), so every part finds
+    its cards; each rank's representatives are its cards longest on the table (R8).
+    """
+    bases = []
+    matches = by_rank[rank]
+    for card in matches:
+        if card != caida:
+            bases.append(1 << card)  # the plain match, on the oldest other copy
+            break
+    if caida in matches:
+        bases.append(1 << caida)  # the caída match (R9): a different outcome
+    for parts in sums:
+        mask = 0
+        for part_rank, count in parts:
+            cards = by_rank[part_rank]
+            for index in range(count):
+                mask |= 1 << cards[index]
+        bases.append(mask)
+    if not bases:
+        return bases
+    sequence = 0
+    ends = [0]
+    next_rank = rank + 1
+    while next_rank <= 9 and by_rank[next_rank]:
+        sequence |= 1 << by_rank[next_rank][0]
+        ends.append(sequence)
+        next_rank += 1
+    if not manual:
+        ends = [sequence]
+    out = [basis | end for basis in bases for end in ends]
+    out.sort()
+    return out
+
+
 def missed_cards(by_rank: list[list[int]], rank: int, mask: int) -> tuple[int, ...]:
     """Return the missed cards (R8) a legal capture ``mask`` with ``rank`` leaves: the rest of
     the run above its sequence, the card longest on the table of each rank."""

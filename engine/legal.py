@@ -26,7 +26,7 @@ from engine.captures import (
     capture_masks,
     check_capture,
     low_code,
-    rank_captures,
+    rank_capture_masks,
     usable_sums,
 )
 from engine.cards import RANKS, card_code
@@ -130,8 +130,7 @@ class Legal(GameState):
     def _rank_masks(self, rank: int, sums: tuple[Parts, ...]) -> list[int]:
         """Return the masks of a rank's captures up to suits (`rank_captures`), ascending."""
         manual = self.rules.sequence == "manual"
-        offered = rank_captures(self._by_rank, rank, manual, False, sums, self._last_trail)
-        return sorted(cap[0] for cap in offered)
+        return rank_capture_masks(self._by_rank, rank, manual, sums, self._last_trail)
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that have a legal action now (several in the claim window, or with R8)."""

@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Play
-from engine.captures import Capture, captures, rank_captures
+from engine.captures import (
+    Capture,
+    captures,
+    low_code,
+    rank_capture_masks,
+    rank_captures,
+    usable_sums,
+)
 from engine.cards import parse_card
 from engine.events import Played
 from tests.engine.helpers import act, cards, deal
@@ -118,3 +125,18 @@ def test_the_caida_match_is_offered_beside_the_oldest_copy_R9() -> None:
     caida = next(e for e in game.apply(Play(3, FIVE, cards("5D"))) if isinstance(e, Played))
     assert (plain.caida, plain.points) == (False, 0)
     assert (caida.caida, caida.points) == (True, 2)
+
+
+@settings(max_examples=120, deadline=None)
+@given(tables(max_size=10), st.booleans(), st.integers(-1, 9))
+def test_the_fast_masks_are_the_offered_captures_in_colex_order_R2_R7(
+    position: tuple[int, list[int]], manual: bool, last: int
+) -> None:
+    card, table = position
+    rank = card >> 2
+    caida = table[last] if 0 <= last < len(table) else -1
+    by_rank = by_rank_of(table)
+    sums = usable_sums(low_code(by_rank))[rank]
+    offered = rank_captures(by_rank, rank, manual, False, sums, caida)
+    fast = rank_capture_masks(by_rank, rank, manual, sums, caida)
+    assert fast == sorted(mask for mask, _, _ in offered)

@@ -12,7 +12,11 @@ Figures:
   (script-internal commands excluded), divided by the commits (EVALSHA calls);
 - takeover: kill -9 the process owning a table; time until the other process delivers its next
   event (lease ``--lease`` seconds);
-- two processes vs one: the Redis run again with the tables spread over two server processes.
+- two processes vs one: the Redis run again with the tables spread over two server processes;
+- idle unload (``--idle-only`` runs just this): ``--idle-tables`` all-bot tables play to the end
+  on an in-process server with the memory store, their watchers leave, and the lobby unloads
+  them; Python heap (tracemalloc) held per finished table while loaded and after the unload, next
+  to the bytes the store keeps for it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import shutil
 import signal
@@ -28,8 +33,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from bench.redis_trips import client_commands
 from clients.session import ClientSession, RequestRefused, SessionError
@@ -55,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured window per run")
     parser.add_argument("--lease", type=float, default=2.0, help="lease time for the takeover")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per result")
+    parser.add_argument("--idle-tables", type=int, default=100,
+                        help="finished tables for the idle-unload figure (default 100)")
+    parser.add_argument("--idle-only", action="store_true", help="only the idle-unload figure")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
+    if args.idle_only:
+        return _print_idle(await idle_memory(args.idle_tables), args.json)
     with private_redis() as redis_url:
         # Each Redis run gets an empty database of its own: tables left by an earlier run (whose
         # servers were killed) would otherwise be taken over by the next run's processes.
@@ -93,7 +104,63 @@ async def _main(args: argparse.Namespace) -> int:
         for result in results:
             print(json.dumps({"bench": "store", **asdict(result)}))
         print(json.dumps({"bench": "store", "round_trips": trips, "takeover_s": takeover_s}))
+    return _print_idle(await idle_memory(args.idle_tables), args.json)
+
+
+def _print_idle(figures: dict[str, float], as_json: bool) -> int:
+    print(f"idle unload, {figures['tables']:.0f} finished tables: heap freed per table "
+          f"{figures['freed_kib']:.1f} KiB (heap per table loaded {figures['loaded_kib']:.1f}, "
+          f"after {figures['unloaded_kib']:.1f} KiB, process-wide caches included); the memory "
+          f"store keeps {figures['stored_kib']:.1f} KiB per table (state, log, kept record)")
+    if as_json:
+        print(json.dumps({"bench": "store", "idle_unload": figures}))
     return 0
+
+
+async def idle_memory(tables: int) -> dict[str, float]:
+    """Heap per finished table, loaded and after the idle unload (memory store, in process)."""
+    from server import logs
+    from server.app import TableServer
+    from server.config import Settings
+
+    settings = replace(Settings(), port=0, bot_delay_s=0.0, claim_window_s=0.05,
+                       commands_per_s=1000.0, log_level="error", log_format="json",
+                       idle_unload_s=0.0)  # 0: no idle timer; the unload is called below
+    logs.configure(settings.log_format, settings.log_level)
+    tracemalloc.start()
+    async with TableServer(settings) as server:
+        gc.collect()
+        empty = tracemalloc.get_traced_memory()[0]
+        hosts = [(await new_table(server.ws_url, seated=False))[0] for _ in range(tables)]
+        for host in hosts:  # all-bot games play to the end at machine speed
+            await host.next_snapshot(lambda snap: snap.info.stage == "finished", wait_s=600)
+            await host.close()
+        hosts.clear()  # the client sessions' own copies of the events are not the server's
+        async with asyncio.timeout(60):
+            while True:
+                if not any(room.referee.viewers for room in server.lobby.rooms.values()):
+                    break
+                await asyncio.sleep(0.05)  # the watchers' detaches are still being applied
+        gc.collect()
+        loaded = tracemalloc.get_traced_memory()[0]
+        stored = 0
+        for table_id in list(server.lobby.rooms):
+            table = await server.lobby.store.load(table_id)
+            assert table is not None
+            events = await server.lobby.store.events_after(table_id, 0)
+            record = await server.lobby.store.find_record(table_id)
+            stored += len(table.state) + sum(len(event.data) for event in events)
+            stored += len(record.record) if record is not None else 0
+        server.lobby.idle_unload_s = 1e-9
+        await server.lobby.unload_idle()  # the first look marks every table idle …
+        unloaded_ids = await server.lobby.unload_idle()  # … the second unloads them
+        assert len(unloaded_ids) == tables, (len(unloaded_ids), tables)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return {"tables": tables, "loaded_kib": (loaded - empty) / tables / 1024,
+            "unloaded_kib": (after - empty) / tables / 1024,
+            "freed_kib": (loaded - after) / tables / 1024, "stored_kib": stored / tables / 1024}
 
 
 # ---------------------------------------------------------------------- processes

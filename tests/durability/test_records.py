@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bench.redis_trips import client_commands
 from engine.record import Record
 from engine.replay import replay
 from server.store import KeptRecord, MemoryStore, Store
@@ -107,6 +108,24 @@ async def test_redis_a_record_stays_after_its_table_lapsed(redis_server: RedisSe
         assert await store.find_record("t1", 1) == kept(1, HOST, "t1.seat-token")
         ttl_ms = await store.client.pttl(table_key("t1", "record:1"))
         assert 3_500_000 < ttl_ms <= 3_600_000
+    finally:
+        await store.close()
+
+
+@pytest.mark.redis
+async def test_redis_the_commit_that_ends_a_game_keeps_its_record_in_the_same_round_trip(
+    redis_server: RedisServer,
+) -> None:
+    """Invariant 3's one atomic write holds with the record too: one EVALSHA, one slot."""
+    store = await open_store(redis_server.url)
+    try:
+        await store.create_table("t1", b"s0", {})
+        await store.commit("t1", 0, b"s1", [b"warm-up"])  # loads the script into Redis' cache
+        sent = await client_commands(
+            redis_server.url, lambda: store.commit("t1", 1, b"s2", [b"over"], kept(1, HOST))
+        )
+        assert sent == {"EVALSHA": 1}
+        assert await store.find_record("t1") == kept(1, HOST)
     finally:
         await store.close()
 

@@ -5,6 +5,11 @@ Sum bases come from `SUM_PARTS`, the partitions of each value precomputed once, 
 them is a few length checks instead of a search over subsets of the table.
 A capture is a bit mask of the table cards taken (bit ``c`` for card ``c``) plus the missed
 sequence cards it leaves (R8, ``sequence = manual``).
+
+`captures` and `rank_captures` are the readable references (the tests hold them to a brute
+force oracle); `capture_masks` and `rank_capture_masks` list the same captures as bare masks,
+the form `legal_actions` and `apply` use, and `missed_cards` reads a capture's missed cards
+back from its mask.
 """
 
 from __future__ import annotations

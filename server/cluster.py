@@ -72,12 +72,14 @@ class Cluster:
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
         self._watcher: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.closing = False
 
     async def start(self) -> None:
         await self.relay.start()
         self._watcher = asyncio.create_task(self._watch_leases(), name="lease-watcher")
 
     async def close(self) -> None:
+        self.closing = True  # a forwarded request from now on fails at once (RemoteRoom.run)
         await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
         if self.relay.client is not self.store.client:  # a Cluster's relay node connection
@@ -151,7 +153,7 @@ class Cluster:
     async def wait_for_lapse(self, table_id: str) -> None:
         """Wait (at most one lease time) until a silent owner's lease on the table has lapsed."""
         deadline = time.monotonic() + self.lease_s
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not self.closing:
             owner = await self.store.lease_owner(table_id)
             if owner is None or owner == self.process:
                 return
@@ -248,6 +250,8 @@ class RemoteRoom:
             raise RuntimeError(f"{op!r} cannot be forwarded to a table's owner")
         deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
         while time.monotonic() < deadline:
+            if self.cluster.closing:  # shutting down: a connection's last detach must not wait
+                raise Refused(ErrorCode.INTERNAL, "this server is shutting down")
             local = self.cluster.lobby.rooms.get(self.table_id)
             if local is not None:  # taken over meanwhile
                 return await local.run(change)

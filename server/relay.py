@@ -61,6 +61,7 @@ class Relay:
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
+        self._closed = False
 
     async def start(self) -> None:
         """Subscribe (and wait until subscribed, so no frame sent to us afterwards is lost)."""
@@ -71,15 +72,26 @@ class Relay:
         await self._subscribed.wait()
 
     async def close(self) -> None:
+        """Stop; frames still queued, requests still waiting and later sends fail at once."""
+        self._closed = True
         await cancel_and_wait(self._tasks)
+        gone = PeerGone("this process is shutting down")
         for waiting in self._waiting.values():
             if not waiting.done():
-                waiting.set_exception(PeerGone("this process is shutting down"))
+                waiting.set_exception(gone)
+        while not self._outbox.empty():
+            _, _, sent = self._outbox.get_nowait()
+            if sent is not None and not sent.done():
+                sent.set_exception(gone)
+                sent.exception()  # retrieved: the sender may have stopped waiting
 
     # ------------------------------------------------------------------ sending
     def send(self, process: str, frame: Frame) -> asyncio.Future[int]:
         """Queue ``frame`` for ``process``; the future gets the number of receivers (0: gone)."""
         sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        if self._closed:  # nobody publishes any more: never leave a sender waiting
+            sent.set_exception(PeerGone("this process is shutting down"))
+            return sent
         data = msgpack.packb(frame, use_bin_type=True)
         self._outbox.put_nowait((channel_of(process), data, sent))
         return sent

@@ -7,7 +7,12 @@ so takeovers are quick; every wait is for a condition, with a timeout.
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +30,7 @@ from tests.serving import ServerProcess
 
 pytestmark = pytest.mark.redis
 LEASE_S = "2"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def serve_args(redis: RedisServer) -> tuple[str, ...]:
@@ -146,3 +152,41 @@ async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_own
     await assert_record_replays_to(sessions[2], finals)
     for session in sessions:
         await session.close()
+
+
+FROZEN_PLAYERS = """
+import asyncio, sys
+from tests.durability.players import play_until_mid_hand, seat_four
+async def main() -> None:
+    sessions, _ = await seat_four(sys.argv[1:])
+    await play_until_mid_hand(sessions, seed=29, events=20)
+    print("mid-hand", flush=True)
+    await asyncio.Event().wait()
+asyncio.run(main())
+"""
+
+
+def test_sigterm_ends_promptly_with_relayed_players_that_stopped_answering(
+    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+) -> None:
+    """A graceful shutdown is bounded even when its clients (frozen: SIGSTOP) never finish the
+    close handshake and their table is owned by another process (their detach is forwarded)."""
+    owner = server_process(*serve_args(redis_server))
+    leaving = server_process(*serve_args(redis_server))
+    players = subprocess.Popen(
+        [sys.executable, "-c", FROZEN_PLAYERS, owner.ws_url, leaving.ws_url],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    try:
+        assert players.stdout is not None
+        line = players.stdout.readline()  # blocks until the players are mid-hand
+        assert line.strip() == "mid-hand"
+        players.send_signal(signal.SIGSTOP)
+        started = time.monotonic()
+        assert leaving.stop() == 0  # SIGTERM
+        assert time.monotonic() - started < 15, "the shutdown waits are bounded (5 s each)"
+    finally:
+        players.kill()
+        players.wait()
+        if players.stdout is not None:
+            players.stdout.close()

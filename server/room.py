@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import Callable
 
@@ -139,7 +140,9 @@ class Room:
         while True:
             now = self.clock()
             if now >= next_lease:
-                next_lease = now + self.lease_s / 3
+                # renew at a third of the lease, jittered: tables loaded together (a restart, a
+                # benchmark) would otherwise all renew in the same instant, a stall every cycle
+                next_lease = now + self.lease_s / 3 * random.uniform(0.75, 1.0)
                 if not await self._renew_lease():
                     return
             wake = self.referee.next_wakeup()

@@ -34,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def serve_args(redis: RedisServer) -> tuple[str, ...]:
+    """Test players act at machine speed: no rate limit (a fast table passes 20 commands/s)."""
     return ("--store", redis.url, "--lease", LEASE_S, "--claim-window", "0.1",
+            "--commands-per-s", "10000",
             "--away-turn", "0", "--grace", "60")
 
 

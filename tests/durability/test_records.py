@@ -152,6 +152,7 @@ async def test_a_finished_games_record_downloads_and_replays_after_the_table_exp
 ) -> None:
     """The table lapses (short table TTL); a new server still serves the record, which replays."""
     first = server_process("--store", redis_server.url, "--table-ttl", "5", "--lease", "2",
+                           "--commands-per-s", "10000",
                            "--claim-window", "0.1", "--away-turn", "0")
     sessions, created = await seat_four([first.ws_url])
     finals = await play_all(sessions, seed=31)

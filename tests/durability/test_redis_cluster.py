@@ -87,6 +87,7 @@ async def test_two_processes_on_a_cluster_share_a_table_and_take_over_from_a_dea
 ) -> None:
     """Invariant 4 through the cluster: commands forwarded and events relayed over pub/sub."""
     args = ("--store", redis_cluster.url, "--lease", "2", "--claim-window", "0.1",
+            "--commands-per-s", "10000",
             "--away-turn", "0", "--grace", "60")
     owner, other = server_process(*args), server_process(*args)
     sessions, _ = await seat_four([owner.ws_url, other.ws_url])  # seats 1, 3 relayed

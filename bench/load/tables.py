@@ -25,7 +25,6 @@ from bench.load.errors import LoadError
 from bench.load.wire import WireConnection, open_connection
 from protocol import PROTOCOL_VERSION, encode
 from protocol import client_messages as c
-from protocol.codec import CLIENT_ADAPTER
 
 #: Messages that answer a request by its ``rid`` (everything else is pushed).
 ANSWERS = frozenset({"welcome", "ack", "error", "table_created", "seated", "record"})
@@ -203,9 +202,13 @@ class CuarentaTable(TableLoad):
                 self._send(seat, c.Rematch(rid=self._next_rid()))
 
     def _play(self, legal: dict[str, Any], seat: int, at: int) -> None:
-        """Send the chosen legal action, stamped with the position it answers (``at``)."""
-        action = CLIENT_ADAPTER.validate_python({**legal, "rid": self._next_rid(), "at": at})
-        self._send(seat, action)
+        """Send the chosen legal action, stamped with the position it answers (``at``).
+
+        The offered action is already the message to send (PROTOCOL.md): it is packed as it
+        is, without building a model first; the server validates it like any other frame.
+        """
+        message = {**legal, "rid": self._next_rid(), "at": at}
+        self.connections[seat].send(msgpack.packb(message))
 
     # ------------------------------------------------------------------ requests
     def _next_rid(self) -> int:

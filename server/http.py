@@ -117,7 +117,8 @@ class HttpRoutes:
             )
         body = json.dumps(record, indent=1).encode()
         response = _response(http.HTTPStatus.OK, body, "application/json")
-        response.headers["Content-Disposition"] = f'attachment; filename="cuarenta-{table_id}.json"'
+        name = unquote(table_id).replace("/", "-")  # /record/<table>/<game>: no slash in a name
+        response.headers["Content-Disposition"] = f'attachment; filename="cuarenta-{name}.json"'
         return response
 
 

@@ -13,7 +13,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -31,15 +31,36 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class PortTaken(RuntimeError):
+    """The port picked a moment ago was taken meanwhile (by a test in a parallel worker)."""
+
+
+PORT_ATTEMPTS = 5
+
+
 class RedisServer:
     """One redis-server process with append-only persistence in its own directory."""
 
     def __init__(self, directory: Path, port: int | None = None,
-                 extra_args: Sequence[str] = ()) -> None:
+                 extra_args: Sequence[str] = (),
+                 pick_port: Callable[[], int] = free_port) -> None:
         self.directory = directory
-        self.port = port or free_port()
+        self.pick_port = pick_port
+        self.port = port or pick_port()
         self.extra_args = list(extra_args)
         self.process: subprocess.Popen[str] | None = None
+
+    def start_anew(self) -> None:
+        """The first start: on a port taken since it was picked, pick another and try again
+        (a restart keeps its port, for clients to find it again)."""
+        for _ in range(PORT_ATTEMPTS - 1):
+            try:
+                self.start()
+                return
+            except PortTaken:
+                self._forget()
+                self.port = self.pick_port()
+        self.start()
 
     @property
     def url(self) -> str:
@@ -74,7 +95,9 @@ class RedisServer:
             if READY_MARK in line:
                 break
         else:
-            raise RuntimeError("redis-server exited before it was ready:\n" + "".join(seen))
+            problem = PortTaken if any("Address already in use" in line for line in seen) else (
+                RuntimeError)
+            raise problem("redis-server exited before it was ready:\n" + "".join(seen))
         # After start-up Redis logs only rare events (far below a pipe's 64 KiB), so nobody needs to
         # keep reading; the pipe is closed when the process ends.
 
@@ -109,7 +132,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     """A fresh private redis-server for one test; it may kill and restart it."""
     server = RedisServer(tmp_path / "redis")
     server.directory.mkdir()
-    server.start()
+    server.start_anew()
     try:
         yield server
     finally:
@@ -137,11 +160,11 @@ class RedisClusterServers:
         for index in range(masters):
             node_dir = directory / f"node-{index}"
             node_dir.mkdir(parents=True)
-            self.nodes.append(RedisServer(node_dir, cluster_port(), [
+            self.nodes.append(RedisServer(node_dir, None, [
                 "--cluster-enabled", "yes",
                 "--cluster-config-file", str(node_dir / "nodes.conf"),
                 "--cluster-node-timeout", "5000",
-            ]))
+            ], pick_port=cluster_port))
 
     @property
     def url(self) -> str:
@@ -153,7 +176,7 @@ class RedisClusterServers:
         if cli is None:  # pragma: no cover - installed with redis-server
             pytest.fail("redis-cli is not installed: run `make test`, which installs it")
         for node in self.nodes:
-            node.start()
+            node.start_anew()
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
         subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0",
                         "--cluster-yes"], check=True, capture_output=True, text=True,

@@ -1,9 +1,11 @@
 """The ladder in Redis, beside the tables: runs as versioned hashes, the board as a sorted set.
 
 Keys (all under the tables' ``cuarenta`` prefix): ``cuarenta:ladder:run:<token>`` is a hash
-``{version, run}`` (the run as JSON); ``cuarenta:ladder:board`` a sorted set of tokens by best
-saved score; ``cuarenta:ladder:names`` a hash of the names shown. A save is one Lua script
-(check the version, write), so two processes can never both deal a chica from one state.
+``{version, run}`` (the run as JSON); ``cuarenta:{ladder}:board`` a sorted set of tokens by best
+saved score; ``cuarenta:{ladder}:names`` a hash of the names shown. A save is one Lua script
+(check the version, write), so two processes can never both deal a chica from one state. The
+board and the names change in one transaction, so they share a hash tag: on a Redis Cluster
+both live in one slot.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from server.ladder.store import BOARD_SIZE, BoardEntry, LadderConflict
 from server.store.base import StoreUnavailable
 
 PREFIX = "cuarenta:ladder"
-BOARD_KEY = f"{PREFIX}:board"
-NAMES_KEY = f"{PREFIX}:names"
+BOARD_KEY = "cuarenta:{ladder}:board"
+NAMES_KEY = "cuarenta:{ladder}:names"
 RUN_TTL_S = 400 * 24 * 3600  # a ladder untouched for over a year is forgotten (the board stays)
 
 _SAVE = """

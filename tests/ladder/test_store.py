@@ -11,15 +11,19 @@ from server.ladder.redis_store import RedisLadderStore
 from server.ladder.rules import Chica, LadderRun
 from server.ladder.store import LadderConflict, LadderStore, MemoryLadderStore
 from server.store.redis import open_store
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisClusterServers, RedisServer
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=[
+    "memory",
+    pytest.param("redis_server", marks=pytest.mark.redis),
+    pytest.param("redis_cluster", marks=pytest.mark.redis),  # every save touches one slot
+])
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[LadderStore]:
     if request.param == "memory":
         yield MemoryLadderStore()
         return
-    server: RedisServer = request.getfixturevalue("redis_server")
+    server: RedisServer | RedisClusterServers = request.getfixturevalue(request.param)
     tables = await open_store(server.url)
     try:
         yield RedisLadderStore(tables.client)

@@ -31,4 +31,5 @@ def test_client_modules_pass_their_node_unit_tests() -> None:
 
 def test_the_browser_client_speaks_the_servers_protocol_version() -> None:
     found = re.search(r"export const PROTOCOL_VERSION = (\d+);", CONNECTION_JS.read_text())
-    assert found is not None and int(found.group(1)) == PROTOCOL_VERSION
+    assert found is not None
+    assert int(found.group(1)) == PROTOCOL_VERSION

@@ -27,6 +27,9 @@ from protocol.errors import ErrorCode
 
 #: refusals that only mean "the table moved on while we thought": wait for the next snapshot
 BENIGN = frozenset({ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_PHASE})
+RATE_RETRIES = 8
+RATE_BACKOFF_S = 0.1
+"""A refused ``rate_limited`` action is sent again after 0.1 s, 0.2 s, … (the limit refills)."""
 SEARCH_LEVEL = 4  # from this level on a decision searches: keep it off the event loop
 
 
@@ -133,12 +136,22 @@ class WireBot:
             await asyncio.sleep(self.plan.pace_s)  # pacing, a product setting
             if self.place.current.last_event != at:
                 return  # the table moved while we waited: decide again on the new snapshot
-        try:
-            await self.place.act(action_to_wire(action), at)
-            self.tally.actions += 1
-        except TableRefused as exc:
-            if exc.code not in BENIGN:
-                self.tally.refused.append(f"{action}: {exc}")
+        for attempt in range(1, RATE_RETRIES + 1):
+            try:
+                await self.place.act(action_to_wire(action), at)
+                self.tally.actions += 1
+                return
+            except TableRefused as exc:
+                if exc.code == ErrorCode.RATE_LIMITED and attempt < RATE_RETRIES:
+                    # the server's per-connection limit: an all-bot table can outrun it; the
+                    # table waits for this seat, so back off and send the same decision again
+                    await asyncio.sleep(RATE_BACKOFF_S * attempt)
+                    if self.place.current.last_event == at:
+                        continue
+                    return  # the table moved meanwhile (a stand-in acted): nothing to send
+                if exc.code not in BENIGN:
+                    self.tally.refused.append(f"{action}: {exc}")
+                return
 
     def _choose(self, view: View, legal: tuple[Action, ...], seed: int,
                 budget: bots.Budget) -> Action | None:

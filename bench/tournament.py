@@ -172,12 +172,7 @@ def summarize(match: Match, pairs: list[PairResult], seconds: float) -> dict[str
         for level, values in pair.times.items():
             times.setdefault(level, []).extend(values)
     return {
-        "a": match.level_a,
-        "b": match.level_b,
-        "profile": match.profile,
-        "options": dict(match.options),
-        "samples": match.samples,
-        "seed_list": match.seed_list,
+        **_match_key(match),
         "pairs": len(pairs),
         "games": 2 * len(pairs),
         "hands": sum(game.hands for pair in pairs for game in pair.games),

@@ -15,7 +15,6 @@ from engine.actions import Play as EnginePlay
 from engine.actions import TakeMissed as EngineTakeMissed
 from engine.cards import card_code, parse_card
 from engine.errors import IllegalAction
-from engine.events import Event as EngineEvent
 from engine.phase import Phase
 from engine.rules import resolve_rules
 from engine.views import SeenPlay as EngineSeenPlay
@@ -53,11 +52,12 @@ def seen_play_fields(entry: EngineSeenPlay) -> dict[str, Any]:
     return wire
 
 
-def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
+def view_fields(view: View, options: dict[str, Any], with_history: bool = True) -> dict[str, Any]:
     """An engine ``View`` (already this viewer's) as ``GameView``'s JSON form, without building
     the model: a server sends one after every change, so this is its hot path. The keys are
-    GameView's fields in order; ``view_to_wire`` validates the same dict."""
-    return {
+    GameView's fields; ``view_to_wire`` validates the same dict. ``with_history=False`` leaves
+    the history out, for a caller that encodes it entry by entry (``seen_play_fields``)."""
+    fields = {
         "profile": view.rules.profile,
         "options": options,
         "seats": view.rules.seats,
@@ -77,7 +77,6 @@ def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
         "caida_target": None if view.caida_target is None else card_code(view.caida_target),
         "missed": card_codes(view.missed),
         "missed_takers": list(view.missed_takers),
-        "history": [seen_play_fields(entry) for entry in view.history],
         "announced": [[seat, call] for seat, call in view.announced],
         "rondas": [[packet, seat] for packet, seat in view.rondas],
         "cuarenta": None
@@ -90,6 +89,9 @@ def view_fields(view: View, options: dict[str, Any]) -> dict[str, Any]:
         "draw_cards": card_codes(view.draw_cards),
         "winner": view.winner,
     }
+    if with_history:
+        fields["history"] = [seen_play_fields(entry) for entry in view.history]
+    return fields
 
 
 def view_to_wire(view: View, options: dict[str, Any]) -> GameView:
@@ -186,8 +188,3 @@ def action_from_wire(message: GameAction, seat: int) -> EngineAction:
 def legal_from_wire(legal: list[GameAction], seat: int) -> tuple[EngineAction, ...]:
     """A snapshot's legal messages as engine actions of ``seat``, in the same order."""
     return tuple(action_from_wire(message, seat) for message in legal)
-
-
-def event_to_wire(event: EngineEvent) -> dict[str, Any]:
-    """An engine event (already redacted for its viewer) as a JSON-ready dict with ``type``."""
-    return event.to_json()

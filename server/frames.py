@@ -4,8 +4,8 @@ Two kinds of outgoing message exist. Most are frozen models, encoded here once p
 (``SharedFrames``: a change sends the same presence or event object to several viewers). The
 per-change ``update`` and ``snapshot`` frames are the hot path: ``server.table_view`` assembles
 them as bytes from pieces each encoded once per change (the public view, the table info, each
-event form) and hands them over as a ``Built``. A msgpack map is a header followed by its keys
-and values, so concatenating pre-encoded values yields exactly the bytes of the whole map.
+event form) and hands them over as a ``Built`` message. A msgpack map is a header followed by
+its keys and values, so concatenating pre-encoded values yields exactly the bytes of the map.
 """
 
 from __future__ import annotations
@@ -100,8 +100,3 @@ class SharedFrames:
 
 
 FRAMES: Final = SharedFrames()
-
-
-def as_model(message: s.ServerMessage | Built) -> s.ServerMessage:
-    """A message as its model, whether it was built as one or as bytes."""
-    return message.model() if isinstance(message, Built) else message

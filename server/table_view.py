@@ -37,7 +37,7 @@ _VIEW_KEYS = len(s.GameView.model_fields)
 class Pieces:
     """The encoded pieces of one moment of a table, shared by every viewer's frame."""
 
-    __slots__ = ("_events", "_hands", "_legal", "_public", "head", "table", "tail")
+    __slots__ = ("_deciding", "_events", "_hands", "_legal", "_public", "head", "table", "tail")
 
     def __init__(self, table: TableViews) -> None:
         self.table = table
@@ -49,14 +49,16 @@ class Pieces:
         self._public: bytes | None = None
         if game is not None:
             view = view_of(game, None)
-            public = view_fields(view, table.options)
-            del public["viewer"], public["hand"], public["history"]
-            # the map's keys and values without its header; each seat's view adds its own two
+            public = view_fields(view, table.options, with_history=False)
+            del public["viewer"], public["hand"]
+            # keys and values without the map's header; the history is encoded entry by entry
+            # (``packed_history``) and each seat's view adds ``viewer`` and ``hand``
             self._public = (
                 pack(public)[len(map_header(len(public))) :]
                 + KEYS.history
                 + table.packed_history(view)
             )
+        self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._hands: dict[int | None, bytes] = {}
         self._legal: dict[int, bytes] = {}
         self._events: dict[tuple[int, int], bytes] = {}
@@ -116,11 +118,12 @@ class Pieces:
         return data
 
     def _legal_of(self, seat: int | None) -> bytes:
-        table, game = self.table, self.table.game
-        if seat is None or game is None or not table.in_game or seat not in game.to_act():
+        if seat is None or seat not in self._deciding:
             return _NO_LEGAL
         data = self._legal.get(seat)
         if data is None:
+            game = self.table.game
+            assert game is not None
             # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
             offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
             data = self._legal[seat] = KEYS.legal + pack(offered)

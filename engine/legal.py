@@ -54,6 +54,15 @@ _ANNOUNCE, _PLAY, _CLAIMS = Phase.ANNOUNCE, Phase.PLAY, Phase.CLAIMS
 _WAITING, _FINISHED = Phase.WAITING, Phase.FINISHED
 
 
+def _closed(phase: Phase) -> IllegalAction | None:
+    """Why nobody may act in ``phase``: the game is over (R12) or waits for a pack (R15)."""
+    if phase is _FINISHED:
+        return IllegalAction("R12", "the game is over")
+    if phase is _WAITING:
+        return IllegalAction("R15", "no pack is left to deal the next hand")
+    return None
+
+
 def _play(seat: int, card: int, mask: int) -> Play:
     """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
@@ -218,10 +227,9 @@ class Legal(GameState):
         if not isinstance(action, _ACTION_TYPES):
             raise IllegalAction("R15", f"{action!r} is not an action")
         phase = self._phase
-        if phase is _FINISHED:
-            raise IllegalAction("R12", "the game is over")
-        if phase is _WAITING:
-            raise IllegalAction("R15", "no pack is left to deal the next hand")
+        closed = _closed(phase)
+        if closed is not None:
+            raise closed
         seats = self.rules.seats
         if isinstance(action, (CloseClaims, Misdeal)):
             if isinstance(action, CloseClaims) and phase is not _CLAIMS:
@@ -305,10 +313,9 @@ class Legal(GameState):
     def _refusal(self, seat: object) -> IllegalAction:
         """Return why a card cannot be played now by ``seat`` (not in play, or not its turn)."""
         phase = self._phase
-        if phase is _FINISHED:
-            return IllegalAction("R12", "the game is over")
-        if phase is _WAITING:
-            return IllegalAction("R15", "no pack is left to deal the next hand")
+        closed = _closed(phase)
+        if closed is not None:
+            return closed
         seats = self.rules.seats
         if type(seat) is not int or not 0 <= seat < seats:
             return IllegalAction("R1", f"seat {seat!r} is not a seat at a {seats}-player table")

@@ -16,12 +16,15 @@ decision) or straight from a `Game` (the playouts of levels 4 and 5), so both sh
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.odds import chance_holds, count_margin
+from engine.bots.odds import chance_holds, count_margin, margin_row
 from engine.bots.routine import routine
 from engine.captures import SUM_PARTS
 from engine.rules import Rules
@@ -90,23 +93,38 @@ def position_of(view: View) -> Position:
     )
 
 
-def _sequence_after(table: list[list[int]], rank: int) -> int:
-    """Return how many cards the R7 sequence above ``rank`` takes from ``table``."""
+#: 5**rank: a table's per-rank counts packed in base 5 (no rank has more than 4 cards).
+_POW5: Final = tuple(5**rank for rank in range(10))
+
+#: a rank's captures on a table shape: (cards taken with the R7 sequence, by match?) each.
+Reach = tuple[tuple[tuple[int, bool], ...], ...]
+
+
+def table_code(by_rank: list[list[int]]) -> int:
+    """Return the table's per-rank counts packed in base 5 (the key of `reach`)."""
+    code = 0
+    for rank, cards in enumerate(by_rank):
+        code += len(cards) * _POW5[rank]
+    return code
+
+
+def _sequence_after(counts: list[int], rank: int) -> int:
+    """Return how many cards the R7 sequence above ``rank`` takes from a table's counts."""
     length = 0
     rank += 1
-    while rank <= 9 and table[rank]:
+    while rank <= 9 and counts[rank]:
         length += 1
         rank += 1
     return length
 
 
-def _largest_sum(table: list[list[int]], rank: int) -> int:
+def _largest_sum(counts: list[int], rank: int) -> int:
     """Return the most table cards one R7 sum basis for ``rank`` takes (0: none)."""
     best = 0
     for parts in SUM_PARTS[rank]:
         cards = 0
         for part_rank, count in parts:
-            if len(table[part_rank]) < count:
+            if counts[part_rank] < count:
                 break
             cards += count
         else:
@@ -114,58 +132,104 @@ def _largest_sum(table: list[list[int]], rank: int) -> int:
     return best
 
 
-def _reply_risk(pos: Position, table: list[list[int]], size: int, target: int, pile: int) -> float:
-    """Return the expected value of the next player's best capture on ``table`` (for them).
+@lru_cache(maxsize=1 << 15)
+def reach(code: int) -> Reach:
+    """Return, per rank, the best captures a card of it makes on the table ``code`` packs.
+
+    Its match, then its largest sum, each with the full R7 sequence (more cards never score
+    less). Only the counts per rank matter (R2), and few table shapes recur, hence the cache.
+    """
+    counts = [code // power % 5 for power in _POW5]
+    ranks: list[tuple[tuple[int, bool], ...]] = []
+    for rank in range(10):
+        sequence = _sequence_after(counts, rank)
+        options: list[tuple[int, bool]] = []
+        if counts[rank]:
+            options.append((1 + sequence, True))
+        if 1 <= rank <= 6:
+            largest = _largest_sum(counts, rank)
+            if largest:
+                options.append((largest + sequence, False))
+        ranks.append(tuple(options))
+    return tuple(ranks)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reckoning:
+    """What every play's appraisal in one position shares, worked out once."""
+
+    code: int  # the table's counts (`table_code`)
+    held: tuple[tuple[int, int], ...]  # (rank, unseen cards of it) for every rank still unseen
+    chances: tuple[float, ...]  # by unseen count (those held): the next player holds one
+    points: tuple[tuple[int, ...], ...]  # [caida][limpia]: the next player's R9 points
+    wins: tuple[tuple[bool, ...], ...]  # [caida][limpia]: do those points reach the target?
+
+
+def _reckoning(pos: Position) -> _Reckoning:
+    rules, other = pos.rules, pos.other_score
+    points = tuple(
+        tuple(play_points(rules, other, caida, limpia) for limpia in (False, True))
+        for caida in (False, True)
+    )
+    held = tuple((rank, held) for rank, held in enumerate(pos.unseen) if held)
+    chances = [0.0] * 5
+    for _, count in held:
+        chances[count] = chance_holds(pos.unseen_total, count, pos.next_hand)
+    return _Reckoning(
+        code=table_code(pos.by_rank),
+        held=held,
+        chances=tuple(chances),
+        points=points,
+        wins=tuple(tuple(other + p >= rules.target for p in row) for row in points),
+    )
+
+
+def _reply_risk(
+    pos: Position, rec: _Reckoning, code: int, size: int, target: int, pile: int
+) -> float:
+    """Return the expected value of the next player's best capture on the table ``code`` packs.
 
     The best capture of a rank is its match (a caída when it can take ``target``) or its
     largest sum, each with the full sequence (R7): more cards never score less.
     """
     if pos.next_hand == 0 or size == 0:
         return 0.0
-    rules, other, dealer_own = pos.rules, pos.other_score, pos.dealer_own
-    base = count_margin(pile, pos.other_pile, dealer_own)
+    margins = margin_row(pile, pos.dealer_own)
+    other_pile = pos.other_pile
+    base = margins[min(other_pile, 40)]
     target_rank = target >> 2 if target >= 0 else -1
+    points, wins, shape = rec.points, rec.wins, reach(code)
     replies: list[tuple[float, int]] = []
-    for rank in range(10):
-        held = pos.unseen[rank]
-        if held == 0:
+    for rank, held in rec.held:
+        options = shape[rank]
+        if not options:
             continue
-        bases = []
-        if table[rank]:
-            bases.append((1, rank == target_rank))
-        if 1 <= rank <= 6:
-            largest = _largest_sum(table, rank)
-            if largest:
-                bases.append((largest, False))
-        if not bases:
-            continue
-        sequence = _sequence_after(table, rank)
         best = 0.0
-        for basis, caida in bases:
-            taken = basis + sequence
-            points = play_points(rules, other, caida, taken == size)
-            value = points + base - count_margin(pile, pos.other_pile + taken + 1, dealer_own)
-            if other + points >= rules.target:
+        for taken, match in options:
+            caida = match and rank == target_rank
+            limpia = taken == size
+            value = points[caida][limpia] + base - margins[min(other_pile + taken + 1, 40)]
+            if wins[caida][limpia]:
                 value += WIN_VALUE
-            best = max(best, value)
+            if value > best:
+                best = value
         replies.append((best, held))
     replies.sort(reverse=True)
+    chances = rec.chances
     risk, none_yet = 0.0, 1.0
     for value, held in replies:
-        chance = chance_holds(pos.unseen_total, held, pos.next_hand)
+        chance = chances[held]
         risk += none_yet * chance * value
         none_yet *= 1.0 - chance
     return risk
 
 
-def appraise(pos: Position, play: Play) -> float:
-    """Return a play's worth for the player's team: its gain minus the expected reply."""
-    table = pos.by_rank
+def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
     rank = play.card >> 2
-    after = [cards[:] for cards in table]
     if play.take:
+        code = rec.code
         for card in play.take:
-            after[card >> 2].remove(card)
+            code -= _POW5[card >> 2]
         target = pos.caida_target
         caida = target >= 0 and target >> 2 == rank and target in play.take
         size = pos.table_size - len(play.take)
@@ -176,17 +240,34 @@ def appraise(pos: Position, play: Play) -> float:
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
         if pos.score + points >= pos.rules.target:
             return WIN_VALUE + points
-        return value - _reply_risk(pos, after, size, -1, pile)
-    after[rank].append(play.card)
+        return value - _reply_risk(pos, rec, code, size, -1, pile)
     target = play.card if pos.caida_next else -1
-    return -_reply_risk(pos, after, pos.table_size + 1, target, pos.pile)
+    code = rec.code + _POW5[rank]
+    return -_reply_risk(pos, rec, code, pos.table_size + 1, target, pos.pile)
+
+
+def appraise(pos: Position, play: Play) -> float:
+    """Return a play's worth for the player's team: its gain minus the expected reply."""
+    return _appraise(pos, _reckoning(pos), play)
 
 
 def ranked_plays(pos: Position, plays: list[Play]) -> list[tuple[float, Play]]:
     """Return (worth, play) for every play, best first (stable for equal worth)."""
-    scored = [(appraise(pos, play), index, play) for index, play in enumerate(plays)]
+    rec = _reckoning(pos)
+    scored = [(_appraise(pos, rec, play), index, play) for index, play in enumerate(plays)]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [(worth, play) for worth, _, play in scored]
+
+
+def best_play(pos: Position, plays: list[Play]) -> Play:
+    """Return `ranked_plays`' first play (the first listed of equal worth), without sorting."""
+    rec = _reckoning(pos)
+    best, chosen = -math.inf, plays[0]
+    for play in plays:
+        worth = _appraise(pos, rec, play)
+        if worth > best:
+            best, chosen = worth, play
+    return chosen
 
 
 @register(3)

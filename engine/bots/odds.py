@@ -50,3 +50,12 @@ _TABLE: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
 def count_margin(own: int, other: int, dealer_own: bool) -> float:
     """Return the expected count points (R11) of a team minus the other's, given the piles."""
     return _TABLE[dealer_own][min(own, 40)][min(other, 40)]
+
+
+def margin_row(own: int, dealer_own: bool) -> tuple[float, ...]:
+    """Return `count_margin(own, other, dealer_own)` for every ``other`` from 0 to 40.
+
+    For loops that vary only the other pile: ``margin_row(own, d)[min(other, 40)]`` is
+    ``count_margin(own, other, d)``, one lookup instead of a call.
+    """
+    return _TABLE[dealer_own][min(own, 40)]

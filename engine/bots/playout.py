@@ -10,7 +10,7 @@ playout is a pure function of the sampled deal and the first action.
 from __future__ import annotations
 
 from engine.actions import Action, Announce, Play, TakeMissed
-from engine.bots.counting import Position, ranked_plays
+from engine.bots.counting import Position, best_play
 from engine.game import Game
 from engine.phase import Phase
 
@@ -71,7 +71,7 @@ def level3_move(game: Game) -> Action:
     plays = [action for action in legal if isinstance(action, Play)]
     if len(plays) == 1:
         return plays[0]
-    return ranked_plays(position_in(game, seat), plays)[0][1]
+    return best_play(position_in(game, seat), plays)
 
 
 def play_out(game: Game, whole_hand: bool) -> None:

@@ -1,0 +1,155 @@
+"""Level 3's fast appraisal (per-rank counts, shared work) against a plain reference (R7, R9, R11).
+
+The reference below is the list-based reckoning level 3 was first written with: it copies the
+table per play and scans it per rank. The fast one must give bit-identical worths, since a
+tie or a rounding difference would change which play the bots choose.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Play
+from engine.bots.counting import WIN_VALUE, Position, appraise, best_play, ranked_plays
+from engine.bots.odds import chance_holds, count_margin
+from engine.captures import SUM_PARTS
+from engine.rules import resolve_rules
+from engine.scoring import play_points
+
+
+def _sequence_after(table: list[list[int]], rank: int) -> int:
+    length = 0
+    rank += 1
+    while rank <= 9 and table[rank]:
+        length += 1
+        rank += 1
+    return length
+
+
+def _largest_sum(table: list[list[int]], rank: int) -> int:
+    best = 0
+    for parts in SUM_PARTS[rank]:
+        cards = 0
+        for part_rank, count in parts:
+            if len(table[part_rank]) < count:
+                break
+            cards += count
+        else:
+            best = max(best, cards)
+    return best
+
+
+def _reply_risk(pos: Position, table: list[list[int]], size: int, target: int, pile: int) -> float:
+    if pos.next_hand == 0 or size == 0:
+        return 0.0
+    rules, other, dealer_own = pos.rules, pos.other_score, pos.dealer_own
+    base = count_margin(pile, pos.other_pile, dealer_own)
+    target_rank = target >> 2 if target >= 0 else -1
+    replies: list[tuple[float, int]] = []
+    for rank in range(10):
+        held = pos.unseen[rank]
+        if held == 0:
+            continue
+        bases = []
+        if table[rank]:
+            bases.append((1, rank == target_rank))
+        if 1 <= rank <= 6:
+            largest = _largest_sum(table, rank)
+            if largest:
+                bases.append((largest, False))
+        if not bases:
+            continue
+        sequence = _sequence_after(table, rank)
+        best = 0.0
+        for basis, caida in bases:
+            taken = basis + sequence
+            points = play_points(rules, other, caida, taken == size)
+            value = points + base - count_margin(pile, pos.other_pile + taken + 1, dealer_own)
+            if other + points >= rules.target:
+                value += WIN_VALUE
+            best = max(best, value)
+        replies.append((best, held))
+    replies.sort(reverse=True)
+    risk, none_yet = 0.0, 1.0
+    for value, held in replies:
+        chance = chance_holds(pos.unseen_total, held, pos.next_hand)
+        risk += none_yet * chance * value
+        none_yet *= 1.0 - chance
+    return risk
+
+
+def reference_appraise(pos: Position, play: Play) -> float:
+    table = pos.by_rank
+    rank = play.card >> 2
+    after = [cards[:] for cards in table]
+    if play.take:
+        for card in play.take:
+            after[card >> 2].remove(card)
+        target = pos.caida_target
+        caida = target >= 0 and target >> 2 == rank and target in play.take
+        size = pos.table_size - len(play.take)
+        points = play_points(pos.rules, pos.score, caida, size == 0)
+        pile = pos.pile + len(play.take) + 1
+        value = points + count_margin(pile, pos.other_pile, pos.dealer_own)
+        value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
+        if pos.score + points >= pos.rules.target:
+            return WIN_VALUE + points
+        return value - _reply_risk(pos, after, size, -1, pile)
+    after[rank].append(play.card)
+    target = play.card if pos.caida_next else -1
+    return -_reply_risk(pos, after, pos.table_size + 1, target, pos.pile)
+
+
+@st.composite
+def positions_and_plays(draw: st.DrawFn) -> tuple[Position, list[Play]]:
+    """A table, the unseen cards and a few plays (trails and captures of table cards)."""
+    deck = draw(st.permutations(range(40)))
+    table = sorted(deck[: draw(st.integers(0, 14))])
+    rest = deck[len(table) :]
+    by_rank: list[list[int]] = [[] for _ in range(10)]
+    for card in table:
+        by_rank[card >> 2].append(card)
+    hidden = rest[: draw(st.integers(0, len(rest)))]
+    unseen = [0] * 10
+    for card in hidden:
+        unseen[card >> 2] += 1
+    plays: list[Play] = []
+    for card in draw(st.lists(st.sampled_from(rest), min_size=1, max_size=8)):
+        take = draw(st.sets(st.sampled_from(table))) if table else set()
+        plays.append(Play(0, card, frozenset(take)))
+    plays += draw(st.lists(st.sampled_from(plays), max_size=3))  # equal worths: ties
+    pos = Position(
+        rules=resolve_rules(draw(st.sampled_from(["pagat-4p", "heads-up", "libre-2p"])), {}),
+        by_rank=by_rank,
+        table_size=len(table),
+        caida_target=draw(st.sampled_from([-1, *table])),
+        unseen=unseen,
+        unseen_total=sum(unseen),
+        next_hand=draw(st.integers(0, 5)),
+        caida_next=draw(st.booleans()),
+        score=draw(st.sampled_from([0, 10, 26, 30, 34, 36, 38, 39])),
+        other_score=draw(st.sampled_from([0, 10, 26, 30, 34, 36, 38, 39])),
+        pile=draw(st.integers(0, 30)),
+        other_pile=draw(st.integers(0, 30)),
+        dealer_own=draw(st.booleans()),
+    )
+    return pos, plays
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions_and_plays())
+def test_the_fast_appraisal_is_bit_identical_to_the_reference_R7_R9_R11(
+    case: tuple[Position, list[Play]],
+) -> None:
+    pos, plays = case
+    for play in plays:
+        assert appraise(pos, play).hex() == reference_appraise(pos, play).hex(), play
+    ranked = ranked_plays(pos, plays)
+    expected = sorted(
+        ((reference_appraise(pos, play), index) for index, play in enumerate(plays)),
+        key=lambda item: (-item[0], item[1]),
+    )
+    assert [worth.hex() for worth, _ in ranked] == [worth.hex() for worth, _ in expected]
+    assert [play for _, play in ranked] == [plays[index] for _, index in expected]
+    assert best_play(pos, plays) is plays[expected[0][1]]  # the first listed of equal worth

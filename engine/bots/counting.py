@@ -20,7 +20,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
@@ -96,12 +96,22 @@ def position_of(view: View) -> Position:
 #: 5**rank: a table's per-rank counts packed in base 5 (no rank has more than 4 cards).
 _POW5: Final = tuple(5**rank for rank in range(10))
 
-#: a rank's captures on a table shape: (cards taken with the R7 sequence, by match?) each.
-Reach = tuple[tuple[tuple[int, bool], ...], ...]
+#: the next player's best captures on a table: per rank that has one, (rank, options), each
+#: option (cards taken plus the card played, its kind: 2 if a caída + 1 if a limpia).
+Replies = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+
+
+class _Reckoning(NamedTuple):
+    """What every play's appraisal in one position shares, worked out once."""
+
+    code: int  # the table's counts (`table_code`)
+    chances: tuple[float, ...]  # by unseen cards of a rank: the chance the next player holds one
+    points: tuple[int, ...]  # by kind (see `Replies`): the next player's R9 points
+    wins: tuple[bool, ...]  # by kind: do those points reach the target?
 
 
 def table_code(by_rank: list[list[int]]) -> int:
-    """Return the table's per-rank counts packed in base 5 (the key of `reach`)."""
+    """Return the table's per-rank counts packed in base 5 (the key of `replies_on`)."""
     code = 0
     for rank, cards in enumerate(by_rank):
         code += len(cards) * _POW5[rank]
@@ -132,56 +142,52 @@ def _largest_sum(counts: list[int], rank: int) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 15)
-def reach(code: int) -> Reach:
-    """Return, per rank, the best captures a card of it makes on the table ``code`` packs.
+@lru_cache(maxsize=1 << 16)
+def replies_on(code: int, target_rank: int) -> Replies:
+    """Return the best captures of each rank on the table ``code`` packs (see `Replies`).
 
-    Its match, then its largest sum, each with the full R7 sequence (more cards never score
-    less). Only the counts per rank matter (R2), and few table shapes recur, hence the cache.
+    A rank's match (a caída when it is ``target_rank``), then its largest sum, each with the
+    full R7 sequence: more cards never score less. Only the counts per rank matter (R2), and
+    few table shapes recur, hence the cache.
     """
     counts = [code // power % 5 for power in _POW5]
-    ranks: list[tuple[tuple[int, bool], ...]] = []
+    size = sum(counts)
+    replies: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     for rank in range(10):
         sequence = _sequence_after(counts, rank)
-        options: list[tuple[int, bool]] = []
+        options: list[tuple[int, int]] = []
         if counts[rank]:
-            options.append((1 + sequence, True))
+            taken = 1 + sequence
+            options.append((taken + 1, 2 * (rank == target_rank) + (taken == size)))
         if 1 <= rank <= 6:
             largest = _largest_sum(counts, rank)
             if largest:
-                options.append((largest + sequence, False))
-        ranks.append(tuple(options))
-    return tuple(ranks)
+                taken = largest + sequence
+                options.append((taken + 1, int(taken == size)))
+        if options:
+            replies.append((rank, tuple(options)))
+    return tuple(replies)
 
 
-@dataclass(frozen=True, slots=True)
-class _Reckoning:
-    """What every play's appraisal in one position shares, worked out once."""
+@lru_cache(maxsize=1024)
+def _stakes(rules: Rules, other: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """Return the next player's R9 points by kind of capture, and whether each wins (R12)."""
+    points = tuple(play_points(rules, other, kind >= 2, kind & 1 == 1) for kind in range(4))
+    return points, tuple(other + p >= rules.target for p in points)
 
-    code: int  # the table's counts (`table_code`)
-    held: tuple[tuple[int, int], ...]  # (rank, unseen cards of it) for every rank still unseen
-    chances: tuple[float, ...]  # by unseen count (those held): the next player holds one
-    points: tuple[tuple[int, ...], ...]  # [caida][limpia]: the next player's R9 points
-    wins: tuple[tuple[bool, ...], ...]  # [caida][limpia]: do those points reach the target?
+
+@lru_cache(maxsize=1024)
+def _chances(unseen_total: int, hand: int) -> tuple[float, ...]:
+    """Return `chance_holds` for 0 to 4 unseen cards of a rank (those the total allows)."""
+    return tuple(
+        chance_holds(unseen_total, held, hand) if held <= unseen_total else 0.0 for held in range(5)
+    )
 
 
 def _reckoning(pos: Position) -> _Reckoning:
-    rules, other = pos.rules, pos.other_score
-    points = tuple(
-        tuple(play_points(rules, other, caida, limpia) for limpia in (False, True))
-        for caida in (False, True)
-    )
-    held = tuple((rank, held) for rank, held in enumerate(pos.unseen) if held)
-    chances = [0.0] * 5
-    for _, count in held:
-        chances[count] = chance_holds(pos.unseen_total, count, pos.next_hand)
-    return _Reckoning(
-        code=table_code(pos.by_rank),
-        held=held,
-        chances=tuple(chances),
-        points=points,
-        wins=tuple(tuple(other + p >= rules.target for p in row) for row in points),
-    )
+    points, wins = _stakes(pos.rules, pos.other_score)
+    chances = _chances(pos.unseen_total, pos.next_hand)
+    return _Reckoning(table_code(pos.by_rank), chances, points, wins)
 
 
 def _reply_risk(
@@ -189,27 +195,25 @@ def _reply_risk(
 ) -> float:
     """Return the expected value of the next player's best capture on the table ``code`` packs.
 
-    The best capture of a rank is its match (a caída when it can take ``target``) or its
-    largest sum, each with the full sequence (R7): more cards never score less.
+    Each rank's best capture (`replies_on`) is weighed by the chance the next player holds
+    that rank and no better one.
     """
     if pos.next_hand == 0 or size == 0:
         return 0.0
     margins = margin_row(pile, pos.dealer_own)
     other_pile = pos.other_pile
-    base = margins[min(other_pile, 40)]
-    target_rank = target >> 2 if target >= 0 else -1
-    points, wins, shape = rec.points, rec.wins, reach(code)
+    base = margins[other_pile if other_pile < 40 else 40]
+    unseen, points, wins = pos.unseen, rec.points, rec.wins
     replies: list[tuple[float, int]] = []
-    for rank, held in rec.held:
-        options = shape[rank]
-        if not options:
+    for rank, options in replies_on(code, target >> 2 if target >= 0 else -1):
+        held = unseen[rank]
+        if held == 0:
             continue
         best = 0.0
-        for taken, match in options:
-            caida = match and rank == target_rank
-            limpia = taken == size
-            value = points[caida][limpia] + base - margins[min(other_pile + taken + 1, 40)]
-            if wins[caida][limpia]:
+        for extra, kind in options:
+            lost = other_pile + extra
+            value = points[kind] + base - margins[lost if lost < 40 else 40]
+            if wins[kind]:
                 value += WIN_VALUE
             if value > best:
                 best = value

@@ -7,15 +7,27 @@ tie or a rounding difference would change which play the bots choose.
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Action, Event, Game, Phase
 from engine.actions import Play
-from engine.bots.counting import WIN_VALUE, Position, appraise, best_play, ranked_plays
+from engine.bots.counting import (
+    WIN_VALUE,
+    Position,
+    appraise,
+    best_play,
+    position_of,
+    ranked_plays,
+)
 from engine.bots.odds import chance_holds, count_margin
+from engine.bots.playout import Played, position_in
 from engine.captures import SUM_PARTS
 from engine.rules import resolve_rules
 from engine.scoring import play_points
+from tests.strategies import play_randomly, random_games
 
 
 def _sequence_after(table: list[list[int]], rank: int) -> int:
@@ -153,3 +165,29 @@ def test_the_fast_appraisal_is_bit_identical_to_the_reference_R7_R9_R11(
     assert [worth.hex() for worth, _ in ranked] == [worth.hex() for worth, _ in expected]
     assert [play for _, play in ranked] == [plays[index] for _, index in expected]
     assert best_play(pos, plays) is plays[expected[0][1]]  # the first listed of equal worth
+
+
+@settings(max_examples=25, deadline=None)
+@given(random_games())
+def test_a_playout_counts_the_cards_a_seat_has_seen_as_its_view_does_R2(
+    case: tuple[Game, random.Random],
+) -> None:
+    """`position_in` with counts kept across moves (and hands) equals a fresh reckoning and
+    the seat's own view: the hand's played cards and its own are seen, nothing else."""
+    game, rng = case
+    played = Played()
+
+    def check(game: Game, action: Action, events: tuple[Event, ...]) -> None:
+        seat = game.turn
+        if game.phase is not Phase.PLAY or seat is None:
+            return
+        kept = position_in(game, seat, played)
+        assert kept == position_in(game, seat)
+        seen = position_of(game.view(seat))
+        assert (kept.unseen, kept.next_hand, kept.caida_next) == (
+            seen.unseen,
+            seen.next_hand,
+            seen.caida_next,
+        )
+
+    play_randomly(game, rng, check)

@@ -218,8 +218,11 @@ class ClientSession:
                 if self.keep_frames:
                     self.frames.append(data)
                 received = decode_server(data)
-                # an update stands for its ack, its events and its snapshot (protocol 2)
-                unfolded = received.unfold() if isinstance(received, s.Update) else [received]
+                # an update stands for its ack, its events and its snapshot, told as a
+                # change of the previous one (protocol 3)
+                unfolded = (
+                    received.unfold(self.snapshot) if isinstance(received, s.Update) else [received]
+                )
                 for message in unfolded:
                     self._track(message)
                     rid = getattr(message, "rid", None)

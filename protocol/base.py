@@ -11,11 +11,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """Bumped on any incompatible change; exchanged in ``hello``/``welcome`` (the first messages).
 
 Version 2: a change at the table reaches each viewer as one ``update`` frame (its events, its new
-snapshot and the answer to its own request) instead of an ``ack``, events and a snapshot apart."""
+snapshot and the answer to its own request) instead of an ``ack``, events and a snapshot apart.
+Version 3: an update's snapshot leaves out the table info when unchanged and the history entries
+the viewer's previous snapshot holds (``SnapshotChange``)."""
 
 MAX_NAME_CHARS = 32
 MAX_CHAT_CHARS = 280

@@ -27,6 +27,7 @@ from protocol.server_messages import (
     GameView,
     SeatInfo,
     ServerMessage,
+    SnapshotChange,
     TableEvent,
     TableInfo,
     You,
@@ -55,8 +56,11 @@ lists {CLIENT_LIMITS.max_list_len} items, maps {CLIENT_LIMITS.max_map_len} keys.
    `error` with the same `rid`. Every change at the table reaches every viewer as one `update`
    frame: the numbered `event`s it caused, then the viewer's fresh `snapshot`; the viewer whose
    request caused it finds its `rid` there instead of a separate `ack` (handle an update as that
-   `ack`, then each event, then the snapshot). A newcomer gets a `snapshot` first; a resumed seat
-   gets the missed `event`s one by one, then a `snapshot` or `update`. `snapshot.legal` lists the
+   `ack`, then each event, then the snapshot). An update's snapshot is told as a change of the
+   viewer's previous snapshot: `info` is null when unchanged, and `view.history` holds only the
+   entries from `history_from` on (keep the previous snapshot's first `history_from` entries).
+   A newcomer gets a whole `snapshot` first; a resumed seat gets the missed `event`s one by one,
+   then a `snapshot` or an `update` that leaves nothing out. `snapshot.legal` lists the
    viewer's legal actions when it must decide, already shaped as the messages to send; captures
    are listed up to suits (R2): one per card played and ranks taken, on the copies longest on the
    table, plus a caída match (R9).
@@ -79,7 +83,8 @@ def render() -> str:
     parts.append("## Server to client\n")
     parts += [_model_section(model) for model in _union_members(ServerMessage)]
     parts.append("## Shared values\n")
-    parts += [_model_section(model) for model in (You, TableInfo, SeatInfo, Deadline, GameView)]
+    shared = (SnapshotChange, You, TableInfo, SeatInfo, Deadline, GameView)
+    parts += [_model_section(model) for model in shared]
     parts.append("## Solo ladder values (R14)\n")
     parts += [_model_section(model) for model in (LadderChica, LadderResult, BoardLine)]
     parts.append("## Table events (inside `event.event`)\n")

@@ -26,7 +26,7 @@ from protocol.base import (
     WireModel,
 )
 from protocol.client_messages import GameAction
-from protocol.errors import ErrorCode
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.ladder import LadderBoard, LadderState
 
 # --- answers to requests ------------------------------------------------------------------------
@@ -281,23 +281,78 @@ class Event(WireModel):
 # --- one change, one frame -----------------------------------------------------------------------
 
 
+class SnapshotChange(WireModel):
+    """An update's snapshot: it leaves out what the viewer's previous snapshot already holds.
+
+    ``info`` is None when the table's info is as in that snapshot, and ``view.history`` holds
+    the hand's entries from ``history_from`` on: the first ``history_from`` entries are the
+    previous snapshot's (a hand's history only grows). Most of a snapshot's bytes are the info
+    and the history, so an update is a third of a whole snapshot. ``whole`` puts them back.
+    """
+
+    type: Literal["snapshot"] = "snapshot"
+    last_event: int
+    you: You
+    info: TableInfo | None
+    view: GameView | None
+    legal: list[GameAction] = Field(default_factory=list)
+    deadlines: list[Deadline] = Field(default_factory=list)
+    history_from: int = Field(default=0, ge=0)
+
+    def whole(self, info: TableInfo | None, history: list[SeenPlay] | None) -> Snapshot:
+        """The whole snapshot, given the ``info`` and ``history`` of the viewer's previous
+        snapshot (None: it has none)."""
+        view = self.view
+        if self.info is not None:
+            info = self.info
+        elif info is None:
+            raise ProtocolError("an update left out the table info before any snapshot")
+        if self.history_from:
+            if view is None or history is None or len(history) < self.history_from:
+                raise ProtocolError(
+                    f"an update continues a history of {self.history_from} entries "
+                    "that no previous snapshot holds"
+                )
+            view = view.model_copy(
+                update={"history": [*history[: self.history_from], *view.history]}
+            )
+        return Snapshot(
+            last_event=self.last_event,
+            you=self.you,
+            info=info,
+            view=view,
+            legal=self.legal,
+            deadlines=self.deadlines,
+        )
+
+
 class Update(WireModel):
     """One change at the table as one viewer gets it, in one frame.
 
     It means, in order: ``ack`` of the viewer's own request ``rid`` (when set), each numbered
     ``event`` (contiguous, redacted for this viewer), then ``snapshot``: the viewer's new state,
-    with its legal actions when it must decide. ``unfold`` gives exactly that sequence.
+    with its legal actions when it must decide, told as a change of the viewer's previous
+    snapshot (`SnapshotChange`). ``unfold`` gives exactly that sequence.
     """
 
     type: Literal["update"] = "update"
     rid: RequestId | None = None
     events: list[Event]
-    snapshot: Snapshot
+    snapshot: SnapshotChange
 
-    def unfold(self) -> list[Ack | Event | Snapshot]:
-        """The messages this update stands for, in the order a client handles them."""
+    def unfold(self, previous: Snapshot | None) -> list[Ack | Event | Snapshot]:
+        """The messages this update stands for, in the order a client handles them, given
+        the viewer's previous snapshot (the last one received or unfolded)."""
+        view = previous.view if previous is not None else None
+        info = previous.info if previous is not None else None
+        return self.unfold_after(info, view.history if view is not None else None)
+
+    def unfold_after(
+        self, info: TableInfo | None, history: list[SeenPlay] | None
+    ) -> list[Ack | Event | Snapshot]:
+        """``unfold``, given only the previous snapshot's info and history."""
         head: list[Ack | Event | Snapshot] = [] if self.rid is None else [Ack(rid=self.rid)]
-        return [*head, *self.events, self.snapshot]
+        return [*head, *self.events, self.snapshot.whole(info, history)]
 
 
 # --- unnumbered pushes --------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+import msgpack
+
 from engine.actions import Action, action_from_json
 from engine.errors import EngineError
 from engine.game import Game
@@ -61,6 +63,17 @@ class BotRequest:
     seed: int
 
 
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """What a table's last update told every viewer: its info (encoded) and the hand's history
+    entries (encoded; a list only appended to until the next hand), of which ``length`` then.
+    The next update's snapshot is told as a change of it (``server.table_view``)."""
+
+    info: bytes
+    history: list[bytes]
+    length: int
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one command caused: log entries to store first, then messages to send.
@@ -76,18 +89,26 @@ class Outcome:
     dirty: bool = False
     first_new: int | None = None
     acks: dict[str, int] = field(default_factory=dict)
+    baseline: Baseline | None = None  # what this outcome's updates are told as a change of
 
     def to(self, conn: str, message: s.ServerMessage | Built) -> None:
         self.messages.append((conn, message))
 
     def sent(self) -> list[tuple[str, s.ServerMessage]]:
         """The messages as their receivers handle them: built frames read back, updates
-        unfolded into their ack, events and snapshot (for tests and debugging)."""
+        unfolded into their ack, events and whole snapshot (for tests and debugging)."""
+        info, history = None, None
+        if self.baseline is not None:
+            info = s.TableInfo.model_validate(msgpack.unpackb(self.baseline.info))
+            entries = self.baseline.history[: self.baseline.length]
+            history = [s.SeenPlay.model_validate(msgpack.unpackb(entry)) for entry in entries]
         out: list[tuple[str, s.ServerMessage]] = []
         for conn, message in self.messages:
             model = message.model() if isinstance(message, Built) else message
-            parts = model.unfold() if isinstance(model, s.Update) else [model]
-            out += [(conn, part) for part in parts]
+            if isinstance(model, s.Update):
+                out += [(conn, part) for part in model.unfold_after(info, history)]
+            else:
+                out.append((conn, model))
         return out
 
     def ack(self, conn: str, rid: int) -> None:
@@ -135,6 +156,7 @@ class TableState:
         # this hand's public history as sent: its entries and each one's encoding (table_view)
         self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
         self._history_hand = -1
+        self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
         self.game_event = 0  # the number of the last event that changed the game
         self._text = StateText()  # the stored actions' and record's JSON, kept between commits
         self.viewers: dict[str, Viewer] = {}

@@ -25,64 +25,68 @@ from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from server.frames import KEYS, Built, array_of, map_header, pack
 from server.seating import Viewer
-from server.table_state import Outcome, TableState
+from server.table_state import Baseline, Outcome, TableState
 
 _TYPE_UPDATE = KEYS.type + pack("update")
 _TYPE_SNAPSHOT = KEYS.type + pack("snapshot")
 _EVENT_HEAD = map_header(3) + KEYS.type + pack("event") + KEYS.n
 _NO_LEGAL = KEYS.legal + pack([])
+_NONE = pack(None)
 _VIEW_KEYS = len(s.GameView.model_fields)
+_CHANGE_HEADER = map_header(len(s.SnapshotChange.model_fields))
 
 
 class Pieces:
     """The encoded pieces of one moment of a table, shared by every viewer's frame."""
 
-    __slots__ = ("_deciding", "_events", "_hands", "_legal", "_public", "head", "table", "tail")
+    __slots__ = (
+        "_change",
+        "_deadlines",
+        "_deciding",
+        "_events",
+        "_history",
+        "_info",
+        "_legal",
+        "_public",
+        "_views",
+        "head",
+        "table",
+    )
 
     def __init__(self, table: TableViews) -> None:
         self.table = table
         game = table.game
         self.head = KEYS.last_event + pack(table.last_event)
-        self.tail = (
-            KEYS.info + pack(table.info_fields()) + KEYS.deadlines + pack(table.deadline_fields())
-        )
+        self._info = pack(table.info_fields())
+        self._deadlines = KEYS.deadlines + pack(table.deadline_fields())
         self._public: bytes | None = None
+        self._history: list[bytes] = []
         if game is not None:
             view = view_of(game, None)
             public = view_fields(view, table.options, with_history=False)
             del public["viewer"], public["hand"]
-            # keys and values without the map's header; the history is encoded entry by entry
-            # (``packed_history``) and each seat's view adds ``viewer`` and ``hand``
-            self._public = (
-                pack(public)[len(map_header(len(public))) :]
-                + KEYS.history
-                + table.packed_history(view)
-            )
+            # keys and values without the map's header: each seat's view adds its ``viewer``,
+            # ``hand`` and ``history`` (all of it, or only the entries the viewer lacks)
+            self._public = pack(public)[len(map_header(len(public))) :]
+            self._history = table.history_entries(view)
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
-        self._hands: dict[int | None, bytes] = {}
+        self._views: dict[tuple[int | None, int], bytes] = {}
         self._legal: dict[int, bytes] = {}
         self._events: dict[tuple[int, int], bytes] = {}
+        self._change: tuple[bytes, int] | None = None
 
     def snapshot(self, viewer: Viewer) -> bytes:
-        """``viewer``'s snapshot message, encoded."""
-        return b"".join(
-            (
-                map_header(7),
-                _TYPE_SNAPSHOT,
-                self.head,
-                KEYS.you,
-                _you(viewer),
-                KEYS.view,
-                self._view(viewer.seat),
-                self._legal_of(viewer.seat),
-                self.tail,
-            )
-        )
+        """``viewer``'s whole snapshot message, encoded."""
+        return self._snapshot(viewer, 0, KEYS.info + self._info + self._deadlines, map_header(7))
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
-        """``viewer``'s update: events ``first`` to the last, then its snapshot."""
+        """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
+        the one the previous update sent (``TableViews.sent``)."""
         table = self.table
         events = [self._event(n, viewer) for n in range(first, table.last_event + 1)]
+        if self._change is None:
+            self._change = self._change_of(table.baseline)
+        tail, history_from = self._change
         data = b"".join(
             (
                 map_header(4),
@@ -92,23 +96,52 @@ class Pieces:
                 KEYS.events,
                 array_of(events),
                 KEYS.snapshot,
-                self.snapshot(viewer),
+                self._snapshot(viewer, history_from, tail, _CHANGE_HEADER),
             )
         )
         return Built(data, "update", table.last_event)
 
-    def _view(self, seat: int | None) -> bytes:
+    def baseline(self) -> Baseline:
+        """What this moment's updates tell every viewer: the next update's baseline."""
+        return Baseline(self._info, self._history, len(self._history))
+
+    def _change_of(self, before: Baseline | None) -> tuple[bytes, int]:
+        """The snapshot's tail and where its history starts, relative to ``before``."""
+        info = self._info if before is None or before.info != self._info else _NONE
+        # the same hand's entries list, grown (TableViews.history_entries): send the new ones
+        history_from = before.length if before and self._history is before.history else 0
+        tail = KEYS.info + info + self._deadlines + KEYS.history_from + pack(history_from)
+        return tail, history_from
+
+    def _snapshot(self, viewer: Viewer, history_from: int, tail: bytes, header: bytes) -> bytes:
+        return b"".join(
+            (
+                header,
+                _TYPE_SNAPSHOT,
+                self.head,
+                KEYS.you,
+                _you(viewer),
+                KEYS.view,
+                self._view(viewer.seat, history_from),
+                self._legal_of(viewer.seat),
+                tail,
+            )
+        )
+
+    def _view(self, seat: int | None, history_from: int) -> bytes:
         if self._public is None:
-            return pack(None)
-        data = self._hands.get(seat)
+            return _NONE
+        data = self._views.get((seat, history_from))
         if data is None:
             game = self.table.game
             assert game is not None
             hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
-            data = self._hands[seat] = b"".join(
+            data = self._views[(seat, history_from)] = b"".join(
                 (
                     map_header(_VIEW_KEYS),
                     self._public,
+                    KEYS.history,
+                    array_of(self._history[history_from:]),
                     KEYS.viewer,
                     pack(seat),
                     KEYS.hand,
@@ -163,9 +196,9 @@ def _you(viewer: Viewer) -> bytes:
 class TableViews(TableState):
     """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
 
-    def packed_history(self, view: View) -> bytes:
-        """The hand's public history, encoded: a hand's history only grows, so each entry is
-        encoded once and kept until the next hand (``_history``)."""
+    def history_entries(self, view: View) -> list[bytes]:
+        """The hand's public history, each entry encoded: a hand's history only grows, so each
+        entry is encoded once, into a list kept (and only appended to) until the next hand."""
         entries, packed = self._history
         history = view.history
         done = len(entries)
@@ -180,7 +213,7 @@ class TableViews(TableState):
             entries.append(entry)
             packed.append(pack(seen_play_fields(entry)))
         self._history, self._history_hand = (entries, packed), view.hand_number
-        return array_of(packed)
+        return packed
 
     def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
         """Number ``events`` and log them; ``_finish`` sends them to every viewer."""
@@ -201,8 +234,10 @@ class TableViews(TableState):
         first = out.first_new
         if first is not None:
             pieces = Pieces(self)
+            out.baseline = self.baseline
             for viewer in self.viewers.values():
                 out.to(viewer.conn, pieces.update(viewer, first, out.acks.pop(viewer.conn, None)))
+            self.baseline = pieces.baseline()
             out.first_new = None
         for conn, rid in out.acks.items():
             out.to(conn, s.Ack(rid=rid))
@@ -232,7 +267,10 @@ class TableViews(TableState):
         return b"".join((_EVENT_HEAD, pack(n), KEYS.event, form))
 
     def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
+        """Send ``viewer`` its whole snapshot; the next update tells every viewer everything
+        (this viewer's baseline is not the last update's)."""
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event))
+        self.baseline = None
 
     def snapshot(self, viewer: Viewer) -> s.Snapshot:
         """``viewer``'s snapshot as a model (the frames carry the same, encoded)."""

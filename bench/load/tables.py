@@ -146,6 +146,7 @@ class CuarentaTable(TableLoad):
         self._rid = 0
         self._answers: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
         self._rematch_asked = [0] * SEATS
+        self._info: list[dict[str, Any]] = [{}] * SEATS  # each seat's table info (protocol 3)
 
     async def connect(self) -> None:
         """Open the four connections and greet the server (``hello``) on each."""
@@ -174,7 +175,7 @@ class CuarentaTable(TableLoad):
         if recorder.inside(now):
             recorder.frames += 1
         kind = message["type"]
-        if kind == "update":  # protocol 2: the answer, the events and the snapshot in one frame
+        if kind == "update":  # the answer, the events and the snapshot in one frame
             if message["rid"] is not None:
                 self._answered(seat, {"type": "ack", "rid": message["rid"]})
             self._on_snapshot(seat, message["snapshot"], now)
@@ -194,6 +195,10 @@ class CuarentaTable(TableLoad):
         last = snapshot["last_event"]
         self.delivered(seat, last, now)
         info = snapshot["info"]
+        if info is None:  # unchanged since the seat's previous snapshot (protocol 3)
+            info = self._info[seat]
+        else:
+            self._info[seat] = info
         if info["stage"] == "playing" and snapshot["legal"]:
             self.turn(seat, last, partial(self._play, greedy(snapshot["legal"])))
         elif info["stage"] == "finished" and self._rematch_asked[seat] != info["game"]:

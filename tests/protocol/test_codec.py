@@ -83,8 +83,8 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
     s.Update(
         rid=8,
         events=[s.Event(n=3, event={"type": "played", "seat": 1, "card": "2C", "take": []})],
-        snapshot=s.Snapshot(
-            last_event=3, you=s.You(role="spectator", name="Eva"), info=INFO, view=None
+        snapshot=s.SnapshotChange(
+            last_event=3, you=s.You(role="spectator", name="Eva"), info=None, view=None
         ),
     ),
     s.Presence(seats=SEATS, spectators=1),
@@ -198,7 +198,35 @@ def test_arbitrary_bytes_only_ever_raise_protocol_errors(frame: bytes) -> None:
 
 def test_an_update_stands_for_its_ack_events_and_snapshot_in_order() -> None:
     (update,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Update)]
-    assert [m.type for m in update.unfold()] == ["ack", "event", "snapshot"]
-    assert update.unfold()[0] == s.Ack(rid=8)
+    (before,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Snapshot)]
+    assert [m.type for m in update.unfold(before)] == ["ack", "event", "snapshot"]
+    assert update.unfold(before)[0] == s.Ack(rid=8)
     unasked = update.model_copy(update={"rid": None})
-    assert [m.type for m in unasked.unfold()] == ["event", "snapshot"]
+    assert [m.type for m in unasked.unfold(before)] == ["event", "snapshot"]
+
+
+def test_an_update_keeps_the_previous_snapshots_info_unless_it_sends_its_own() -> None:
+    (update,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Update)]
+    (before,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Snapshot)]
+    snapshot = update.unfold(before)[-1]
+    assert isinstance(snapshot, s.Snapshot)
+    assert snapshot.info == before.info
+    assert (snapshot.last_event, snapshot.you, snapshot.legal) == (3, update.snapshot.you, [])
+    changed = INFO.model_copy(update={"stage": "playing"})
+    told = update.model_copy(
+        update={"snapshot": update.snapshot.model_copy(update={"info": changed})}
+    )
+    assert told.unfold(before)[-1] == snapshot.model_copy(update={"info": changed})
+    assert told.unfold(None)[-1] == snapshot.model_copy(update={"info": changed})
+
+
+def test_an_update_that_needs_a_previous_snapshot_is_refused_without_one() -> None:
+    (update,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Update)]
+    (before,) = [m for m in SERVER_SAMPLES if isinstance(m, s.Snapshot)]
+    with pytest.raises(ProtocolError, match="table info"):
+        update.unfold(None)
+    continued = update.model_copy(
+        update={"snapshot": update.snapshot.model_copy(update={"history_from": 2})}
+    )
+    with pytest.raises(ProtocolError, match="history of 2 entries"):
+        continued.unfold(before)  # ``before`` has no game view, let alone two entries

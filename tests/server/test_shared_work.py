@@ -81,7 +81,8 @@ def test_a_deal_is_sent_per_viewer_and_public_events_in_one_form_R6() -> None:
 
 
 def test_built_frames_are_exactly_the_protocols_messages() -> None:
-    """The hand-assembled update and snapshot bytes decode to what encoding the models gives."""
+    """The hand-assembled update and snapshot bytes decode to what encoding the models gives,
+    and the snapshots they stand for are each viewer's own view, as the engine has it."""
     ref, _, out = seated()
     for _ in range(130):  # over three hands: the history restarts with each (R12)
         for conn, message in out.messages:
@@ -89,13 +90,64 @@ def test_built_frames_are_exactly_the_protocols_messages() -> None:
                 model = message.model()
                 assert msgpack.unpackb(message.data) == msgpack.unpackb(encode(model)), conn
                 assert isinstance(model, s.Update | s.Snapshot)
-                snapshot = model if isinstance(model, s.Snapshot) else model.snapshot
-                assert snapshot.last_event == message.last_event == ref.last_event
+        for _, snapshot in out.sent():
+            if isinstance(snapshot, s.Snapshot):
+                assert snapshot.last_event == ref.last_event
                 assert ref.game is not None
-                assert snapshot.view is not None  # each viewer's own view, as the engine has it
+                assert snapshot.view is not None
                 seen = view_fields(view_of(ref.game, snapshot.you.seat), ref.options)
                 assert snapshot.view.model_dump(mode="json") == seen
+                assert snapshot.info == ref.info()
         out = play_on(ref, out, 1)
+
+
+def test_a_client_following_updates_always_holds_its_whole_snapshot() -> None:
+    """Updates leave out the unchanged info and the history the viewer holds (protocol 3): a
+    client that applies each to its previous snapshot has, after every change, exactly the
+    whole snapshot the table would send it afresh, through hands, games and a newcomer."""
+    ref, conns, out = seated()
+    held: dict[str, s.Snapshot] = {}
+    whole_bytes = change_bytes = 0
+
+    def follow(out: Outcome) -> None:
+        nonlocal whole_bytes, change_bytes
+        for conn, message in out.messages:
+            model = message.model() if isinstance(message, Built) else message
+            if isinstance(model, s.Snapshot):
+                held[conn] = model
+            elif isinstance(model, s.Update):
+                held[conn] = model.unfold(held.get(conn))[-1]
+                viewer = ref.viewers[conn]
+                assert held[conn] == ref.snapshot(viewer), conn
+                assert isinstance(message, Built)
+                change_bytes += len(message.data)
+                whole_bytes += len(
+                    encode(
+                        s.Update(
+                            events=model.events,
+                            snapshot=s.SnapshotChange(
+                                **ref.snapshot(viewer).model_dump(exclude={"type"})
+                            ),
+                        )
+                    )
+                )
+
+    follow(out)
+    for step in range(400):
+        if step == 200:  # a newcomer watches mid-game: the next update is whole for everyone
+            follow(ref.attach("w2", "W2", c.Watch(key=ref.keys["watch"]), "watch", T0))
+        found = [(conn, m) for conn, m in out.sent() if isinstance(m, s.Snapshot) and m.legal]
+        if not found:
+            for conn in conns:
+                out = ref.handle(conn, c.Rematch(), T0)
+                follow(out)
+            continue
+        conn, snapshot = found[0]
+        greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
+        out = ref.handle(conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+        follow(out)
+    assert ref.game_no >= 2, "the updates followed a rematch"
+    assert change_bytes < 0.6 * whole_bytes, "the updates leave out what the viewers hold"
 
 
 def test_wire_view_fields_are_the_models_json_form_R15() -> None:

@@ -7,7 +7,7 @@ const encode = (value) => globalThis.MessagePack.encode(value);
 const decode = (bytes) => globalThis.MessagePack.decode(bytes);
 
 /** The protocol this client speaks (protocol/base.py PROTOCOL_VERSION; checked by a test). */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
@@ -31,6 +31,7 @@ export class Connection {
     this.closedByUs = false;
     this.pingTimer = null;
     this.ready = null;
+    this.snapshot = null; // the last whole snapshot: updates are told as changes of it
     globalThis.addEventListener("online", () => this.reconnectNow());
   }
 
@@ -93,7 +94,15 @@ export class Connection {
     } catch {
       return; // a frame we cannot read: the server never sends one; ignore rather than crash
     }
-    for (const each of unfold(message)) {
+    let messages;
+    try {
+      messages = unfold(message, this.snapshot);
+    } catch {
+      this.reconnectNow(); // an update we cannot place: resume, and get a whole snapshot
+      return;
+    }
+    for (const each of messages) {
+      if (each.type === "snapshot") this.snapshot = each;
       const waiter = each.rid ? this.pending.get(each.rid) : undefined;
       if (waiter && isAnswer(each)) {
         this.pending.delete(each.rid);
@@ -130,13 +139,31 @@ export class Connection {
 }
 
 /**
- * An `update` (protocol 2) is one change at the table in one frame: the answer to our own request
- * (when `rid` is set), the numbered events, then our snapshot. Hand them on in that order.
+ * An `update` is one change at the table in one frame: the answer to our own request (when `rid`
+ * is set), the numbered events, then our snapshot. Hand them on in that order. The snapshot is
+ * told as a change of `previous` (protocol 3): `info` null means unchanged, and `view.history`
+ * holds only the entries from `history_from` on. Throws when `previous` cannot be the base.
  */
-export function unfold(message) {
+export function unfold(message, previous) {
   if (message.type !== "update") return [message];
   const answer = message.rid != null ? [{ type: "ack", rid: message.rid }] : [];
-  return [...answer, ...message.events, message.snapshot];
+  return [...answer, ...message.events, whole(message.snapshot, previous)];
+}
+
+function whole(change, previous) {
+  const { history_from: from = 0, ...snapshot } = change;
+  if (snapshot.info == null) {
+    if (!previous) throw new Error("an update left out the table info before any snapshot");
+    snapshot.info = previous.info;
+  }
+  if (from > 0) {
+    const before = previous?.view?.history;
+    if (!snapshot.view || !before || before.length < from) {
+      throw new Error(`an update continues a history of ${from} entries that we do not hold`);
+    }
+    snapshot.view = { ...snapshot.view, history: [...before.slice(0, from), ...snapshot.view.history] };
+  }
+  return snapshot;
 }
 
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */

@@ -108,7 +108,7 @@ test("the log tells a caída as players say it: 'Norte hace caída: +2'", () => 
 
 test("an update is handled as its ack, then its events in order, then its snapshot", () => {
   const events = [{ type: "event", n: 7, event: {} }, { type: "event", n: 8, event: {} }];
-  const snapshot = { type: "snapshot", last_event: 8 };
+  const snapshot = { type: "snapshot", last_event: 8, info: { stage: "playing" }, view: null };
   assert.deepEqual(unfold({ type: "update", rid: 3, events, snapshot }).map((m) => m.type),
     ["ack", "event", "event", "snapshot"]);
   assert.equal(unfold({ type: "update", rid: 3, events, snapshot })[0].rid, 3);
@@ -116,4 +116,21 @@ test("an update is handled as its ack, then its events in order, then its snapsh
     [7, 8, "snapshot"]);
   const ack = { type: "ack", rid: 1 };
   assert.deepEqual(unfold(ack), [ack]);
+});
+
+test("an update's snapshot keeps the previous info and history it leaves out (protocol 3)", () => {
+  const entry = (card) => ({ packet: 0, seat: 0, card, take: [], caida: false });
+  const previous = { type: "snapshot", last_event: 4, info: { stage: "playing" },
+    view: { hand: ["AC"], history: [entry("2C"), entry("3C")] } };
+  const change = { type: "snapshot", last_event: 5, info: null, history_from: 2,
+    view: { hand: [], history: [entry("AC")] } };
+  const got = unfold({ type: "update", rid: null, events: [], snapshot: change }, previous).at(-1);
+  assert.deepEqual(got, { type: "snapshot", last_event: 5, info: { stage: "playing" },
+    view: { hand: [], history: [entry("2C"), entry("3C"), entry("AC")] } });
+  assert.deepEqual(previous.view.history.length, 2, "the previous snapshot is left as it was");
+  assert.throws(() => unfold({ type: "update", rid: null, events: [], snapshot: change }, null),
+    /table info/);
+  const longer = { ...change, info: { stage: "playing" }, history_from: 3 };
+  assert.throws(() => unfold({ type: "update", rid: null, events: [], snapshot: longer }, previous),
+    /history of 3 entries/);
 });

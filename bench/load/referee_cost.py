@@ -4,7 +4,9 @@ Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole gam
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
 events, redaction, one update per viewer), ``to_state`` (what the room commits to the store after
 every change) and encoding the messages it sends (as the connections do: a message object
-shared by several viewers is encoded once, ``server.frames``). CPU time (``process_time``),
+shared by several viewers is encoded once, ``server.frames``); and, on the receiving side, what
+reading those frames costs the four clients (``msgpack.unpackb``, as the load clients do).
+CPU time (``process_time``),
 so other work on the machine does not inflate it. ``--policy first`` plays the first legal
 action (trails) and shows how a crowded table's capture lists grow (R7; the server now offers
 them up to suits, so they stay short).
@@ -17,6 +19,8 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+
+import msgpack
 
 from protocol import client_messages as c
 from protocol import server_messages as s
@@ -32,6 +36,7 @@ class Costs:
     referee_s: float = 0.0
     state_s: float = 0.0
     encode_s: float = 0.0
+    decode_s: float = 0.0
     state_bytes: int = 0
     most_legal: int = 0
     messages: Counter[str] = field(default_factory=Counter)
@@ -43,7 +48,8 @@ class Costs:
                  for kind, count in self.messages.items()}
         return (f"policy {policy}: {self.plays} plays in {games} game(s); CPU per play: referee "
                 f"{self.referee_s * per:.3f} ms, to_state {self.state_s * per:.3f} ms "
-                f"(last state {self.state_bytes} B), encode {self.encode_s * per:.3f} ms; "
+                f"(last state {self.state_bytes} B), encode {self.encode_s * per:.3f} ms; clients' "
+                f"decoding {self.decode_s * per:.3f} ms; "
                 f"messages per play {sum(self.messages.values()) / self.plays:.1f}: {sizes}; "
                 f"most legal actions in one snapshot {self.most_legal}")
 
@@ -94,6 +100,9 @@ def measure(plays: int, policy: str) -> tuple[Costs, int]:
             costs.messages[message.type] += 1
             costs.bytes_by_type[message.type] += len(data)
         encoded = time.process_time()
+        for _, message in out.messages:
+            msgpack.unpackb(FRAMES.encode(message))
+        costs.decode_s += time.process_time() - encoded
         costs.referee_s += handled - started
         costs.state_s += stored - handled
         costs.encode_s += encoded - stored

@@ -20,11 +20,12 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 from typing import Final, NamedTuple
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.odds import chance_holds, count_margin, margin_row
+from engine.bots.odds import MARGINS, chance_holds, count_margin
 from engine.bots.routine import routine
 from engine.captures import SUM_PARTS
 from engine.rules import Rules
@@ -96,9 +97,10 @@ def position_of(view: View) -> Position:
 #: 5**rank: a table's per-rank counts packed in base 5 (no rank has more than 4 cards).
 _POW5: Final = tuple(5**rank for rank in range(10))
 
-#: the next player's best captures on a table: per rank that has one, (rank, options), each
-#: option (cards taken plus the card played, its kind: 2 if a caída + 1 if a limpia).
-Replies = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+#: the next player's best captures on a table, as (options, ranks): the ranks whose cards
+#: have those options, each option (cards taken plus the card played, its kind: 2 if a
+#: caída + 1 if a limpia). Ranks with equal options share their reckoning.
+Replies = tuple[tuple[tuple[tuple[int, int], ...], tuple[int, ...]], ...]
 
 
 class _Reckoning(NamedTuple):
@@ -108,14 +110,12 @@ class _Reckoning(NamedTuple):
     chances: tuple[float, ...]  # by unseen cards of a rank: the chance the next player holds one
     points: tuple[int, ...]  # by kind (see `Replies`): the next player's R9 points
     wins: tuple[bool, ...]  # by kind: do those points reach the target?
+    known: int  # what the reply risk depends on besides the play (`_known_id`)
 
 
 def table_code(by_rank: list[list[int]]) -> int:
     """Return the table's per-rank counts packed in base 5 (the key of `replies_on`)."""
-    code = 0
-    for rank, cards in enumerate(by_rank):
-        code += len(cards) * _POW5[rank]
-    return code
+    return sum(map(mul, map(len, by_rank), _POW5))
 
 
 def _sequence_after(counts: list[int], rank: int) -> int:
@@ -152,7 +152,7 @@ def replies_on(code: int, target_rank: int) -> Replies:
     """
     counts = [code // power % 5 for power in _POW5]
     size = sum(counts)
-    replies: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    replies: dict[tuple[tuple[int, int], ...], list[int]] = {}
     for rank in range(10):
         sequence = _sequence_after(counts, rank)
         options: list[tuple[int, int]] = []
@@ -165,15 +165,27 @@ def replies_on(code: int, target_rank: int) -> Replies:
                 taken = largest + sequence
                 options.append((taken + 1, int(taken == size)))
         if options:
-            replies.append((rank, tuple(options)))
-    return tuple(replies)
+            replies.setdefault(tuple(options), []).append(rank)
+    return tuple((options, tuple(ranks)) for options, ranks in replies.items())
 
 
-@lru_cache(maxsize=1024)
+#: `_stakes` by (id of the rules, score): each entry holds its rules, so no id is reused.
+_STAKES: dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[bool, ...]]] = {}
+
+
 def _stakes(rules: Rules, other: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """Return the next player's R9 points by kind of capture, and whether each wins (R12)."""
-    points = tuple(play_points(rules, other, kind >= 2, kind & 1 == 1) for kind in range(4))
-    return points, tuple(other + p >= rules.target for p in points)
+    """Return the next player's R9 points by kind of capture, and whether each wins (R12).
+
+    Memoised by the rules' identity: hashing a `Rules` costs more than the reckoning.
+    """
+    known = _STAKES.get((id(rules), other))
+    if known is None or known[0] is not rules:
+        points = tuple(play_points(rules, other, kind >= 2, kind & 1 == 1) for kind in range(4))
+        known = rules, points, tuple(other + p >= rules.target for p in points)
+        if len(_STAKES) >= 4096:
+            _STAKES.clear()
+        _STAKES[(id(rules), other)] = known
+    return known[1], known[2]
 
 
 @lru_cache(maxsize=1024)
@@ -187,7 +199,33 @@ def _chances(unseen_total: int, hand: int) -> tuple[float, ...]:
 def _reckoning(pos: Position) -> _Reckoning:
     points, wins = _stakes(pos.rules, pos.other_score)
     chances = _chances(pos.unseen_total, pos.next_hand)
-    return _Reckoning(table_code(pos.by_rank), chances, points, wins)
+    known = (*pos.unseen, pos.unseen_total, pos.next_hand, pos.other_pile, pos.dealer_own)
+    return _Reckoning(
+        table_code(pos.by_rank), chances, points, wins, _known_id(known, points, wins)
+    )
+
+
+#: reply risks already reckoned, by (`_known_id`, table code, size, target rank, pile), and
+#: the ids of what they depend on besides the play. The same reply situations recur across
+#: the sampled deals of a search (over half of them in a level 5 decision); the values are
+#: those computed before, so the decisions stay the same.
+_RISKS: dict[tuple[int, int, int, int, int], float] = {}
+_KNOWN: dict[tuple[object, ...], int] = {}
+_RISKS_LIMIT, _KNOWN_LIMIT = 1 << 17, 1 << 15
+
+
+def _known_id(
+    known: tuple[int | bool, ...], points: tuple[int, ...], wins: tuple[bool, ...]
+) -> int:
+    """Return a small number for the unseen counts, next hand, piles and stakes of a position."""
+    key = (*known, points, wins)
+    number = _KNOWN.get(key)
+    if number is None:
+        if len(_KNOWN) >= _KNOWN_LIMIT:  # ids start again: forget the risks filed under them
+            _KNOWN.clear()
+            _RISKS.clear()
+        number = _KNOWN[key] = len(_KNOWN)
+    return number
 
 
 def _reply_risk(
@@ -200,15 +238,17 @@ def _reply_risk(
     """
     if pos.next_hand == 0 or size == 0:
         return 0.0
-    margins = margin_row(pile, pos.dealer_own)
+    target_rank = target >> 2 if target >= 0 else -1
+    key = (rec.known, code, size, target_rank, pile)
+    known = _RISKS.get(key)
+    if known is not None:
+        return known
+    margins = MARGINS[pos.dealer_own][pile if pile < 40 else 40]
     other_pile = pos.other_pile
     base = margins[other_pile if other_pile < 40 else 40]
     unseen, points, wins = pos.unseen, rec.points, rec.wins
     replies: list[tuple[float, int]] = []
-    for rank, options in replies_on(code, target >> 2 if target >= 0 else -1):
-        held = unseen[rank]
-        if held == 0:
-            continue
+    for options, ranks in replies_on(code, target_rank):
         best = 0.0
         for extra, kind in options:
             lost = other_pile + extra
@@ -217,14 +257,20 @@ def _reply_risk(
                 value += WIN_VALUE
             if value > best:
                 best = value
-        replies.append((best, held))
-    replies.sort(reverse=True)
+        for rank in ranks:
+            held = unseen[rank]
+            if held:
+                replies.append((best, held))
+    replies.sort(reverse=True)  # entries equal in both are interchangeable: the order is the sum's
     chances = rec.chances
     risk, none_yet = 0.0, 1.0
     for value, held in replies:
         chance = chances[held]
         risk += none_yet * chance * value
         none_yet *= 1.0 - chance
+    if len(_RISKS) >= _RISKS_LIMIT:
+        _RISKS.clear()
+    _RISKS[key] = risk
     return risk
 
 

@@ -41,7 +41,9 @@ def _margin(own: int, other: int, dealer_own: bool) -> float:
     return total
 
 
-_TABLE: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
+#: `count_margin` as a table: ``MARGINS[dealer_own][own][other]``, piles from 0 to 40 (for
+#: loops that look it up many times).
+MARGINS: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
     tuple(tuple(_margin(own, other, dealer) for other in range(41)) for own in range(41))
     for dealer in (False, True)
 )
@@ -49,13 +51,4 @@ _TABLE: tuple[tuple[tuple[float, ...], ...], ...] = tuple(
 
 def count_margin(own: int, other: int, dealer_own: bool) -> float:
     """Return the expected count points (R11) of a team minus the other's, given the piles."""
-    return _TABLE[dealer_own][min(own, 40)][min(other, 40)]
-
-
-def margin_row(own: int, dealer_own: bool) -> tuple[float, ...]:
-    """Return `count_margin(own, other, dealer_own)` for every ``other`` from 0 to 40.
-
-    For loops that vary only the other pile: ``margin_row(own, d)[min(other, 40)]`` is
-    ``count_margin(own, other, d)``, one lookup instead of a call.
-    """
-    return _TABLE[dealer_own][min(own, 40)]
+    return MARGINS[dealer_own][min(own, 40)][min(other, 40)]

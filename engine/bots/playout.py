@@ -53,7 +53,7 @@ def position_in(game: Game, seat: int, played: Played | None = None) -> Position
     for card in game._hands[seat]:
         unseen[card >> 2] -= 1
     seats = game.rules.seats
-    if sum(len(hand) for hand in game._hands) > 1:
+    if sum(map(len, game._hands)) > 1:
         next_hand, caida_next = len(game._hands[(seat + 1) % seats]), True
     elif game._deal_pos < len(game._pack):
         next_hand, caida_next = 5, False  # R9: the dealer's last card is safe from caída

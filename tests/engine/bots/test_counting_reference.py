@@ -8,6 +8,7 @@ tie or a rounding difference would change which play the bots choose.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -165,6 +166,32 @@ def test_the_fast_appraisal_is_bit_identical_to_the_reference_R7_R9_R11(
     assert [worth.hex() for worth, _ in ranked] == [worth.hex() for worth, _ in expected]
     assert [play for _, play in ranked] == [plays[index] for _, index in expected]
     assert best_play(pos, plays) is plays[expected[0][1]]  # the first listed of equal worth
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions_and_plays(), st.data())
+def test_remembered_reply_risks_never_answer_for_another_position_R9(
+    case: tuple[Position, list[Play]], data: st.DataObject
+) -> None:
+    """Positions that differ in one thing the reply depends on, appraised one after the other,
+    each get their own worth (the fast appraisal remembers reply risks across positions)."""
+    pos, plays = case
+    unseen = list(pos.unseen)
+    rank = data.draw(st.integers(0, 9))
+    unseen[rank] = (unseen[rank] + 1) % 5
+    variants = [
+        pos,
+        replace(pos, other_pile=pos.other_pile + 1),
+        replace(pos, pile=pos.pile + 1),
+        replace(pos, other_score=38 if pos.other_score != 38 else 36),
+        replace(pos, next_hand=(pos.next_hand + 1) % 6),
+        replace(pos, dealer_own=not pos.dealer_own),
+        replace(pos, unseen=unseen, unseen_total=sum(unseen)),
+        replace(pos, rules=resolve_rules("libre-2p" if pos.rules.seats == 4 else "pagat-4p", {})),
+    ]
+    for variant in variants:
+        for play in plays:
+            assert appraise(variant, play).hex() == reference_appraise(variant, play).hex()
 
 
 @settings(max_examples=25, deadline=None)

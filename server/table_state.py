@@ -213,7 +213,7 @@ class TableState:
         head = compact(state)[:-1]
         actions = self._text.actions(game)
         record = self._text.record(self.finished_record)
-        return f'{head},"actions":{actions},"finished_record":{record}}}'.encode()
+        return b'%b,"actions":%b,"finished_record":%b}' % (head, actions, record)
 
     @classmethod
     def from_state(

@@ -15,7 +15,6 @@ between viewers is encoded per viewer, so a change costs little more for four vi
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
 from engine.phase import Phase
@@ -25,6 +24,7 @@ from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from server.frames import KEYS, Built, array_of, map_header, pack
 from server.seating import Viewer
+from server.state_text import compact
 from server.table_state import Baseline, Outcome, TableState
 
 _TYPE_UPDATE = KEYS.type + pack("update")
@@ -225,7 +225,7 @@ class TableViews(TableState):
             if not isinstance(event, WireModel):
                 self.game_event = self.last_event + 1  # a game change: older actions are stale
             entry = self._entry(event)
-            line = json.dumps(entry, separators=(",", ":")).encode()
+            line = compact(entry)
             self.append_log(line, entry)
             out.entries.append(line)
 

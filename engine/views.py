@@ -111,8 +111,15 @@ def own_hand(game: Game, viewer: int | None) -> tuple[int, ...] | None:
     return game.hand(viewer)
 
 
-def view_of(game: Game, viewer: int | None) -> View:
-    """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator)."""
+def seen_history(game: Game, start: int = 0) -> tuple[SeenPlay, ...]:
+    """The hand's public history (``View.history``) from entry ``start`` on: a server that
+    keeps what it has already sent asks only for the entries after it."""
+    return tuple(map(_seen_play, game._history[start:]))
+
+
+def view_of(game: Game, viewer: int | None, with_history: bool = True) -> View:
+    """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator); without the
+    hand's history (empty) when the caller takes it from `seen_history`."""
     seats = game.rules.seats
     own = own_hand(game, viewer)
     missed = game.missed
@@ -135,7 +142,7 @@ def view_of(game: Game, viewer: int | None) -> View:
         caida_target=game.caida_target,
         missed=missed,
         missed_takers=tuple(s for s in range(seats) if missed and s & 1 == taker_team),
-        history=tuple(map(_seen_play, game._history)),
+        history=seen_history(game) if with_history else (),
         announced=tuple(game._announced),
         rondas=tuple((packet, seat) for packet, seat, _ in game._hand_rondas),
         cuarenta=game._cuarenta,

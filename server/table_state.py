@@ -155,7 +155,7 @@ class TableState:
         self.forms: list[bytes | tuple[bytes, ...]] = []
         # this hand's public history as sent: its entries and each one's encoding (table_view)
         self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
-        self._history_hand = -1
+        self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
         self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
         self.game_event = 0  # the number of the last event that changed the game
         self._text = StateText()  # the stored actions' and record's JSON, kept between commits

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from engine.game import Game
 from engine.phase import Phase
-from engine.views import View, own_hand, redact, view_of
+from engine.views import own_hand, redact, seen_history, view_of
 from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
@@ -62,13 +63,13 @@ class Pieces:
         self._public: bytes | None = None
         self._history: list[bytes] = []
         if game is not None:
-            view = view_of(game, None)
+            view = view_of(game, None, with_history=False)
             public = view_fields(view, table.options, with_history=False)
             del public["viewer"], public["hand"]
             # keys and values without the map's header: each seat's view adds its ``viewer``,
             # ``hand`` and ``history`` (all of it, or only the entries the viewer lacks)
             self._public = pack(public)[len(map_header(len(public))) :]
-            self._history = table.history_entries(view)
+            self._history = table.history_entries(game)
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._views: dict[tuple[int | None, int], bytes] = {}
         self._legal: dict[int, bytes] = {}
@@ -196,23 +197,21 @@ def _you(viewer: Viewer) -> bytes:
 class TableViews(TableState):
     """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
 
-    def history_entries(self, view: View) -> list[bytes]:
+    def history_entries(self, game: Game) -> list[bytes]:
         """The hand's public history, each entry encoded: a hand's history only grows, so each
         entry is encoded once, into a list kept (and only appended to) until the next hand."""
         entries, packed = self._history
-        history = view.history
         done = len(entries)
-        if not (
-            entries
-            and self._history_hand == view.hand_number
-            and len(history) >= done
-            and history[done - 1] == entries[-1]
-        ):
-            entries, packed, done = [], [], 0
-        for entry in history[done:]:
+        new = seen_history(game, done - 1) if done else seen_history(game)
+        if done:
+            if self._history_of == (game, game.hand_number) and new and new[0] == entries[-1]:
+                new = new[1:]  # the same hand, grown (or not)
+            else:  # another hand or game: start over
+                entries, packed, new = [], [], seen_history(game)
+        for entry in new:
             entries.append(entry)
             packed.append(pack(seen_play_fields(entry)))
-        self._history, self._history_hand = (entries, packed), view.hand_number
+        self._history, self._history_of = (entries, packed), (game, game.hand_number)
         return packed
 
     def _publish(self, out: Outcome, events: list[Any], now: float) -> None:

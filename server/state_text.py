@@ -20,8 +20,12 @@ from engine.game import Game
 
 
 def compact(value: Any) -> bytes:
-    """The one JSON form of what is stored: compact, UTF-8."""
-    return orjson.dumps(value)
+    """The one JSON form of what is stored: compact, UTF-8.
+
+    Copied to a bytes object of its own size: orjson returns its working buffer, about 4 KB
+    even for ``null``, and the log lines and action texts are kept for a table's lifetime.
+    """
+    return memoryview(orjson.dumps(value)).tobytes()
 
 
 class StateText:

@@ -10,6 +10,7 @@ the same data (R15).
 from __future__ import annotations
 
 import json
+import tracemalloc
 from typing import Any
 
 import msgpack
@@ -21,6 +22,7 @@ from protocol import server_messages as s
 from protocol.convert import view_fields
 from server.frames import Built
 from server.referee import Outcome, Referee, RefereeConfig
+from server.state_text import compact
 
 T0 = 1_000_000.0
 
@@ -174,3 +176,16 @@ def test_the_stored_state_holds_every_action_and_the_finished_record_R15() -> No
     assert ref.game is not None
     assert again.game.actions == ref.game.actions
     assert again.finished_record == ref.finished_record
+
+
+def test_stored_json_texts_hold_no_more_memory_than_their_bytes() -> None:
+    """Every event's log line and every action's text is kept for the table's lifetime: each
+    must cost its own size, not the JSON writer's 4 KB working buffer (memory per table)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = [compact({"a": {"type": "played", "seat": n % 4}}) for n in range(1000)]
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert used < 1000 * (len(kept[0]) + 120)

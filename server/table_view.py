@@ -34,7 +34,9 @@ _EVENT_HEAD = map_header(3) + KEYS.type + pack("event") + KEYS.n
 _NO_LEGAL = KEYS.legal + pack([])
 _NONE = pack(None)
 _VIEW_KEYS = len(s.GameView.model_fields)
-_CHANGE_HEADER = map_header(len(s.SnapshotChange.model_fields))
+_WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + _TYPE_SNAPSHOT
+_UPDATE_RID = map_header(len(s.Update.model_fields)) + _TYPE_UPDATE + KEYS.rid
+_SNAPSHOT_CHANGE = KEYS.snapshot + map_header(len(s.SnapshotChange.model_fields)) + _TYPE_SNAPSHOT
 
 
 class Pieces:
@@ -78,11 +80,13 @@ class Pieces:
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s whole snapshot message, encoded."""
-        return self._snapshot(viewer, 0, KEYS.info + self._info + self._deadlines, map_header(7))
+        return b"".join(
+            (_WHOLE_SNAPSHOT, *self._body(viewer, 0), KEYS.info, self._info, self._deadlines)
+        )
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
-        the one the previous update sent (``TableViews.sent``)."""
+        the one the previous update sent (``TableViews.baseline``)."""
         table = self.table
         events = [self._event(n, viewer) for n in range(first, table.last_event + 1)]
         if self._change is None:
@@ -90,14 +94,13 @@ class Pieces:
         tail, history_from = self._change
         data = b"".join(
             (
-                map_header(4),
-                _TYPE_UPDATE,
-                KEYS.rid,
-                pack(rid),
+                _UPDATE_RID,
+                _NONE if rid is None else pack(rid),
                 KEYS.events,
                 array_of(events),
-                KEYS.snapshot,
-                self._snapshot(viewer, history_from, tail, _CHANGE_HEADER),
+                _SNAPSHOT_CHANGE,
+                *self._body(viewer, history_from),
+                tail,
             )
         )
         return Built(data, "update", table.last_event)
@@ -114,19 +117,16 @@ class Pieces:
         tail = KEYS.info + info + self._deadlines + KEYS.history_from + pack(history_from)
         return tail, history_from
 
-    def _snapshot(self, viewer: Viewer, history_from: int, tail: bytes, header: bytes) -> bytes:
-        return b"".join(
-            (
-                header,
-                _TYPE_SNAPSHOT,
-                self.head,
-                KEYS.you,
-                _you(viewer),
-                KEYS.view,
-                self._view(viewer.seat, history_from),
-                self._legal_of(viewer.seat),
-                tail,
-            )
+    def _body(self, viewer: Viewer, history_from: int) -> tuple[bytes, ...]:
+        """A snapshot's fields between its type and its info: whole and change alike."""
+        seat = viewer.seat
+        return (
+            self.head,
+            KEYS.you,
+            _you(viewer),
+            KEYS.view,
+            self._view(seat, history_from),
+            self._legal_of(seat),
         )
 
     def _view(self, seat: int | None, history_from: int) -> bytes:

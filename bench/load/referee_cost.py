@@ -15,6 +15,7 @@ them up to suits, so they stay short).
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections import Counter
@@ -68,10 +69,15 @@ def _choose(snapshot: s.Snapshot, policy: str) -> c.ClientMessage:
     return pick.model_copy(update={"at": snapshot.last_event})
 
 
-def measure(plays: int, policy: str) -> tuple[Costs, int]:
-    """Play ``plays`` actions (rematching after each game); return the costs and games."""
+def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
+    """Play ``plays`` actions (rematching after each game); return the costs and games.
+
+    The games' packs come from ``seed``: the same games every run, so two trees (or an
+    instruction counter such as callgrind) compare the same work.
+    """
+    packs = random.Random(seed)
     referee = Referee.create("pagat-4p", {"special_claims": "auto"}, 0,
-                             RefereeConfig(bot_delay_s=0.0))
+                             RefereeConfig(bot_delay_s=0.0), seeds=lambda: packs.getrandbits(63))
     conns = [f"conn{seat}" for seat in range(SEATS)]
     referee.attach(conns[0], "s0", c.Join(key=referee.keys["host"], seat=0), "host", 0.0)
     for seat in range(1, SEATS):
@@ -117,8 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load.referee_cost", description=__doc__)
     parser.add_argument("--plays", type=int, default=600)
     parser.add_argument("--policy", choices=("greedy", "first"), default="greedy")
+    parser.add_argument("--seed", type=int, default=1, help="the games' packs (default 1)")
     args = parser.parse_args(argv)
-    costs, games = measure(args.plays, args.policy)
+    costs, games = measure(args.plays, args.policy, args.seed)
     print(costs.report(args.policy, games))
     return 0
 

@@ -95,27 +95,38 @@ async def play_all(sessions: Sequence[ClientSession], seed: int) -> list[s.Snaps
 
 async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int,
                               events: int) -> None:
-    """Play until the table is past event ``events`` in the middle of a hand, then stop."""
+    """Play until the table is past event ``events`` in the middle of a hand, then stop.
+
+    A game can end before that hand comes (a deal can end it at once: a cuarenta of R6 at 38
+    points, say); then everyone asks for a rematch (same seats) and play goes on in it.
+    """
 
     def mid_hand(snap: s.Snapshot) -> bool:
         return (snap.last_event >= events and snap.view is not None
                 and snap.view.phase == "play" and bool(snap.view.table))
 
-    halt = asyncio.Event()
-    watcher = asyncio.create_task(play(sessions[0], random.Random(seed), mid_hand, halt))
-    tasks = [asyncio.create_task(play(session, random.Random(seed + i), halt=halt))
-             for i, session in enumerate(sessions[1:], 1)]
-    try:
-        done, _ = await asyncio.wait([watcher, *tasks], return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            task.result()  # a player's failure surfaces here, not as a stall
-        assert watcher in done, "the game ended before the hand we meant to interrupt"
-        stopped = watcher.result()
-        assert stopped is not None
-        assert not finished(stopped), "the game ended before the hand we meant to interrupt"
-    finally:
-        halt.set()
-        await asyncio.gather(watcher, *tasks, return_exceptions=True)
+    for game in itertools.count(1):
+        halt = asyncio.Event()
+        watcher = asyncio.create_task(play(sessions[0], random.Random(seed + 10 * game),
+                                           mid_hand, halt))
+        tasks = [asyncio.create_task(play(session, random.Random(seed + 10 * game + i),
+                                          halt=halt))
+                 for i, session in enumerate(sessions[1:], 1)]
+        try:
+            done, _ = await asyncio.wait([watcher, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a player's failure surfaces here, not as a stall
+            stopped = watcher.result() if watcher in done else None
+        finally:
+            halt.set()
+            await asyncio.gather(watcher, *tasks, return_exceptions=True)
+        if stopped is not None and not finished(stopped):
+            return
+        assert game < 3, "three games ended before the hand we meant to interrupt"
+        for session in sessions:
+            await session.request(c.Rematch())
+        for session in sessions:
+            await session.next_snapshot(lambda snap: snap.info.stage == "playing", WAIT_S)
 
 
 async def reconnect_all(sessions: Sequence[ClientSession], url: str) -> list[ClientSession]:

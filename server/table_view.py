@@ -204,7 +204,9 @@ class TableViews(TableState):
         done = len(entries)
         new = seen_history(game, done - 1) if done else seen_history(game)
         if done:
-            if self._history_of == (game, game.hand_number) and new and new[0] == entries[-1]:
+            was = self._history_of  # compared by identity: the same game object, same hand
+            same_hand = was is not None and was[0] is game and was[1] == game.hand_number
+            if same_hand and new and new[0] == entries[-1]:
                 new = new[1:]  # the same hand, grown (or not)
             else:  # another hand or game: start over
                 entries, packed, new = [], [], seen_history(game)

@@ -97,7 +97,7 @@ class Referee(TableFlow):
             for n in range(last_event + 1, self.last_event + 1):
                 out.to(conn, self._event_for(n, viewer))
         if was_standing_in:  # everyone, the returning player too, sees the stand-in leave
-            self.baseline = None  # in a whole update: the new connection may hold no snapshot
+            self.whole_next()  # the new connection may hold no snapshot
             self._publish(out, [s.StandIn(seat=index, active=False, reason="returned")], now)
         else:
             self._snapshot_to(out, viewer)

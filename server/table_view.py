@@ -4,9 +4,11 @@ Every change goes through ``_publish``: it numbers the new events, logs them and
 events for every kind of viewer through ``engine.views.redact`` (the one redaction path,
 invariant 1). When the command is done, ``_finish`` sends every viewer ONE ``update`` frame: its
 forms of the new events, then its snapshot, built from ``engine.views`` (the spectator's view plus
-``own_hand``), with the answer to its own request folded in. A viewer may not see an event at all
-only in theory: it would get a ``hidden`` placeholder with the same number, so a gap always means
-loss (invariant 2).
+``own_hand``), with the answer to its own request folded in. The snapshot is told as a change of
+the table's previous update (``Baseline``: unchanged info left out, only new history entries);
+after any whole snapshot (a newcomer, a resumed seat) the next update tells everything. A viewer
+may not see an event at all only in theory: it would get a ``hidden`` placeholder with the same
+number, so a gap always means loss (invariant 2).
 
 The frames are assembled from pieces encoded once per change (``Pieces``): the public view, the
 table info and deadlines, each event form, each seat's hand and legal list. Only what differs
@@ -271,6 +273,11 @@ class TableViews(TableState):
         """Send ``viewer`` its whole snapshot; the next update tells every viewer everything
         (this viewer's baseline is not the last update's)."""
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event))
+        self.whole_next()
+
+    def whole_next(self) -> None:
+        """The next update tells every viewer everything: some viewer's snapshot (or lack of
+        one, on a new connection) is not the last update's."""
         self.baseline = None
 
     def snapshot(self, viewer: Viewer) -> s.Snapshot:

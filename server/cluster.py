@@ -97,15 +97,15 @@ class Cluster:
             await self.store.forget_lease(table_id)
             return None
         remote = self.remotes.pop(table_id, None)
-        if remote is not None and remote.tickets:
-            tickets = list(remote.tickets.values())
+        tickets = remote.settled_tickets() if remote is not None else []
+        if tickets:
             await room.run(lambda referee, now: reattach(referee, tickets, now))
-            for ticket in tickets:
-                self.relayed.pop(ticket.conn, None)
-                connection = self.connections.get(ticket.conn)
-                if connection is not None and connection.room is remote:
-                    connection.room = room
-        log.info("table owned", table=table_id, reattached=len(remote.tickets) if remote else 0)
+        for ticket in list(remote.tickets.values()) if remote is not None else []:
+            self.relayed.pop(ticket.conn, None)  # a joining one's own retry now runs here
+            connection = self.connections.get(ticket.conn)
+            if connection is not None and connection.room is remote:
+                connection.room = room
+        log.info("table owned", table=table_id, reattached=len(tickets))
         return room
 
     def relinquish(self, room: Room) -> None:
@@ -240,6 +240,9 @@ class RemoteRoom:
         self.cluster = cluster
         self.table_id = table_id
         self.tickets: dict[str, Ticket] = {}
+        #: connections whose attach or resume is on its way: its own retry seats them, so a
+        #: takeover or rejoin must not seat them first (they would be sent events twice)
+        self.joining: set[str] = set()
         self.failed = False
         self.owner: str | None = None  # the process that last answered a forwarded request
 
@@ -248,6 +251,21 @@ class RemoteRoom:
         conn = str(args[0])
         if op not in FORWARDED:
             raise RuntimeError(f"{op!r} cannot be forwarded to a table's owner")
+        if op not in ("attach", "resume"):
+            return await self._forward(change, op, args)
+        self.joining.add(conn)
+        try:
+            return await self._forward(change, op, args)
+        finally:
+            self.joining.discard(conn)
+
+    def settled_tickets(self) -> list[Ticket]:
+        """The tickets a takeover or a new owner must seat again: all but the joining ones."""
+        return [ticket for conn, ticket in self.tickets.items() if conn not in self.joining]
+
+    async def _forward(self, change: Change, op: str, args: list[Any]) -> Outcome:
+        """Send the request to the table's owner (or run it here, once this process owns it)."""
+        conn = str(args[0])
         deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.cluster.closing:  # shutting down: a connection's last detach must not wait
@@ -313,7 +331,7 @@ class RemoteRoom:
         previous, self.owner = self.owner, owner
         if previous is None or previous == owner:
             return
-        others = [ticket for conn, ticket in self.tickets.items() if conn != answered]
+        others = [ticket for ticket in self.settled_tickets() if ticket.conn != answered]
         log.info("table changed owner; rejoining through the new one", table=self.table_id,
                  owner=owner, connections=len(others))
         if others:
@@ -321,7 +339,7 @@ class RemoteRoom:
 
     async def rejoin(self, tickets: list[Ticket] | None = None) -> None:
         """After an ownership change, put local connections back through the new owner."""
-        for ticket in list(self.tickets.values()) if tickets is None else tickets:
+        for ticket in self.settled_tickets() if tickets is None else tickets:
 
             def back(referee: Referee, now: float, ticket: Ticket = ticket) -> Outcome:
                 return reattach(referee, [ticket], now)
@@ -344,8 +362,9 @@ class RemoteRoom:
         self.cluster.relayed[ticket.conn] = self
 
     def _restore(self, conn: str, ticket: Ticket | None) -> None:
-        """A forwarded request was refused or lost: the ticket is what it was before."""
-        if ticket is None:
+        """A forwarded request was refused or lost: the ticket is what it was before (none once
+        this process has taken the table over: its retry runs at the local room)."""
+        if ticket is None or self.cluster.remotes.get(self.table_id) is not self:
             self.forget(conn)
         else:
             self.keep(ticket)
@@ -358,10 +377,10 @@ class RemoteRoom:
             name, request, role = args[1], args[2], args[3]
             key = request.key if isinstance(request, c.Join | c.Watch) else None
             self.keep(Ticket(conn, str(name), key, role))
-        elif op == "resume":
-            last = args[4] if isinstance(args[4], int) else None
-            self.keep(Ticket(conn, str(args[1]), None, "join", token=str(args[2]),
-                              last_event=last))
+        elif op == "resume":  # Referee.resume(conn, name, token, last_event, rid, now)
+            name, token, last = args[1], args[2], args[3]
+            self.keep(Ticket(conn, str(name), None, "join", token=str(token),
+                              last_event=last if isinstance(last, int) else None))
 
 
 class _Recorder:

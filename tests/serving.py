@@ -94,6 +94,11 @@ class ServerProcess:
             self.process.wait(timeout=START_TIMEOUT_S)
         self._forget()
 
+    def freeze(self) -> None:
+        """SIGSTOP: alive to the kernel and to Redis (its subscription stays), silent to all."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
     def stop(self) -> int:
         """SIGTERM and wait: the clean shutdown path; returns the exit code."""
         assert self.process is not None

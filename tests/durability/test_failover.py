@@ -7,6 +7,7 @@ so takeovers are quick; every wait is for a condition, with a timeout.
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import sys
@@ -139,8 +140,9 @@ async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_own
     sessions, created = await seat_four([owner.ws_url, second.ws_url, third.ws_url])
     await play_until_mid_hand(sessions, seed=19, events=25)  # seats 0, 3 on the owner
     owner.kill()
-    sessions[0] = await sessions[0].reconnect(second.ws_url, "seat-0")
-    sessions[3] = await sessions[3].reconnect(third.ws_url, "seat-3")
+    for seat, survivor in ((0, second), (3, third)):
+        await sessions[seat].close()
+        sessions[seat] = await sessions[seat].reconnect(survivor.ws_url, f"seat-{seat}")
     finals = await play_all(sessions, seed=21)
     assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
     assert await stored_last_event(redis_server, created.table) == max(
@@ -152,6 +154,36 @@ async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_own
     finally:
         await store.close()
     await assert_record_replays_to(sessions[2], finals)
+    for session in sessions:
+        await session.close()
+
+
+async def test_a_resume_in_flight_to_a_frozen_owner_is_seated_once_when_its_process_takes_over(
+    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+) -> None:
+    """Invariant 2 across a takeover that meets a request on its way: the owner freezes
+    (SIGSTOP: still subscribed, never answering), two of its players resume through the other
+    process, whose forwarded resumes wait for an answer; meanwhile the lease lapses and that
+    process takes the table over. Its players at the table are seated again by the takeover;
+    the two on their way only by their own resume, from their own last event, once."""
+    owner = server_process(*serve_args(redis_server))
+    other = server_process(*serve_args(redis_server))
+    sessions, created = await seat_four([owner.ws_url, other.ws_url])  # seats 0, 2 on the owner
+    await play_until_mid_hand(sessions, seed=41, events=25)
+    owner.freeze()
+    resumed = await asyncio.gather(*(
+        sessions[seat].reconnect(other.ws_url, f"seat-{seat}", wait_s=60) for seat in (0, 2)
+    ))
+    owner.kill()  # now the old sockets close at once (a frozen peer holds a close for 10 s)
+    for seat, session in zip((0, 2), resumed, strict=True):
+        await sessions[seat].close()
+        sessions[seat] = session
+    finals = await play_all(sessions, seed=43)
+    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
+    assert await stored_last_event(redis_server, created.table) == max(
+        session.last_event for session in sessions
+    )
+    await assert_record_replays_to(sessions[1], finals)
     for session in sessions:
         await session.close()
 

@@ -65,7 +65,8 @@ class TableApp(App[int]):
         self.place = place
         self.tr = tr
         self.clock = clock
-        self.snapshot: s.Snapshot | None = None
+        self.snapshot: s.Snapshot | None = None  # the newest one received
+        self.drawn: s.Snapshot | None = None  # the one the screen shows (drawn a moment later)
         self.received_at = 0.0
         self.menu: Menu | None = None
         self.status = tr("connected")
@@ -154,7 +155,7 @@ class TableApp(App[int]):
         """Redraw what changed, then tell waiters (tests) the screen is current."""
         self._draw_pending = False
         self.changed.set()
-        snap = self.snapshot
+        snap = self.drawn = self.snapshot
         texts = {"#status": self.status}
         if snap is not None:
             elapsed = self.clock() - self.received_at

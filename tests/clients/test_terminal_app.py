@@ -44,7 +44,7 @@ async def play_by_keyboard(app: TableApp, pilot: Pilot[int],
     answered: set[int] = set()
     while True:
         await next_change(app)
-        snap = app.snapshot
+        snap = app.drawn  # a person acts on what the screen shows
         assert snap is not None
         assert app.lost is None, app.lost
         if snap.info.stage == "finished":
@@ -79,7 +79,7 @@ async def test_a_person_plays_a_whole_game_with_three_wire_bots_and_sees_the_ser
             await pilot.press("s")  # the host starts the game
             await play_by_keyboard(app, pilot)
             await asyncio.wait_for(asyncio.gather(*bots), WAIT_S)
-            final = app.snapshot
+            final = app.drawn  # the finished game, on the screen
             assert final is not None
             assert final.view is not None
             result = replayed(server, final.info.table)

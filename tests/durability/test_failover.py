@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.session import ClientSession
 from server.store.redis import open_store
 from tests.durability.players import (
     assert_record_replays_to,
@@ -49,6 +50,16 @@ async def stored_last_event(redis: RedisServer, table_id: str) -> int:
         return stored.last_event
     finally:
         await store.close()
+
+
+async def assert_nothing_lost(redis: RedisServer, table_id: str,
+                              sessions: list[ClientSession]) -> None:
+    """Invariants 2 and 3 at a game's end: each player saw every event once, in order, and
+    the newest event anyone saw is the newest stored."""
+    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
+    assert await stored_last_event(redis, table_id) == max(
+        session.last_event for session in sessions
+    )
 
 
 async def test_kill_9_mid_hand_then_restart_resumes_at_the_last_acknowledged_event_r15(
@@ -97,10 +108,7 @@ async def test_two_processes_share_a_table_and_one_takes_over_when_the_owner_die
         await sessions[seat].close()
         sessions[seat] = await sessions[seat].reconnect(other.ws_url, f"seat-{seat}")
     finals = await play_all(sessions, seed=9)
-    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
-    assert await stored_last_event(redis_server, created.table) == max(
-        session.last_event for session in sessions
-    )
+    await assert_nothing_lost(redis_server, created.table, sessions)
     await assert_record_replays_to(sessions[3], finals)
     for session in sessions:
         await session.close()
@@ -122,10 +130,7 @@ async def test_sigterm_hands_tables_over_and_closes_connections_with_1001(
         await sessions[seat].close()
         sessions[seat] = await sessions[seat].reconnect(staying.ws_url, f"seat-{seat}")
     finals = await play_all(sessions, seed=17)
-    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
-    assert await stored_last_event(redis_server, created.table) == max(
-        session.last_event for session in sessions
-    )
+    await assert_nothing_lost(redis_server, created.table, sessions)
     await assert_record_replays_to(sessions[1], finals)
     for session in sessions:
         await session.close()
@@ -144,10 +149,7 @@ async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_own
         await sessions[seat].close()
         sessions[seat] = await sessions[seat].reconnect(survivor.ws_url, f"seat-{seat}")
     finals = await play_all(sessions, seed=21)
-    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
-    assert await stored_last_event(redis_server, created.table) == max(
-        session.last_event for session in sessions
-    )
+    await assert_nothing_lost(redis_server, created.table, sessions)
     store = await open_store(redis_server.url)
     try:
         assert await store.lease_owner(created.table) is not None, "one survivor owns it"
@@ -179,10 +181,7 @@ async def test_a_resume_in_flight_to_a_frozen_owner_is_seated_once_when_its_proc
         await sessions[seat].close()
         sessions[seat] = session
     finals = await play_all(sessions, seed=43)
-    assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
-    assert await stored_last_event(redis_server, created.table) == max(
-        session.last_event for session in sessions
-    )
+    await assert_nothing_lost(redis_server, created.table, sessions)
     await assert_record_replays_to(sessions[1], finals)
     for session in sessions:
         await session.close()

@@ -116,7 +116,7 @@ class Referee(TableFlow):
             if seat.conn == conn:
                 seat.conn, seat.away_since = None, now
                 out.dirty = True
-                if self.in_game and not seat.stand_in:
+                if self.in_game and not seat.stand_in and not self.solo:
                     seat.stand_in = True
                     self._publish(
                         out, [s.StandIn(seat=viewer.seat, active=True, reason="disconnected")], now
@@ -147,7 +147,11 @@ class Referee(TableFlow):
             self._presence(out)
             return
         seat = self.seats[viewer.seat]
-        if self.in_game:
+        if self.in_game and self.solo:  # the solo game waits for its person to come back
+            seat.conn, seat.away_since = None, now
+            out.dirty = True
+            self._presence(out)
+        elif self.in_game:
             seat.conn, seat.away_since, seat.open = None, now, True
             seat.stand_in = True
             self._publish(out, [s.StandIn(seat=viewer.seat, active=True, reason="left")], now)

@@ -81,8 +81,8 @@ class TableFlow(TableViews):
             self._apply(out, CloseClaims(), now)
         events: list[Any] = []
         for index, seat in enumerate(self.seats):
-            if seat.occupant != "person" or seat.away_since is None or seat.open:
-                continue
+            if seat.occupant != "person" or seat.away_since is None or seat.open or self.solo:
+                continue  # a solo table's seat is its person's for as long as the table lives
             if now >= seat.away_since + self.config.grace_s:
                 if self.in_game:
                     seat.open = True
@@ -107,6 +107,7 @@ class TableFlow(TableViews):
             seat.away_since + self.config.grace_s
             for seat in self.seats
             if seat.occupant == "person" and seat.away_since is not None and not seat.open
+            and not self.solo
         ]
         return min(times) if times else None
 
@@ -129,7 +130,7 @@ class TableFlow(TableViews):
                     due = max(due, seat.away_since + self.config.away_turn_s)
                 level = seat.bot_level if seat.occupant == "bot" else self.config.stand_in_level
                 schedule.append((index, due, level or self.config.stand_in_level))
-            elif index == required:
+            elif index == required and not self.solo:  # a solo game waits for its person
                 limit = self._person_limit(game)
                 if limit:
                     schedule.append(
@@ -160,7 +161,7 @@ class TableFlow(TableViews):
         self.claims_done.clear()
         self.claims_deadline = None
         for seat in self.seats:
-            if seat.occupant == "person" and seat.conn is None:
+            if seat.occupant == "person" and seat.conn is None and not self.solo:
                 seat.stand_in = True
         names = [seat.name or "" for seat in self.seats]
         self.decision_since = now

@@ -138,6 +138,10 @@ class TableState:
         self.seeds = seeds or (lambda: secrets.randbits(63))
         self.seats = [SeatState() for _ in range(SEATS_OF[profile])]
         self.locked = False
+        # A solo table (the R14 ladder; ARCHITECTURE invariant 5's exception): its one person has
+        # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
+        # seat never opens to a newcomer (``server.table_flow``, ``server.referee``).
+        self.solo = False
         self.stage: str = "lobby"
         self.game_no = 0
         self.seed: int | None = None
@@ -200,6 +204,7 @@ class TableState:
             "turn_timer": self.turn_timer,
             "seats": [seat.to_json() for seat in self.seats],
             "locked": self.locked,
+            "solo": self.solo,
             "stage": self.stage,
             "game_no": self.game_no,
             "seed": self.seed,
@@ -238,8 +243,9 @@ class TableState:
             seeds,
         )
         ref.seats = [SeatState.from_json(seat, now) for seat in state["seats"]]
+        ref.solo = bool(state.get("solo", False))
         for seat in ref.seats:
-            if seat.occupant == "person" and ref.stage_is_game(state["stage"]):
+            if seat.occupant == "person" and ref.stage_is_game(state["stage"]) and not ref.solo:
                 seat.stand_in = True
         ref.locked, ref.stage, ref.game_no = state["locked"], state["stage"], state["game_no"]
         ref.seed = state["seed"]

@@ -3,9 +3,10 @@
 The table is an ordinary two-seat table, built through the referee's own requests so it logs
 and stores exactly what any table does: the ladder, as a host that never sits, seats the bot of
 the ladder's level in seat 1, reserves seat 0 for the person (a seat token, no connection yet)
-and starts the game. The reserved seat waits for its person like a seat whose connection has not
-arrived: no stand-in plays for it until the person has been at the table (R14 has no clock for
-a solo player; a seat token resumes it at any time).
+and starts the game. The table is marked *solo* (ARCHITECTURE invariant 5's exception): its
+person has nobody to keep waiting, so the game waits for them — no stand-in ever plays for them,
+no turn clock runs, the seat never opens to anyone else — and a seat token resumes it at any
+time, also after a restart. The person does not hold the host's rights: the ladder is the host.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ def deal_chica(referee: Referee, name: str, level: int, now: float) -> tuple[Out
     )
     for step in steps:
         _merge(out, step())
+    referee.solo = True  # from now on the game waits for its person (invariant 5's exception)
     seat = referee.seats[PERSON_SEAT]
     token = seat.token
     assert token is not None, "the person's seat holds a token once seated"
+    seat.host = False  # sat down through the ladder's host key, but only the ladder hosts
     # Unplug the ladder's connection without a stand-in: the seat now waits for its person.
     referee.viewers.pop(host, None)
     seat.conn = None

@@ -142,6 +142,7 @@ class TableState:
         # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
         # seat never opens to a newcomer (``server.table_flow``, ``server.referee``).
         self.solo = False
+        self.public = False  # listed in the lobby of watchable tables (server.listing)
         self.stage: str = "lobby"
         self.game_no = 0
         self.seed: int | None = None
@@ -211,6 +212,7 @@ class TableState:
             "decision_since": self.decision_since,
             "claims_deadline": self.claims_deadline,
             "claims_done": sorted(self.claims_done),
+            "public": self.public,
             "rematch": sorted(self.rematch),
             "last_event": len(self.log),
             "game_event": self.game_event,
@@ -258,6 +260,7 @@ class TableState:
         ref.claims_deadline = state["claims_deadline"]
         ref.claims_done = set(state["claims_done"])
         ref.rematch = set(state["rematch"])
+        ref.public = bool(state.get("public", False))
         ref.finished_record = state["finished_record"]
         for line in log:
             ref.append_log(bytes(line))

@@ -265,9 +265,19 @@ class Referee(TableFlow):
 
     def _on_start(self, out: Outcome, viewer: Viewer, msg: c.Start, now: float) -> None:
         self._require_host(viewer, "start the game")
-        self._require_lobby("start")
+        if not (self.in_game and self._may_start_afresh(viewer)):
+            self._require_lobby("start")
         out.ack(viewer.conn, msg.rid)
         self._start_game(out, now)
+
+    def _may_start_afresh(self, viewer: Viewer) -> bool:
+        """R14 libre-2p: "N starts a new game", also mid-game, for a seated host facing only bots
+        (nobody else's game is given up)."""
+        return (
+            self.profile == "libre-2p"
+            and viewer.seat is not None
+            and all(seat.occupant == "bot" for i, seat in enumerate(self.seats) if i != viewer.seat)
+        )
 
     def _on_rematch(self, out: Outcome, viewer: Viewer, msg: c.Rematch, now: float) -> None:
         index = self._require_seated(viewer)

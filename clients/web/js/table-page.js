@@ -15,6 +15,7 @@ import { newSelection } from "./play.js";
 import { hostPanel } from "./host-panel.js";
 import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
+import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
 
 /** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
@@ -282,7 +283,8 @@ export function openTable(root, key, { errorText }) {
         type: "button", id: "screen-mode", dataset: { focus: "screen" },
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
-      model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null);
+      model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
+      freeGameButton(model, send));
   }
 
   function toggleScreen() {
@@ -321,6 +323,7 @@ export function openTable(root, key, { errorText }) {
   // Test hook: drop the socket as a network failure would, to exercise the resume path.
   globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000) };
 
+  const stopKeys = freeGameKeys(model, send); // R14 libre-2p: N starts a new game
   loadLog();
   renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
   conn.open();
@@ -328,6 +331,7 @@ export function openTable(root, key, { errorText }) {
   draw.close = () => {
     conn.close();
     clearInterval(ticker);
+    stopKeys();
   };
   return draw;
 }

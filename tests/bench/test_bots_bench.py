@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.bots import measure, positions
+from bench.bots import measure, measure_served, positions
 from bench.declines import count_declines, scores, scoring_positions
 from engine.bots import Budget
 
@@ -30,3 +30,12 @@ def test_the_declines_bench_counts_positions_where_a_caida_or_limpia_was_legal_R
     assert isinstance(levels, dict)
     assert levels["2"]["over_level_3"] <= levels["2"]["declined"] <= 6
     assert levels["3"] == {"declined": levels["3"]["declined"], "over_level_3": 0}
+
+
+def test_as_served_every_level_is_asked_of_the_servers_runner_in_wall_time() -> None:
+    result = measure_served("heads-up", 3, (2, 4), 2)
+    figures = result["levels"]
+    assert isinstance(figures, dict)
+    assert figures["4"]["budget_ms"] == 300.0
+    assert figures["2"]["budget_ms"] is None  # decided inline, on the loop
+    assert all(row["decisions"] == 3 and row["max_ms"] >= row["p50_ms"] for row in figures.values())

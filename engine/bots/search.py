@@ -110,8 +110,8 @@ def search(
     """Return each candidate's values, one per sampled deal (the same deals for all).
 
     With ``margins`` (each candidate's `margins_of`) it stops as soon as every candidate is
-    `decided`; under a deadline it stops after the deal that passes it (none if it has
-    passed already: level 3's choice then stands).
+    `decided`; under a deadline it stops at the first playout that passes it, keeping only
+    whole deals (none if it has passed already: level 3's choice then stands).
     """
     team = view.viewer & 1  # type: ignore[operator]
     evidence = evidence_of(view, settings.declined)
@@ -120,11 +120,16 @@ def search(
     done = 0
     while done < limit and not budget.expired():
         base = Game.from_view(view, sample_hidden(view, evidence, rng))
-        for index, play in enumerate(candidates):
+        deal: list[float] = []
+        for play in candidates:
+            if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
+                return values
             game = base.copy()
             game.apply(play)
             play_out(game, settings.whole_hand)
-            values[index].append(evaluate(game, team))
+            deal.append(evaluate(game, team))
+        for index, value in enumerate(deal):
+            values[index].append(value)
         done += 1
         check = done >= settings.least and (done - settings.least) % settings.every == 0
         if margins and check and decided(values, margins, settings.confidence):

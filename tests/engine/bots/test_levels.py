@@ -78,7 +78,7 @@ def test_a_search_is_reproducible_with_a_seed_and_fixed_samples(level: int) -> N
 
 @pytest.mark.parametrize("level", [4, 5])
 def test_a_search_stops_at_its_deadline(level: int) -> None:
-    """Under a deadline (the server's way) the search stops after the sample that passes it."""
+    """Under a deadline (the server's way) the search stops at the playout that passes it."""
     ticks = count()
     game = Game.new("pagat-4p", seed="deadline")
     trail_until(game, lambda g: len(g.table) >= 4)
@@ -86,7 +86,7 @@ def test_a_search_stops_at_its_deadline(level: int) -> None:
     budget = Budget(deadline=3.0, clock=lambda: float(next(ticks)))
     action = choose(level, game.view(seat), game.legal_actions(seat), random.Random(1), budget)
     assert action in game.legal_actions(seat)
-    assert next(ticks) <= 6, "the clock is read once per sample"
+    assert next(ticks) <= 6, "the clock is read once per playout, past the deadline never"
 
 
 def test_bots_and_their_budget_pickle_for_a_process_pool() -> None:

@@ -7,8 +7,8 @@ stalls (invariant 6). A level that does not exist (yet) falls back to the best o
 Each searching level has its own budget (`LEVEL_BUDGET_S`), counted from the request, so the
 time a request waits for a free worker is spent from it: the search's deadline is set when
 the request is made (``time.monotonic`` is system-wide, the same clock in every worker) at
-`SEARCH_SHARE` of the budget, leaving the rest for the deal that passes the deadline and
-the trip back. A request that waited past its deadline gets level 3's choice at once.
+`SEARCH_SHARE` of the budget, leaving the rest for the playout that passes the deadline
+and the trip back. A request that waited past its deadline gets level 3's choice at once.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ INLINE_MAX_LEVEL = 3
 #: the time from a request to its answer, at p95, each searching level is given (seconds).
 LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5}
 #: the share of a level's budget its search may use (see the module docstring).
-SEARCH_SHARE = 0.8
+SEARCH_SHARE = 0.7
 
 
 def budget_of(level: int, cap: float) -> float:

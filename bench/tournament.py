@@ -127,6 +127,13 @@ class _Served:
             cls.loop = asyncio.new_event_loop()
         return cls.loop.run_until_complete(cls.runner.decide(level, view, legal, seed))
 
+    @classmethod
+    def close(cls) -> None:
+        """Stop the pool (a stopped run must not wait for its workers' last decisions)."""
+        if cls.runner is not None:
+            cls.runner.close()
+            cls.runner = None
+
 
 def _served_decision(
     level: int, game: Game, seat: int, rng: random.Random
@@ -429,6 +436,8 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(running), file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # stopped early (Ctrl-C, SIGINT): report the pairs played
         interrupted = True
+    finally:
+        _Served.close()
     if not pairs:
         return 130
     pairs.sort(key=lambda pair: pair.index)

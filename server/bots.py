@@ -25,7 +25,7 @@ from engine.views import View
 
 INLINE_MAX_LEVEL = 3
 #: the time from a request to its answer, at p95, each searching level is given (seconds).
-LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5}
+LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5, 6: 0.5}
 #: the share of a level's budget its search may use (see the module docstring).
 SEARCH_SHARE = 0.7
 

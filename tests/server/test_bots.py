@@ -34,7 +34,7 @@ async def test_search_levels_decide_in_the_process_pool_from_one_seats_view_r7()
 
 
 def test_each_search_level_has_its_own_budget_within_the_servers_cap() -> None:
-    assert (budget_of(4, 1.0), budget_of(5, 1.0)) == (0.3, 0.5)
+    assert (budget_of(4, 1.0), budget_of(5, 1.0), budget_of(6, 1.0)) == (0.3, 0.5, 0.5)
     assert budget_of(5, 0.2) == 0.2  # the operator's cap (--bot-budget) still bounds it
 
 

@@ -62,6 +62,7 @@ export default {
 
   "bot.level.1": "1 · beginner", "bot.level.2": "2 · casual", "bot.level.3": "3 · club player",
   "bot.level.4": "4 · strong", "bot.level.5": "5 · master",
+  "bot.level.6": "6 · grandmaster",
 
   "share.title": "Table links",
   "share.join": "Link to play",

@@ -62,6 +62,7 @@ export default {
 
   "bot.level.1": "1 · principiante", "bot.level.2": "2 · aficionado", "bot.level.3": "3 · jugador de barrio",
   "bot.level.4": "4 · fuerte", "bot.level.5": "5 · maestro",
+  "bot.level.6": "6 · gran maestro",
 
   "share.title": "Enlaces de la mesa",
   "share.join": "Enlace para jugar",

@@ -62,6 +62,7 @@ export default {
 
   "bot.level.1": "1 · iniciante", "bot.level.2": "2 · casual", "bot.level.3": "3 · jogador de clube",
   "bot.level.4": "4 · forte", "bot.level.5": "5 · mestre",
+  "bot.level.6": "6 · grão-mestre",
 
   "share.title": "Links da mesa",
   "share.join": "Link para jogar",

@@ -32,12 +32,14 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None,
 
 def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
     match body:
-        case s.SeatTaken(seat=seat, name=who):
-            return tr("ev_seat_taken", name=who, seat=seat)
+        case s.SeatTaken(seat=seat, name=who, bot_level=level):
+            if level is not None:
+                return tr("ev_bot_seated", level=level, seat=seat + 1)
+            return tr("ev_seat_taken", name=who, seat=seat + 1)
         case s.SeatFreed(seat=seat):
-            return tr("ev_seat_freed", seat=seat)
+            return tr("ev_seat_freed", seat=seat + 1)
         case s.SeatsSwapped(seat=seat, other=other):
-            return tr("ev_swapped", seat=seat, other=other)
+            return tr("ev_swapped", seat=seat + 1, other=other + 1)
         case s.GameStarted(game=game):
             return tr("ev_started", game=game)
         case s.StandIn(seat=seat, active=active):
@@ -47,7 +49,7 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
         case s.OptionsChanged():
             return tr("ev_options")
         case s.LockChanged(locked=locked):
-            return tr("ev_lock", locked=locked)
+            return tr("ev_lock_on" if locked else "ev_lock_off")
     return None  # a hidden placeholder
 
 
@@ -63,7 +65,7 @@ def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
     if kind == "packet_dealt":
         return tr("ev_packet", packet=body["packet"] + 1)
     if kind == "announced":
-        call = body["call"] + (f" ({body['rank']})" if body.get("rank") else "")
+        call = tr(f"call_{body['call']}") + (f" ({body['rank']})" if body.get("rank") else "")
         points = tr("ev_points", points=body["points"]) if body.get("points") else ""
         return tr("ev_announced", name=name(body["seat"]), call=call) + points
     if kind == "missed_taken":
@@ -82,7 +84,7 @@ def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
         (a, b), (pa, pb) = body["piles"], body["points"]
         return tr("ev_counted", a=a, b=b, pa=pa, pb=pb)
     if kind == "misdeal_ruled":
-        return tr("ev_misdeal", name=name(body["dealer"]), penalty=body["penalty"])
+        return tr("ev_misdeal", name=name(body["dealer"]), penalty=tr(f"penalty_{body['penalty']}"))
     if kind == "game_over":
         a, b = body["scores"]
         winner = body["winner"]
@@ -110,3 +112,24 @@ def _played(body: Mapping[str, Any], name: Names, tr: Translator) -> str:
 
 def chat_text(line: s.ChatLine, tr: Translator) -> str:
     return tr("chat_line", name=line.name, text=line.text)
+
+
+def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
+    """The hand so far, for a viewer who arrives in its middle (the snapshot's public history:
+    its plays and missed-cards takes, without the points the live events would tell)."""
+    view = snap.view
+    if view is None or snap.info.stage != "playing":
+        return []
+
+    def name(seat: int) -> str:
+        return seat_name(snap.info, seat, tr)
+
+    lines = [tr("ev_hand", hand=view.hand_number + 1, name=name(view.dealer))]
+    for entry in view.history:
+        if entry.card is None:
+            lines.append(tr("ev_missed_taken", name=name(entry.seat), cards=cards_text(entry.take)))
+            continue
+        body = {"seat": entry.seat, "card": entry.card, "take": entry.take, "caida": entry.caida}
+        lines.append(_played(body, name, tr))
+    return lines
+

@@ -16,6 +16,7 @@ from typing import Literal
 
 from engine.actions import Misdeal
 from engine.errors import EngineError
+from engine.phase import Phase
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_from_wire
@@ -345,6 +346,17 @@ class Referee(TableFlow):
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
         out.ack(viewer.conn, msg.rid)
         self._after_game_events(out, events, now)
+
+    def _on_no_claim(self, out: Outcome, viewer: Viewer, msg: c.NoClaim, now: float) -> None:
+        """R10: this person has nothing (more) to claim; the window closes once nobody is left."""
+        index = self._require_seated(viewer)
+        game = self._require_game()
+        if game.phase is not Phase.CLAIMS:
+            raise Refused(ErrorCode.WRONG_PHASE, "R10: no claim window is open")
+        out.ack(viewer.conn, msg.rid)
+        self.claims_done.add(index)
+        out.dirty = True
+        self._maybe_close_claims(out, now)
 
     _on_take_missed = _on_play
     _on_announce = _on_play

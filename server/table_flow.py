@@ -21,6 +21,7 @@ from engine.phase import Phase
 from engine.views import view_of
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
+from server.claim_window import claim_window_done
 from server.errors import Refused
 from server.table_state import BotRequest, Outcome
 from server.table_view import TableViews
@@ -118,6 +119,8 @@ class TableFlow(TableViews):
             return []
         people_here = any(seat.occupant == "person" and seat.conn for seat in self.seats)
         pace = self.config.bot_delay_s if people_here else 0.0
+        if game.phase is Phase.CLAIMS:
+            pace = 0.0  # bots decide on claims at once: nobody watches a claim being thought over
         schedule = []
         required = game.turn if game.phase in (Phase.PLAY, Phase.ANNOUNCE) else None
         for index in game.to_act():
@@ -139,13 +142,11 @@ class TableFlow(TableViews):
         return schedule
 
     def _maybe_close_claims(self, out: Outcome, now: float) -> None:
-        """An all-bot table never waits on the claim clock (every seat has claimed)."""
+        """Close the claim window (as its clock would) once it waits for nobody (claim_window)."""
         game = self.game
         if game is None or game.phase is not Phase.CLAIMS:
             return
-        if all(seat.is_bot_controlled for seat in self.seats) and all(
-            index in self.claims_done for index in game.to_act()
-        ):
+        if claim_window_done(game, self.claims_done):
             self._apply(out, CloseClaims(), now)
 
     # ------------------------------------------------------------------ game flow

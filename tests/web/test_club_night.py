@@ -16,6 +16,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from clients.session import ClientSession
+from engine.game import Game
+from engine.record import Record
+from engine.replay import replay
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.base import MAX_NAME_CHARS
@@ -207,3 +210,31 @@ def test_the_tv_screen_joined_mid_game_shows_the_whole_log_both_piles_and_no_hid
 
 def fetch_json(page: Page, url: str) -> Any:
     return page.evaluate("async (url) => (await fetch(url)).json()", url)
+
+
+def test_the_replay_viewer_steps_a_record_to_the_end_and_back_with_the_engines_score(
+    web_url: str, new_context: NewContext, artifacts: Path
+) -> None:
+    path = ROOT / "tests" / "data" / "games" / "pagat-4p-claim.json"
+    expected = replay(Record.from_json(json.loads(path.read_text())))
+    page = new_context(viewport={"width": 1366, "height": 900}).new_page()
+    page.goto(f"{web_url}/replay?lang=en")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#replay-forward")
+    steps = page.evaluate("globalThis.__replay.replay.steps.length")
+    assert steps == len(json.loads(path.read_text())["actions"]) + 1
+    for _ in range(steps - 1):
+        page.click("#replay-forward")
+    expect(page.locator("#replay-forward")).to_be_disabled()
+    shown = [int(page.inner_text(f"#replay-score [data-score='{team}']")) for team in (0, 1)]
+    assert shown == expected["scores"]
+    assert page.locator(".replay-sheet tbody tr").count() == len(expected["hands"])
+    page.screenshot(path=str(artifacts / "replay-end.png"))
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "replay-viewer.png"))
+    for _ in range(steps - 1):
+        page.click("#replay-back")
+    expect(page.locator("#replay-back")).to_be_disabled()
+    start = Game.from_record(Record.from_json(json.loads(path.read_text())), play_actions=False)
+    expect(page.locator("#replay-score")).to_have_text(f"{start.scores[0]} – {start.scores[1]}")
+    assert page.locator(".replay-hand .card").count() == 20  # four hands of five, face up

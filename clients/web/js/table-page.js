@@ -207,6 +207,13 @@ export function openTable(root, key, { errorText }) {
     send({ ...action, at: model.lastEvent });
   }
 
+  /** R10: "nothing to claim" (a table message, not a game action): the window need not wait. */
+  function passClaims() {
+    model.claimPassed = model.game?.handNumber ?? null;
+    send({ type: "no_claim" });
+    draw();
+  }
+
   async function start() {
     const setup = remember.setup(key) || { fillBots: true, botLevel: 3 };
     if (setup.fillBots) {
@@ -309,7 +316,7 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
     chat.refresh(); // issue 15
-    const ctx = { selection, act, redraw: draw, tools: toolbar() };
+    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims };
     const side = model.screenMode ? [logPanel(model)] : [
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,

@@ -102,7 +102,8 @@ def assert_spectator_sees_no_hand(spectator: Page, hand: list[str]) -> None:
         """() => ({
           hands: document.querySelectorAll(".hand").length,
           faceUp: [...document.querySelectorAll(".card:not(.is-back)")].map((c) => c.dataset.card),
-          table: [...document.querySelectorAll(".felt .card")].map((c) => c.dataset.card),
+          table: [...document.querySelectorAll(".felt .card, .tv-felt .card")]
+            .map((c) => c.dataset.card),
           modelHand: globalThis.__cuarenta.model.game.hand,
         })"""
     )

@@ -17,6 +17,7 @@ import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
+import { motionFor } from "./motion.js";
 import { openChat } from "./chat.js"; // issue 15: chat
 import { openTv } from "./tv.js"; // issue 15: the TV table screen
 
@@ -46,6 +47,7 @@ export function openTable(root, key, { errorText }) {
   };
   model.nameOf = names.nameOf;
 
+  const motion = motionFor(model);
   let resuming = false;
   const conn = new Connection(socketUrl(), {
     hello: () => {
@@ -93,6 +95,7 @@ export function openTable(root, key, { errorText }) {
         draw();
         break;
       case "event": {
+        if (message.n > model.seenEvent) motion.before(message.event); // where things are now
         const outcome = applyEvent(model, message.n, message.event);
         tv.remember(message.n, message.event); // issue 15
         if (outcome === "gap") {
@@ -331,6 +334,7 @@ export function openTable(root, key, { errorText }) {
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
     fit();
+    motion.after();
     focusFirstChoice();
   }
 

@@ -18,6 +18,7 @@ import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
 import { motionFor } from "./motion.js";
+import { turnCue } from "./turn-cue.js";
 import { openChat } from "./chat.js"; // issue 15: chat
 import { openTv } from "./tv.js"; // issue 15: the TV table screen
 
@@ -48,6 +49,7 @@ export function openTable(root, key, { errorText }) {
   model.nameOf = names.nameOf;
 
   const motion = motionFor(model);
+  const cue = turnCue();
   let resuming = false;
   const conn = new Connection(socketUrl(), {
     hello: () => {
@@ -174,6 +176,7 @@ export function openTable(root, key, { errorText }) {
     if (now !== legalKey) {
       const turnStarts = (!legalKey || legalKey === "[]") && model.legal.length > 0;
       if (turnStarts) announce(t("prompt.yourTurn"));
+      cue.set(model.legal.length > 0 && model.role === "player");
       legalKey = now;
       selection = newSelection();
       focusPending = turnStarts;
@@ -303,6 +306,7 @@ export function openTable(root, key, { errorText }) {
         type: "button", id: "screen-mode", dataset: { focus: "screen" },
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
+      model.role === "player" ? cue.controls(draw) : null,
       model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
       freeGameButton(model, send));
   }

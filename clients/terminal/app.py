@@ -89,7 +89,7 @@ class TableApp(App[int]):
             with Vertical(id="board-column"):
                 yield Static("", id="board", markup=False)
                 yield Static("", id="menu", markup=False)
-            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False)
+            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=20)
         yield Input(placeholder=self.tr("chat_prompt"), id="chat", max_length=280)
 
     def on_mount(self) -> None:

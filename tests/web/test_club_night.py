@@ -221,6 +221,18 @@ def test_the_tv_screen_joined_mid_game_shows_the_whole_log_both_piles_and_no_hid
             expect(tv.locator(f"[data-pile='{team}']")).to_contain_text("cards won")
             expect(tv.locator(f"[data-score='{team}']")).to_be_visible()
         tv.screenshot(path=str(artifacts / "tv-1920x1080-mid-game.png"))
+        # a dropped connection: the screen watches again, and the plays it missed are in its log
+        welcomes = tv.evaluate("globalThis.__cuarenta.model.welcomes")
+        tv.evaluate("globalThis.__cuarenta.dropConnection()")
+        host.play(stop_after=plays[-1] + 12)
+        tv.wait_for_function(f"globalThis.__cuarenta.model.welcomes > {welcomes}")
+        log = fetch_json(tv, f"{web_url}/watch-log/{created.watch_key}")["log"]
+        plays = [e["n"] for e in log if e["event"]["type"] == "played"]
+        tv.wait_for_function(
+            f"Number(document.querySelector('.tv-log-lines li').dataset.n) >= {plays[-1]}"
+        )
+        numbers = {int(n) for n in shown.evaluate_all("(els) => els.map((e) => e.dataset.n)")}
+        assert set(plays) <= numbers
         host.play()  # to the end: the hands' score sheet fills in
         expect(tv.locator(".tv-final")).to_be_visible(timeout=30_000)
         expect(tv.locator(".tv-sheet tbody tr").first).to_be_visible()

@@ -7,6 +7,7 @@ import { openTable } from "./table-page.js";
 import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
+import { clearToasts } from "./toasts.js";
 
 function chrome() {
   document.title = t("app.title");
@@ -72,6 +73,7 @@ function boot() {
   }
   document.querySelector("#lang").addEventListener("change", (event) => {
     setLanguage(event.target.value, { remember: true });
+    clearToasts(); // a notice in the old language would linger: the log keeps every line
     chrome();
     rerender();
   });

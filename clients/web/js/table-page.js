@@ -2,14 +2,14 @@
 // server's messages, draw it, and send the player's choices. Reconnects resume the same seat
 // with the stored seat token and the last event number seen.
 import { h, renderInto } from "./dom.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import {
   applyDeadlines, applyEvent, applyPresence, applySnapshot, emptyModel,
 } from "./state.js";
 import { describeEvent } from "./event-text.js";
-import { seatName, teamName } from "./seats.js";
+import { seatName, teamPlayers } from "./seats.js";
 import { secondsLeft, tableView } from "./table-view.js";
 import { newSelection } from "./play.js";
 import { hostPanel } from "./host-panel.js";
@@ -17,6 +17,9 @@ import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
+import { cardName } from "./cards.js";
+import { gameEvents, lastSummary } from "./state.js";
+import { sheetPanel, sheetRows, sheetTable } from "./sheet.js";
 import { motionFor } from "./motion.js";
 import { turnCue } from "./turn-cue.js";
 import { openChat } from "./chat.js"; // issue 15: chat
@@ -44,13 +47,16 @@ export function openTable(root, key, { errorText }) {
 
   const names = {
     nameOf: (seat) => seatName(model.table?.occupants[seat], seat, model.table?.seats ?? 4),
-    teamOf: (team) => teamName(team, model.table?.seats ?? 4),
+    teamOf: (team) => teamPlayers(team, model.table?.seats ?? 4, model.table?.occupants),
+    get seats() { return model.table?.seats ?? 4; },
   };
   model.nameOf = names.nameOf;
+  model.teamOf = names.teamOf;
 
   const motion = motionFor(model);
   const cue = turnCue();
   let resuming = false;
+  let ownMove = false; // this page sent the seat's move: a play it did not send was a stand-in's
   const conn = new Connection(socketUrl(), {
     hello: () => {
       const held = remember.seat(key);
@@ -92,6 +98,7 @@ export function openTable(root, key, { errorText }) {
     switch (message.type) {
       case "snapshot":
         applySnapshot(model, message);
+        fetchHistory();
         persistEvent();
         resetSelectionIfStale();
         draw();
@@ -143,31 +150,62 @@ export function openTable(root, key, { errorText }) {
     }
   }
 
+  /**
+   * Keep the event (the log and the score sheet are drawn from events, in the language and with
+   * the names of the moment they are drawn), and tell what deserves a glance.
+   */
   function tell(n, event) {
-    const told = describeEvent(event, names);
-    if (!told) return;
-    model.log.push({ n, ...told });
-    if (model.log.length > 300) model.log.splice(0, model.log.length - 300);
+    model.events.set(n, event);
     saveLog();
+    const mine = model.you !== null && event.seat === model.you;
+    if (event.type === "played" && mine && !ownMove && model.role === "player") {
+      toast(t("notice.botPlayed", { card: cardName(event.card) }), "warn"); // a stand-in played
+    }
+    if (event.type === "played" && mine) ownMove = false;
+    if (event.type === "stand_in" && mine && event.active) toast(t("notice.standIn"), "warn");
     if (event.type === "hand_counted") summaryOpen = true;
-    if (told.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
+    // The game ended before this hand's count: the summary shown is an older hand's.
+    if (event.type === "game_over" && model.summary && model.summary.hand !== model.game?.handNumber) {
+      summaryOpen = false;
+    }
+    const told = describeEvent(event, names);
+    if (told?.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
   }
 
-  /** The log survives a reload of this tab (the server resends only the events we missed). */
+  /** The events survive a reload of this tab; the whole log comes from /watch-log anyway. */
   function saveLog() {
     try {
-      sessionStorage.setItem(`cuarenta.log.${key}`, JSON.stringify(model.log.slice(-120)));
+      const kept = [...model.events.entries()].sort((a, b) => a[0] - b[0]).slice(-300);
+      sessionStorage.setItem(`cuarenta.events.${key}`, JSON.stringify(kept));
     } catch {
-      /* storage unavailable: the log restarts after a reload */
+      /* storage unavailable: the fetched log fills in after a reload */
     }
   }
 
   function loadLog() {
     try {
-      const saved = JSON.parse(sessionStorage.getItem(`cuarenta.log.${key}`) || "[]");
-      if (Array.isArray(saved)) model.log = saved;
+      const saved = JSON.parse(sessionStorage.getItem(`cuarenta.events.${key}`) || "[]");
+      if (Array.isArray(saved)) for (const [n, event] of saved) model.events.set(n, event);
     } catch {
-      model.log = [];
+      /* nothing kept */
+    }
+  }
+
+  /**
+   * The table's whole public log (a spectator arriving mid-game, a reload, a return): the same
+   * redacted events a spectator receives, so nothing private; live events keep their own form.
+   */
+  let historyFetched = -1;
+  async function fetchHistory() {
+    if (historyFetched === model.welcomes) return;
+    historyFetched = model.welcomes;
+    try {
+      const answer = await (await fetch(`/watch-log/${encodeURIComponent(hostKey || key)}`)).json();
+      for (const { n, event } of answer.log || []) if (!model.events.has(n)) model.events.set(n, event);
+      if (!model.summary) model.summary = lastSummary(gameEvents(model));
+      draw();
+    } catch {
+      historyFetched = -1; // try again with the next snapshot
     }
   }
 
@@ -209,6 +247,7 @@ export function openTable(root, key, { errorText }) {
   }
 
   function act(action) {
+    ownMove = true;
     selection = newSelection();
     send({ ...action, at: model.lastEvent });
   }
@@ -307,6 +346,8 @@ export function openTable(root, key, { errorText }) {
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
       model.role === "player" ? cue.controls(draw) : null,
+      model.table.spectators ? h("span#watchers.badge.badge-watchers", { title: t("table.watchers.tooltip") },
+        tn("table.spectators", model.table.spectators)) : null,
       model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
       freeGameButton(model, send));
   }
@@ -324,10 +365,14 @@ export function openTable(root, key, { errorText }) {
     if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
     chat.refresh(); // issue 15
     const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims };
-    const side = model.screenMode ? [logPanel(model)] : [
+    const events = gameEvents(model);
+    const rows = sheetRows(events, model.table.seats);
+    const finished = model.game?.phase === "finished";
+    const side = model.screenMode ? [logPanel(model, names)] : [
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
-      logPanel(model),
+      model.table.started ? sheetPanel(rows, names, finished || summaryOpen) : null,
+      logPanel(model, names),
       model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },
         h("summary", t("share.title")), sharePanel({ join: key, watch: remember.setup(key)?.watch })) : null,
       chat.element, // issue 15
@@ -335,7 +380,8 @@ export function openTable(root, key, { errorText }) {
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
     h("div.table-main", model.screenMode ? null : sitPanel(), tableView(model, ctx),
-      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
+      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
+        sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
     h("aside.table-side", side)));
     fit();
     motion.after();

@@ -41,7 +41,7 @@ function scoreboard(model, tools) {
       const pile = g ? g.piles[team] : 0;
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
-      h("div.team-name", h("span.team-label", teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-name", h("span.team-label", model.teamOf ? model.teamOf(team) : teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, g ? g.scores[team] : 0)),

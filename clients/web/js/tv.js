@@ -104,7 +104,8 @@ function teamBox(model, team, names) {
     h("h2.tv-team-name", names.teamOf(team)),
     h("p.tv-score", { dataset: { score: String(team) } }, g ? g.scores[team] : 0),
     h("p.tv-pile", { dataset: { pile: String(team) } },
-      h("span.tv-pile-icon", { "aria-hidden": "true" }), t("tv.pile", { count: g ? g.piles[team] : 0 })));
+      h("span.tv-pile-icon", { "aria-hidden": "true" }), t("tv.pile", { count: g ? g.piles[team] : 0 }),
+      h("span.visually-hidden", t("tv.pileWon"))));
 }
 
 function centre(model, names) {

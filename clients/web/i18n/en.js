@@ -9,6 +9,12 @@ export default {
   "status.open": "Connected",
   "status.ended": "Session ended: reload the page to come back",
   "status.lost": "Connection lost: reconnecting…",
+  "status.retrying": "Connection lost: retrying in {s} s",
+  "status.gone": "This table no longer exists",
+  "gone.title": "This table no longer exists",
+  "gone.text": "The server was restarted or the table expired, so this game cannot go on.",
+  "gone.newTable": "Open a new table",
+  "gone.hint": "A new table gets new links: send the join link to the same people again.",
 
   "rank.A": "Ace", "rank.2": "Two", "rank.3": "Three", "rank.4": "Four", "rank.5": "Five",
   "rank.6": "Six", "rank.7": "Seven", "rank.J": "Jack", "rank.Q": "Queen", "rank.K": "King",

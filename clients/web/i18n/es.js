@@ -9,6 +9,12 @@ export default {
   "status.open": "Conectado",
   "status.ended": "Sesión terminada: recarga la página para volver",
   "status.lost": "Conexión perdida: reconectando…",
+  "status.retrying": "Se perdió la conexión: reintento en {s} s",
+  "status.gone": "Esta mesa ya no existe",
+  "gone.title": "Esta mesa ya no existe",
+  "gone.text": "El servidor se reinició o la mesa caducó, así que este juego no puede seguir.",
+  "gone.newTable": "Abrir una mesa nueva",
+  "gone.hint": "Una mesa nueva tiene enlaces nuevos: vuelve a enviar el enlace para jugar a las mismas personas.",
 
   "rank.A": "As", "rank.2": "Dos", "rank.3": "Tres", "rank.4": "Cuatro", "rank.5": "Cinco",
   "rank.6": "Seis", "rank.7": "Siete", "rank.J": "Jota", "rank.Q": "Reina", "rank.K": "Rey",

@@ -9,6 +9,12 @@ export default {
   "status.open": "Conectado",
   "status.ended": "Sessão encerrada: recarregue a página para voltar",
   "status.lost": "Conexão perdida: reconectando…",
+  "status.retrying": "Conexão perdida: nova tentativa em {s} s",
+  "status.gone": "Esta mesa não existe mais",
+  "gone.title": "Esta mesa não existe mais",
+  "gone.text": "O servidor foi reiniciado ou a mesa expirou, então este jogo não pode continuar.",
+  "gone.newTable": "Abrir uma mesa nova",
+  "gone.hint": "Uma mesa nova tem links novos: envie de novo o link para jogar às mesmas pessoas.",
 
   "rank.A": "Ás", "rank.2": "Dois", "rank.3": "Três", "rank.4": "Quatro", "rank.5": "Cinco",
   "rank.6": "Seis", "rank.7": "Sete", "rank.J": "Valete", "rank.Q": "Dama", "rank.K": "Rei",

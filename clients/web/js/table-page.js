@@ -16,7 +16,7 @@ import { hostPanel } from "./host-panel.js";
 import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
-import { toast } from "./toasts.js";
+import { clearToasts, toast } from "./toasts.js";
 import { cardName } from "./cards.js";
 import { gameEvents, lastSummary } from "./state.js";
 import { sheetPanel, sheetRows, sheetTable } from "./sheet.js";
@@ -73,9 +73,7 @@ export function openTable(root, key, { errorText }) {
     onWelcome: () => {
       model.welcomes += 1;
       if (resuming) return;
-      // Someone who never told us a name first watches; the "sit down" panel asks for it.
-      if (wantsSeat || remember.name() || hostKey) join();
-      else watch();
+      enter();
     },
     onHelloError: (error) => {
       if (error.code === "bad_token") {
@@ -88,6 +86,12 @@ export function openTable(root, key, { errorText }) {
   // issue 15: the chat panel (kept across redraws) and the TV screen of the watch link
   const chat = openChat({ request: (message) => conn.request(message), model });
   const tv = openTv(root, key, names);
+
+  /** Someone who never told us a name first watches; the "sit down" panel asks for it. */
+  function enter() {
+    if (wantsSeat || remember.name() || hostKey) join();
+    else watch();
+  }
 
   function persistEvent() {
     const held = remember.seat(key);
@@ -133,6 +137,15 @@ export function openTable(root, key, { errorText }) {
         break;
       case "seated":
         remember.setSeat(key, { token: message.token, seat: message.seat, lastEvent: model.lastEvent });
+        break;
+      case "error":
+        // The hello was welcomed but its seat token holds nothing (the table is gone, or the
+        // seat was given up): enter as a newcomer would, which finds out whether it still exists.
+        if (message.code === "bad_token" && resuming) {
+          resuming = false;
+          remember.setSeat(key, null);
+          enter();
+        }
         break;
       case "goodbye":
         // Kicked, or this seat was resumed elsewhere (another tab): reconnecting would only
@@ -287,7 +300,8 @@ export function openTable(root, key, { errorText }) {
     try {
       await conn.request({ type: "watch", key: hostKey || key });
     } catch (error) {
-      if (error.code !== "offline") drawFailure(errorText(error));
+      if (error.code === "not_found") drawGone();
+      else if (error.code !== "offline") drawFailure(errorText(error));
     }
   }
 
@@ -318,7 +332,35 @@ export function openTable(root, key, { errorText }) {
     const status = document.querySelector("#status");
     if (!status) return;
     status.dataset.status = model.status;
-    status.textContent = model.status === "open" ? "" : t(`status.${model.status}`);
+    status.textContent = statusText();
+    const loading = root.querySelector(".loading");
+    if (loading && model.status !== "open") loading.textContent = statusText() || t("status.connecting");
+  }
+
+  function statusText() {
+    if (model.status === "open") return "";
+    if (model.status === "lost" && conn.retryAt) {
+      return t("status.retrying", { s: Math.max(1, Math.ceil((conn.retryAt - Date.now()) / 1000)) });
+    }
+    return t(`status.${model.status}`);
+  }
+
+  /**
+   * The table no longer exists (a server restart on the memory store, or an expired table): say
+   * so plainly, stop reconnecting, and offer a new table (the home page keeps the name).
+   */
+  function drawGone() {
+    conn.close();
+    clearInterval(ticker);
+    model.status = "gone";
+    drawStatus();
+    remember.setSeat(key, null);
+    clearToasts();
+    document.body.classList.remove("screen-mode");
+    renderInto(root, h("div.home", h("section.created.table-gone",
+      h("h1#gone-title", t("gone.title")), h("p.lede", t("gone.text")),
+      h("div.form-actions", h("a#new-table.btn.btn-primary", { href: "/" }, t("gone.newTable"))),
+      h("p.hint", t("gone.hint")))));
   }
 
   function drawFailure(reason) {
@@ -400,6 +442,7 @@ export function openTable(root, key, { errorText }) {
 
   /** Count down visible deadlines once a second without redrawing the table. */
   const ticker = setInterval(() => {
+    if (model.status === "lost") drawStatus();
     for (const el of document.querySelectorAll("[data-deadline]")) {
       el.textContent = `${secondsLeft(Number(el.dataset.deadline))} s`;
     }

@@ -195,6 +195,11 @@ async def test_the_club_export_lists_exactly_its_finished_games_and_needs_its_ho
             status, _, body = await get(server, path)
             assert status == 403, path
             assert table.encode() not in body
+        # the players' game-over link: /replay?record=/record/<table>?key=… asks /replayed/…
+        status, _, body = await get(server, f"/replayed/{table}?key={host_key}")
+        assert status == 200
+        assert json.loads(body)["steps"][-1]["scores"] == expected["scores"]
+        assert (await get(server, f"/replayed/{table}?key=wrong-key-123"))[0] == 404
         status, _, page = await get(server, f"/c/{CLUB}.json")
         club = json.loads(page)
         assert [r["table"] for r in club["results"]] == [table]

@@ -263,7 +263,11 @@ export default {
 
   "sit.title": "Sit down and play",
   "sit.button": "Take a seat",
-  "sit.hint": "You are watching; give your name to take a free seat.",
+  "seat.partnerOf": "Partner of {name}",
+  "seat.sitHere": "Sit here",
+  "sit.needName": "Write your name first, then choose a chair.",
+  "host.moveTo": "Move to…",
+  "sit.hint": "You are watching: write your name, then choose a free chair (or take the first free one).",
 
   "screen.enter": "Table screen",
   "screen.leave": "Leave the table screen",

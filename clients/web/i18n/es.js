@@ -263,7 +263,11 @@ export default {
 
   "sit.title": "Siéntate a jugar",
   "sit.button": "Sentarme",
-  "sit.hint": "Ahora solo miras; con tu nombre tomas una silla libre.",
+  "seat.partnerOf": "Pareja de {name}",
+  "seat.sitHere": "Sentarme aquí",
+  "sit.needName": "Escribe primero tu nombre y luego elige una silla.",
+  "host.moveTo": "Mover a…",
+  "sit.hint": "Estás mirando: escribe tu nombre y elige una silla libre (o toma la primera libre).",
 
   "screen.enter": "Pantalla de mesa",
   "screen.leave": "Salir de la pantalla",

@@ -263,7 +263,11 @@ export default {
 
   "sit.title": "Sente-se para jogar",
   "sit.button": "Sentar",
-  "sit.hint": "Agora você só assiste; com seu nome ocupa uma cadeira livre.",
+  "seat.partnerOf": "Parceiro de {name}",
+  "seat.sitHere": "Sentar aqui",
+  "sit.needName": "Escreva primeiro seu nome e depois escolha uma cadeira.",
+  "host.moveTo": "Mover para…",
+  "sit.hint": "Você está assistindo: escreva seu nome e escolha uma cadeira livre (ou pegue a primeira livre).",
 
   "screen.enter": "Tela da mesa",
   "screen.leave": "Sair da tela da mesa",

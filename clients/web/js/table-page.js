@@ -42,7 +42,8 @@ export function openTable(root, key, { errorText }) {
   let summaryOpen = false;
   let focusPending = false;
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
-  let joinRefused = false; // this key cannot seat anyone (a watch link): stop offering a seat
+  let joinRefused = false;
+  let wantedSeat = null; // the free chair the visitor clicked, or null for the first free one // this key cannot seat anyone (a watch link): stop offering a seat
   const hostKey = remember.hostKey(key);
 
   const names = {
@@ -282,12 +283,29 @@ export function openTable(root, key, { errorText }) {
     await send({ type: "start" });
   }
 
+  /** A visitor chose a free chair: sit there under the name given (asked for if missing). */
+  function sitAt(seat) {
+    const input = root.querySelector("#sit-name");
+    const name = (input?.value || remember.name()).trim();
+    if (!name) {
+      input?.focus();
+      toast(t("sit.needName"), "warn");
+      return;
+    }
+    remember.setName(name);
+    wantsSeat = true;
+    wantedSeat = seat;
+    conn.reconnectNow(); // the name travels in the hello of the new connection
+  }
+
   async function join() {
     const joinWith = hostKey || key;
     const asked = wantsSeat;
+    const seat = wantedSeat;
     wantsSeat = false;
+    wantedSeat = null;
     try {
-      await conn.request({ type: "join", key: joinWith });
+      await conn.request({ type: "join", key: joinWith, seat });
     } catch (error) {
       if (error.code === "offline") return; // the next welcome tries again
       joinRefused = true;
@@ -388,7 +406,7 @@ export function openTable(root, key, { errorText }) {
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
       model.role === "player" ? cue.controls(draw) : null,
-      model.table.spectators ? h("span#watchers.badge.badge-watchers", { title: t("table.watchers.tooltip") },
+      model.table.spectators && model.role === "player" ? h("span#watchers.badge.badge-watchers", { title: t("table.watchers.tooltip") },
         tn("table.spectators", model.table.spectators)) : null,
       model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
       freeGameButton(model, send));
@@ -406,7 +424,8 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
     chat.refresh(); // issue 15
-    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims };
+    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims,
+      sitAt: model.role === "spectator" && !joinRefused && !model.table.started ? sitAt : null };
     const events = gameEvents(model);
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";

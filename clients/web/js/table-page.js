@@ -455,7 +455,12 @@ export function openTable(root, key, { errorText }) {
     if (!main) return;
     const top = main.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
-    root.querySelector(".table-page")?.style.setProperty("--fit-h", `${height}px`);
+    const page = root.querySelector(".table-page");
+    page?.style.setProperty("--fit-h", `${height}px`);
+    // Cards as large as the height allows: a short table (the solo page's bar above it) gets
+    // smaller cards rather than a hand below the fold.
+    const card = Math.max(34, Math.min(76, window.innerWidth * 0.12, (height - 260) / 3.9));
+    page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
   }
   window.addEventListener("resize", fit);
 

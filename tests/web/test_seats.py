@@ -42,3 +42,19 @@ def test_a_friend_chooses_the_partners_chair_and_the_host_moves_them(
     host.select_option(f"[data-action='move-{partner}']", str(opponent))
     friend.wait_for_function(f"globalThis.__cuarenta.model.you === {opponent}")
     host.wait_for_selector(f".seat[data-seat='{opponent}'] >> text=Marta")
+
+
+@pytest.mark.timeout(60)
+def test_the_links_page_gives_the_three_links_the_readme_promises(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    page = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
+    links = create_table(page, web_url)
+    host = page.input_value("#link-host")
+    assert len({links["join"], links["watch"], host}) == 3
+    assert all(url.startswith(f"{web_url}/t/") for url in (*links.values(), host))
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "three links: the *join* link" in readme
+    # The rules are a link away on every screen (the top bar), in the page's language.
+    assert page.inner_text("#rules-link") == "Reglas"
+    page.screenshot(path=artifacts / "links-page-phone.png", full_page=True)

@@ -263,6 +263,13 @@ export default {
 
   "sit.title": "Sit down and play",
   "sit.button": "Take a seat",
+  "share.host": "Host link (keep it for yourself)",
+  "share.host.hint": "Opens this table with the host's controls (bots, seats, start, house rules): do not send it to the players.",
+  "rules.link": "Rules",
+  "rules.link.tooltip": "How to play Cuarenta (opens in a new tab)",
+  "explain.caida": "Caída: you took, with a card of the same rank, the card the previous player just dropped: +2.",
+  "explain.limpia": "Limpia: your capture left the table empty: +2.",
+  "explain.ronda": "Ronda: three cards of the same rank among the five dealt: points for the team (nothing from 30 on).",
   "seat.partnerOf": "Partner of {name}",
   "seat.sitHere": "Sit here",
   "sit.needName": "Write your name first, then choose a chair.",

@@ -263,6 +263,13 @@ export default {
 
   "sit.title": "Siéntate a jugar",
   "sit.button": "Sentarme",
+  "share.host": "Enlace del anfitrión (guárdalo para ti)",
+  "share.host.hint": "Abre esta mesa con los controles del anfitrión (bots, sillas, empezar, reglas de la casa): no lo envíes a los jugadores.",
+  "rules.link": "Reglas",
+  "rules.link.tooltip": "Cómo se juega al Cuarenta (se abre en otra pestaña)",
+  "explain.caida": "Caída: te llevaste, con una carta del mismo valor, la carta que el anterior acababa de botar: +2.",
+  "explain.limpia": "Limpia: tu jugada dejó la mesa vacía: +2.",
+  "explain.ronda": "Ronda: tres cartas del mismo valor entre las cinco repartidas: puntos para el equipo (nada desde 30).",
   "seat.partnerOf": "Pareja de {name}",
   "seat.sitHere": "Sentarme aquí",
   "sit.needName": "Escribe primero tu nombre y luego elige una silla.",

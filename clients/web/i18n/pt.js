@@ -263,6 +263,13 @@ export default {
 
   "sit.title": "Sente-se para jogar",
   "sit.button": "Sentar",
+  "share.host": "Link do anfitrião (guarde para você)",
+  "share.host.hint": "Abre esta mesa com os controles do anfitrião (bots, cadeiras, começar, regras da casa): não envie aos jogadores.",
+  "rules.link": "Regras",
+  "rules.link.tooltip": "Como se joga Cuarenta (abre em outra aba)",
+  "explain.caida": "Caída: você levou, com uma carta do mesmo valor, a carta que o anterior acabou de jogar: +2.",
+  "explain.limpia": "Limpia: sua jogada deixou a mesa vazia: +2.",
+  "explain.ronda": "Ronda: três cartas do mesmo valor entre as cinco recebidas: pontos para a equipe (nada a partir de 30).",
   "seat.partnerOf": "Parceiro de {name}",
   "seat.sitHere": "Sentar aqui",
   "sit.needName": "Escreva primeiro seu nome e depois escolha uma cadeira.",

@@ -14,6 +14,8 @@ function chrome() {
   document.querySelector(".skip-link").textContent = t("app.skip");
   document.querySelector("#lang-label").textContent = t("app.language");
   document.querySelector("#solo-link").textContent = t("solo.link");
+  const rules = document.querySelector("#rules-link"); // the rules from every screen (a new tab)
+  if (rules) { rules.textContent = t("rules.link"); rules.title = t("rules.link.tooltip"); }
   const picker = document.querySelector("#lang");
   picker.replaceChildren(...Object.keys(LANGUAGES).map((code) =>
     h("option", { value: code, selected: code === language() }, LANGUAGES[code]["app.languageName"])));

@@ -6,15 +6,25 @@ import { describeEvent } from "./event-text.js";
 import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
 
+/** A short explanation of the game's own words where they appear (caída, limpia, ronda). */
+export function explain(event) {
+  const words = [];
+  if (event.type === "played" && event.caida) words.push(t("explain.caida"));
+  if (event.type === "played" && event.limpia) words.push(t("explain.limpia"));
+  if (event.type === "announced" && event.call === "ronda") words.push(t("explain.ronda"));
+  return words.length ? words.join(" ") : null;
+}
+
 /** The current game's log, worded now (this language, these names), newest first. */
 export function logPanel(model, names) {
-  const entries = gameEvents(model).map(([n, event]) => ({ n, ...(describeEvent(event, names) || {}) }))
+  const entries = gameEvents(model).map(([n, event]) => ({ n, tip: explain(event),
+    ...(describeEvent(event, names) || {}) }))
     .filter((e) => e.text).slice(-60).reverse();
   return h("section.panel.log-panel", { "aria-labelledby": "log-title" },
     h("h2#log-title", t("log.title")),
     entries.length
-      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, { dataset: { n: String(e.n) } },
-        e.text)))
+      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, {
+        dataset: { n: String(e.n) }, title: e.tip, class: e.tip ? "has-tip" : null }, e.text)))
       : h("p.hint", t("log.empty")));
 }
 

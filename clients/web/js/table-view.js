@@ -124,7 +124,8 @@ function lastPlayLine(model) {
     e.take.length
       ? t("table.lastTook", { name, card: cardShort(e.card), cards: e.take.map(cardShort).join(" ") })
       : t("table.lastTrailed", { name, card: cardShort(e.card) }),
-    extras ? h("strong.last-play-points", ` ${extras}`) : null);
+    extras ? h("strong.last-play-points.has-tip", { title: [e.caida ? t("explain.caida") : null,
+      e.limpia ? t("explain.limpia") : null].filter(Boolean).join(" ") || null }, ` ${extras}`) : null);
 }
 
 function felt(model, selection, redraw) {

@@ -216,7 +216,9 @@ export function openTable(root, key, { errorText }) {
     try {
       const answer = await (await fetch(`/watch-log/${encodeURIComponent(hostKey || key)}`)).json();
       for (const { n, event } of answer.log || []) if (!model.events.has(n)) model.events.set(n, event);
-      if (!model.summary) model.summary = lastSummary(gameEvents(model));
+      const events = gameEvents(model);
+      if (!model.summary) model.summary = lastSummary(events);
+      if (!model.lastPlay) model.lastPlay = events.map(([, e]) => e).filter((e) => e.type === "played").pop() ?? null;
       draw();
     } catch {
       historyFetched = -1; // try again with the next snapshot

@@ -16,7 +16,7 @@ PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(BIN)/p
 # pytest-xdist workers: one per core keeps the whole suite within a few minutes on 2 cores.
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test lint check bench services clean lock help
+.PHONY: run test lint check bench services clean lock help fuzz
 
 help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
@@ -74,6 +74,9 @@ check: test
 
 bench: $(STAMP) $(WEB_DEPS)
 	$(BIN)/cuarenta bench all
+
+fuzz: $(STAMP)  ## the long fuzzing run against a real server: FUZZ_SECONDS=300 make fuzz
+	$(BIN)/pytest -m fuzz -s -q -p no:cacheprovider tests/server/test_fuzz.py
 
 # Re-pin every Python dependency after changing pyproject.toml.
 lock:

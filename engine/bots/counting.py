@@ -319,10 +319,11 @@ def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
         other_pile += len(missed)
         value = points + count_margin(pile, other_pile, pos.dealer_own)
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
-        if pos.score + points >= pos.rules.target:
-            return WIN_VALUE + points
+        gift = GIFT if missed else 0.0
+        if pos.score + points >= pos.rules.target:  # won: a gift is still no way to win
+            return WIN_VALUE + points - gift
         value -= _reply_risk(pos, rec, code, size - len(missed), -1, pile, other_pile)
-        return value - GIFT if missed else value
+        return value - gift
     target = play.card if pos.caida_next else -1
     code = rec.code + _POW5[rank]
     return -_reply_risk(pos, rec, code, pos.table_size + 1, target, pos.pile, pos.other_pile)

@@ -119,7 +119,7 @@ def reference_appraise(pos: Position, play: Play) -> float:
         value = points + count_margin(pile, other_pile, pos.dealer_own)
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
         if pos.score + points >= pos.rules.target:
-            return WIN_VALUE + points
+            return WIN_VALUE + points - (GIFT if missed else 0.0)
         value -= _reply_risk(pos, after, size - len(missed), -1, pile, other_pile)
         return value - GIFT if missed else value
     after[rank].append(play.card)

@@ -28,6 +28,7 @@ from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
+from server.core.commands import Attach, Detach, Request, Resume
 from server.errors import Refused
 from server.frames import FRAMES, Built
 from server.referee import Outcome
@@ -95,7 +96,7 @@ class Connection:
             if self.room is not None:
                 room, self.room = self.room, None
                 with contextlib.suppress(Exception):
-                    await room.run(lambda referee, now: referee.detach(self.id, now))
+                    await room.run(Detach(self.id))
 
     async def _receive(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection."""
@@ -161,9 +162,7 @@ class Connection:
                 raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
             room, ref = found
             await self._leave_other_table(room)
-            outcome = await room.run(
-                lambda referee, now: referee.attach(self.id, self.name, message, ref.role, now)
-            )
+            outcome = await room.run(Attach(self.id, self.name, message, ref.role))
             self.room = room
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
@@ -172,7 +171,7 @@ class Connection:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
             room = self.room
-            await room.run(lambda referee, now: referee.handle(self.id, message, now))
+            await room.run(Request(self.id, message))
         return True
 
     async def _hello(self, message: c.Hello) -> bool:
@@ -193,9 +192,9 @@ class Connection:
         if room is None:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)
-        token, last = message.resume, message.last_event
-        outcome = await room.run(lambda referee, now: referee.resume(
-            self.id, self.name, token, last, message.rid, now))
+        outcome = await room.run(
+            Resume(self.id, self.name, message.resume, message.last_event, message.rid)
+        )
         self.room = room
         self._bind(room.table_id, outcome)
         return True
@@ -210,4 +209,4 @@ class Connection:
     async def _leave_other_table(self, room: Room | RemoteRoom) -> None:
         if self.room is not None and self.room is not room:
             old, self.room = self.room, None
-            await old.run(lambda referee, now: referee.detach(self.id, now))
+            await old.run(Detach(self.id))

@@ -12,7 +12,7 @@ each viewer is sent), ``server.table_flow`` (the game, its clocks and bots).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, assert_never
 
 from engine.actions import Misdeal
 from engine.errors import EngineError
@@ -21,6 +21,19 @@ from protocol import server_messages as s
 from protocol.convert import action_from_wire
 from protocol.errors import ErrorCode
 from server import keys
+from server.core.chica import deal_chica
+from server.core.commands import (
+    Attach,
+    BotAnswer,
+    Command,
+    DealChica,
+    Detach,
+    Reattach,
+    Request,
+    Resume,
+    Tick,
+    Ticket,
+)
 from server.errors import Refused
 from server.seating import TokenBucket, Viewer, first_free, is_free
 from server.store.base import KeyRole
@@ -32,6 +45,28 @@ __all__ = ["STATE_FORMAT", "BotRequest", "Outcome", "Referee", "RefereeConfig"]
 
 class Referee(TableFlow):
     """One table's referee: every request of its viewers, checked before anything changes."""
+
+    def apply(self, command: Command, now: float) -> Outcome:
+        """Carry out one command at time ``now``; raises ``Refused`` with nothing changed."""
+        match command:
+            case Attach(conn, name, request, role):
+                return self.attach(conn, name, request, role, now)
+            case Resume(conn, name, token, last_event, rid):
+                return self.resume(conn, name, token, last_event, rid, now)
+            case Detach(conn):
+                return self.detach(conn, now)
+            case Request(conn, message):
+                return self.handle(conn, message, now)
+            case Tick():
+                return self.tick(now)
+            case BotAnswer(seat, at, action):
+                return self.bot_answer(seat, at, action, now)
+            case Reattach(tickets):
+                return self.reattach(tickets, now)
+            case DealChica(name, level):
+                return deal_chica(self, name, level, now)
+            case _:
+                assert_never(command)
 
     # ------------------------------------------------------------------ connections
     def attach(
@@ -132,11 +167,40 @@ class Referee(TableFlow):
         viewer = self.viewers.get(conn)
         if viewer is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
-        handler = getattr(self, "_on_" + message.type, None)
-        if handler is None:
-            raise Refused(ErrorCode.WRONG_PHASE, f"{message.type!r} is not a table request")
         out = Outcome()
-        handler(out, viewer, message, now)
+        match message:
+            case c.Leave():
+                self._on_leave(out, viewer, message, now)
+            case c.Sit():
+                self._on_sit(out, viewer, message, now)
+            case c.Stand():
+                self._on_stand(out, viewer, message, now)
+            case c.Swap():
+                self._on_swap(out, viewer, message, now)
+            case c.AddBot():
+                self._on_add_bot(out, viewer, message, now)
+            case c.RemoveBot():
+                self._on_remove_bot(out, viewer, message, now)
+            case c.Kick():
+                self._on_kick(out, viewer, message, now)
+            case c.Lock():
+                self._on_lock(out, viewer, message, now)
+            case c.SetOptions():
+                self._on_set_options(out, viewer, message, now)
+            case c.Start():
+                self._on_start(out, viewer, message, now)
+            case c.Rematch():
+                self._on_rematch(out, viewer, message, now)
+            case c.RuleMisdeal():
+                self._on_misdeal(out, viewer, message, now)
+            case c.GetRecord():
+                self._on_get_record(out, viewer, message, now)
+            case c.Chat():
+                self._on_chat(out, viewer, message, now)
+            case c.Play() | c.TakeMissed() | c.Announce() | c.Claim():
+                self._on_play(out, viewer, message, now)
+            case _:  # hello, ping, create, join, watch: the connection's, not the table's
+                raise Refused(ErrorCode.WRONG_PHASE, f"{message.type!r} is not a table request")
         return self._finish(out)
 
     def _on_leave(self, out: Outcome, viewer: Viewer, msg: c.Leave, now: float) -> None:
@@ -332,9 +396,56 @@ class Referee(TableFlow):
         out.ack(viewer.conn, msg.rid)
         self._after_game_events(out, events, now)
 
-    _on_take_missed = _on_play
-    _on_announce = _on_play
-    _on_claim = _on_play
+    # ------------------------------------------------------------------ rebuilt tables
+    def tickets(self, live: set[str], last_event: int | None = None) -> list[Ticket]:
+        """Tickets of the viewers whose connections are in ``live``, to seat them again on a
+        rebuilt referee (``Reattach``).
+
+        ``last_event`` is what they have all been sent (the stored log's end, after a reload):
+        each resume then also replays the events the resumes before it published.
+        """
+        tickets = []
+        for viewer in self.viewers.values():
+            if viewer.conn not in live:
+                continue
+            role: KeyRole = "host" if viewer.host else "join" if viewer.can_sit else "watch"
+            token = self.seats[viewer.seat].token if viewer.seat is not None else None
+            tickets.append(
+                Ticket(viewer.conn, viewer.name, self.keys.get(role), role, token, last_event)
+            )
+        return tickets
+
+    def reattach(self, tickets: tuple[Ticket, ...], now: float) -> Outcome:
+        """Resume every ticket's seat (or watch); one merged outcome to commit.
+
+        A table is rebuilt from the store when this process takes it over or after a failed
+        commit: the state knows seats and tokens, not who is connected. Each ticket is replayed
+        as a seat-token resume (a player) or a watch (a spectator), so nobody has to reconnect
+        and nobody sees an event twice (invariant 2).
+        """
+        merged = Outcome()
+        for ticket in tickets:
+            try:
+                part = self._reattach_one(ticket, now)
+            except Refused:
+                merged.to(ticket.conn, s.Goodbye(reason="the table moved to another server: "
+                                                        "join it again with its link"))
+                merged.detached.append(ticket.conn)
+                continue
+            merged.merge(part)
+        return merged
+
+    def _reattach_one(self, ticket: Ticket, now: float) -> Outcome:
+        if ticket.token is not None:
+            try:
+                return self.resume(ticket.conn, ticket.name, ticket.token, ticket.last_event, 0,
+                                   now)
+            except Refused:
+                if ticket.key is None:
+                    raise  # the seat is gone (stood up, kicked) and there is no link to watch by
+        if ticket.key is None:
+            raise Refused(ErrorCode.NOT_AT_TABLE, "no link to rejoin the table with")
+        return self.attach(ticket.conn, ticket.name, c.Watch(key=ticket.key), ticket.role, now)
 
     # ------------------------------------------------------------------ seating helpers
     def _seat_for_newcomer(self, wanted: int | None, viewer: Viewer) -> int:

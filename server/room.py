@@ -19,8 +19,8 @@ import structlog
 
 from protocol import server_messages as s
 from server.bots import BotRunner
+from server.core.commands import BotAnswer, Command, Reattach, Tick
 from server.frames import Built
-from server.handover import reattach, tickets_of
 from server.metrics import Metrics
 from server.referee import BotRequest, Outcome, Referee
 from server.store.base import Store, StoreError, TableNotFound
@@ -29,7 +29,7 @@ from server.tasks import STOP_WAIT_S, cancel_and_wait
 log = structlog.get_logger("server.room")
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
-Detach = Callable[[str, "Room"], None]
+OnDetach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
 
@@ -45,7 +45,7 @@ class Room:
         bots: BotRunner,
         metrics: Metrics,
         deliver: Deliver,
-        detach: Detach,
+        detach: OnDetach,
         owner: str,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -79,19 +79,19 @@ class Room:
             async with asyncio.timeout(STOP_WAIT_S):
                 await self.store.release_lease(self.table_id, self.owner)
 
-    async def run(self, change: Callable[[Referee, float], Outcome], wake: bool = True) -> Outcome:
-        """Apply one change under the lock, commit it, then deliver its messages.
+    async def run(self, command: Command, wake: bool = True) -> Outcome:
+        """Apply one command under the lock, commit it, then deliver its messages.
 
-        ``change`` raises ``Refused`` to refuse a request: nothing is committed or sent then.
+        The referee raises ``Refused`` to refuse a command: nothing is committed or sent then.
         A room whose last commit failed first reloads itself from the store (memory may be
-        ahead of it). ``wake`` lets the change wake the clock task when it brought the next
+        ahead of it). ``wake`` lets the command wake the clock task when it brought the next
         deadline or bot turn forward (its own changes need not: it recomputes after each round);
         most commands do not, and waking it for nothing would double their cost.
         """
         async with self.lock:
             if self.failed:
                 await self._reload()
-            outcome = change(self.referee, self.clock())
+            outcome = self.referee.apply(command, self.clock())
             await self._commit_and_deliver(outcome)
             if wake and self._asleep_until is not None:
                 due = self.referee.next_wakeup()
@@ -124,13 +124,14 @@ class Room:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
         events = await self.store.events_after(self.table_id, 0)
         old = self.referee
-        tickets = tickets_of(old, set(old.viewers), stored.last_event)  # all sent up to there
+        tickets = old.tickets(set(old.viewers), stored.last_event)  # all sent up to there
         self.referee = Referee.from_state(
             stored.state, [event.data for event in events], old.config, self.clock(), old.seeds
         )
         self.version = stored.version
         self.failed = False
-        await self._commit_and_deliver(reattach(self.referee, tickets, self.clock()))
+        reattached = self.referee.apply(Reattach(tuple(tickets)), self.clock())
+        await self._commit_and_deliver(reattached)
         log.info("table reloaded from the store", version=self.version)
 
     async def _clock_loop(self) -> None:
@@ -157,7 +158,7 @@ class Room:
                 self._asleep_until = None
             self._wake.clear()
             try:
-                await self.run(lambda referee, now: referee.tick(now), wake=False)
+                await self.run(Tick(), wake=False)
                 async with self.lock:
                     requests = self.referee.due_bots(self.clock())
                 for request in requests:
@@ -187,4 +188,4 @@ class Room:
         structlog.contextvars.bind_contextvars(seat=request.seat, last_event=request.at)
         action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
         self.metrics.bot_moves.labels(level=str(request.level)).inc()
-        await self.run(lambda referee, now: referee.bot_act(request, action, now), wake=False)
+        await self.run(BotAnswer(request.seat, request.at, action), wake=False)

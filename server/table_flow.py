@@ -4,7 +4,7 @@ Clocks are absolute server times kept in the state, so a restart keeps them: a p
 deadline (``turn_timer``; manual announcements use it too, or the claim window when the timer is
 off), the R10 claim window, and each absent person's grace. Bots — bot seats, stand-ins for
 absent people, and the stand-in that acts for a person past a deadline — are asked through
-``due_bots``; their answers come back through ``bot_act`` like any command. A table where every
+``due_bots``; their answers come back as a ``BotAnswer`` command like any other. A table where every
 seat is a bot never waits on a clock.
 """
 
@@ -52,22 +52,26 @@ class TableFlow(TableViews):
         return requests
 
     def bot_act(self, request: BotRequest, action: Action | None, now: float) -> Outcome:
-        """Apply a bot's answer if the table is still where the bot saw it."""
+        """Apply a bot's answer to ``request`` (``BotAnswer``)."""
+        return self.bot_answer(request.seat, request.at, action, now)
+
+    def bot_answer(self, seat: int, at: int, action: Action | None, now: float) -> Outcome:
+        """Apply a bot's answer if the table is still where the bot saw it (event ``at``)."""
         self.last_input = max(self.last_input, now)
         out = Outcome()
         game = self.game
-        if game is None or request.at != self.last_event or not self.in_game:
+        if game is None or at != self.last_event or not self.in_game:
             return out  # stale: the next due_bots asks again
         if action is None:  # the bot declines an optional action (a claim, missed cards)
             if game.phase is Phase.CLAIMS:
-                self.claims_done.add(request.seat)
+                self.claims_done.add(seat)
                 out.dirty = True
                 self._maybe_close_claims(out, now)
             return self._finish(out)
         try:
             events = game.apply(action)
-        except IllegalAction:
-            events = game.apply(request.legal[0])
+        except IllegalAction:  # the first offer the bot was given (the table is where it saw it)
+            events = game.apply(game.legal_actions(seat, by_rank=True)[0])
         self._after_game_events(out, events, now)
         return self._finish(out)
 

@@ -74,6 +74,14 @@ class Baseline:
     length: int
 
 
+@dataclass(frozen=True, slots=True)
+class ReservedSeat:
+    """A seat held for a person who has not connected yet: its token resumes it."""
+
+    seat: int
+    token: str
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one command caused: log entries to store first, then messages to send.
@@ -90,6 +98,14 @@ class Outcome:
     first_new: int | None = None
     acks: dict[str, int] = field(default_factory=dict)
     baseline: Baseline | None = None  # what this outcome's updates are told as a change of
+    reserved: ReservedSeat | None = None  # a seat ``DealChica`` keeps for a person to come
+
+    def merge(self, part: Outcome) -> None:
+        """Add a finished outcome's entries, messages and detachments to this one."""
+        self.entries += part.entries
+        self.messages += part.messages
+        self.detached += part.detached
+        self.dirty = self.dirty or part.dirty
 
     def to(self, conn: str, message: s.ServerMessage | Built) -> None:
         self.messages.append((conn, message))

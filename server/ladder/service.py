@@ -18,14 +18,13 @@ import structlog
 
 from protocol import ladder as m
 from protocol.errors import ErrorCode
+from server.core.commands import DealChica
 from server.errors import Refused
-from server.ladder.chica import deal_chica
 from server.ladder.names import checked_name
 from server.ladder.outcome import chica_outcome
 from server.ladder.rules import Chica, LadderRun
 from server.ladder.store import LadderStore
 from server.lobby import Lobby
-from server.referee import Outcome, Referee
 from server.store.base import Store, TableNotFound
 
 log = structlog.get_logger("server.ladder")
@@ -107,17 +106,12 @@ class Ladder:
         """A new heads-up table against the bot of the run's level, the person's seat reserved."""
         level = run.level
         room = await self.lobby.create(PROFILE, {}, 0)
-        dealt: list[Chica] = []
-
-        def change(referee: Referee, now: float) -> Outcome:
-            outcome, seat = deal_chica(referee, name, level, now)
-            dealt.append(Chica(referee.table_id, referee.keys["join"], seat.seat,
-                               seat.seat_token, level))
-            return outcome
-
-        await room.run(change)
+        reserved = (await room.run(DealChica(name, level))).reserved
+        assert reserved is not None, "a chica reserves the person's seat"
+        chica = Chica(room.table_id, room.referee.keys["join"], reserved.seat, reserved.token,
+                      level)
         log.info("ladder chica dealt", table=room.table_id, level=level, streak=run.streak)
-        return await self._save(run.dealt(dealt[0]))
+        return await self._save(run.dealt(chica))
 
     async def _save(self, run: LadderRun) -> LadderRun:
         return await self.store.save(run)

@@ -12,25 +12,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from protocol import client_messages as c
-from server.referee import Outcome, Referee
+from server.table_state import Outcome, ReservedSeat
+
+if TYPE_CHECKING:
+    from server.referee import Referee
 
 PERSON_SEAT = 0
 BOT_SEAT = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    """What the ladder keeps of the new table: the person's seat token."""
-
-    seat: int
-    seat_token: str
-
-
-def deal_chica(referee: Referee, name: str, level: int, now: float) -> tuple[Outcome, Dealt]:
-    """Seat the bot and the person, start the game; the outcome is the table's log to commit.
+def deal_chica(referee: Referee, name: str, level: int, now: float) -> Outcome:
+    """Seat the bot and the person, start the game (the ``DealChica`` command); the outcome
+    is the table's log to commit, and ``reserved`` the person's seat and its token.
 
     Raises ``Refused`` (nothing changed on the table) if the table is not a fresh two-seat one.
     """
@@ -43,7 +39,7 @@ def deal_chica(referee: Referee, name: str, level: int, now: float) -> tuple[Out
         lambda: referee.handle(host, c.Start(), now),
     )
     for step in steps:
-        _merge(out, step())
+        out.merge(step())
     seat = referee.seats[PERSON_SEAT]
     token = seat.token
     assert token is not None, "the person's seat holds a token once seated"
@@ -52,11 +48,5 @@ def deal_chica(referee: Referee, name: str, level: int, now: float) -> tuple[Out
     seat.conn = None
     out.messages = [(conn, message) for conn, message in out.messages if conn != host]
     out.dirty = True
-    return out, Dealt(PERSON_SEAT, token)
-
-
-def _merge(into: Outcome, part: Outcome) -> None:
-    into.entries += part.entries
-    into.messages += part.messages
-    into.detached += part.detached
-    into.dirty = into.dirty or part.dirty
+    out.reserved = ReservedSeat(PERSON_SEAT, token)
+    return out

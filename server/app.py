@@ -19,12 +19,12 @@ from protocol import server_messages as s
 from server.bots import BotRunner
 from server.config import Settings
 from server.connection import Connection
+from server.core.referee import RefereeConfig
 from server.frames import Built
 from server.http import HttpRoutes
 from server.ladder import Ladder, ladder_store_for
 from server.lobby import Lobby
 from server.metrics import Metrics
-from server.referee import RefereeConfig
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.tasks import cancel_and_wait

@@ -41,9 +41,9 @@ from server.core.commands import (
     Resume,
     Ticket,
 )
+from server.core.referee import Outcome
 from server.errors import Refused
 from server.frames import FRAMES, Built
-from server.referee import Outcome
 from server.relay import Frame, PeerGone, Relay
 from server.store.base import StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait

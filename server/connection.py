@@ -29,10 +29,10 @@ from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
 from server.core.commands import Attach, Detach, Request, Resume
+from server.core.referee import Outcome
+from server.core.seating import TokenBucket
 from server.errors import Refused
 from server.frames import FRAMES, Built
-from server.referee import Outcome
-from server.seating import TokenBucket
 from server.store.base import StoreError
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Two kinds of outgoing message exist. Most are frozen models, encoded here once per object
 (``SharedFrames``: a change sends the same presence or event object to several viewers). The
-per-change ``update`` and ``snapshot`` frames are the hot path: ``server.table_view`` assembles
+per-change ``update`` and ``snapshot`` frames are the hot path: ``server.core.publishing`` assembles
 them as bytes from pieces each encoded once per change (the public view, the table info, each
 event form) and hands them over as a ``Built`` message. A msgpack map is a header followed by
 its keys and values, so concatenating pre-encoded values yields exactly the bytes of the map.

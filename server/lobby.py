@@ -6,9 +6,8 @@ reload brings back a table the lobby **unloaded** because it sat idle (nobody co
 due on its clocks) for ``idle_unload_s``: its memory is freed, its state stays in the store, and
 the next join, resume or watch rebuilds it with its deadlines re-armed, as after a takeover.
 
-Each room writes through a ``RoomStore``: the commit that ends a game also keeps the game's R15
-record apart from the table, for the record retention (it outlives the table), and a room the
-lobby unloaded can no longer write (a request that raced the unload is refused, not lost).
+Each room writes through a ``RoomStore``: a room the lobby unloaded can no longer write (a request
+that raced the unload is refused, not lost).
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ import structlog
 
 from protocol.base import TurnTimer
 from server.bots import BotRunner
+from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
-from server.referee import Referee, RefereeConfig
 from server.room import LEASE_TTL_S, Deliver, Room
 from server.store.base import (
     KeptRecord,
@@ -36,7 +35,6 @@ from server.store.base import (
     StoredTable,
     StoreUnavailable,
     TableExists,
-    credential_digest,
 )
 from server.tasks import cancel_and_wait
 
@@ -159,7 +157,6 @@ class Lobby:
         store = RoomStore(self.store)
         room = Room(referee, store, version, self.bots, self.metrics, self.deliver,
                     self.on_detach, self.owner, self.clock)
-        store.room = room
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
         room.lease_s = self.lease_s
@@ -255,13 +252,11 @@ class Lobby:
 
 class RoomStore:
     """The store as one room sees it (see the module docstring): every ``Store`` call passes
-    through, except that a commit ending a game keeps its record, and a retired one fails."""
+    through, except that a retired one fails."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.room: Room | None = None
         self.retired = False
-        self._kept_game = 0  # the game whose record this room has kept
 
     async def commit(
         self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
@@ -269,29 +264,7 @@ class RoomStore:
     ) -> StoredTable:
         if self.retired:
             raise StoreUnavailable("storage unavailable: the table was moved; try again")
-        record = record or self._finished_record()
-        stored = await self.store.commit(table_id, expected_version, state, events, record)
-        if record is not None:
-            self._kept_game = record.game
-        return stored
-
-    def _finished_record(self) -> KeptRecord | None:
-        """The record of the game that just ended (R15), once per game, else None.
-
-        Outside a game the finished record is the one of game ``game_no``; the readers are
-        the host key and the seat tokens at the end, as for the live table's record.
-        """
-        referee = self.room.referee if self.room is not None else None
-        if referee is None or referee.finished_record is None or referee.in_game:
-            return None
-        if referee.game_no == self._kept_game:
-            return None
-        credentials = [referee.keys.get("host"), *(seat.token for seat in referee.seats)]
-        return KeptRecord(
-            referee.game_no,
-            json.dumps(referee.finished_record, separators=(",", ":")).encode(),
-            tuple(credential_digest(credential) for credential in credentials if credential),
-        )
+        return await self.store.commit(table_id, expected_version, state, events, record)
 
     async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
         return await self.store.find_record(table_id, game)

@@ -20,9 +20,9 @@ import structlog
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.core.commands import BotAnswer, Command, Reattach, Tick
+from server.core.referee import BotRequest, Outcome, Referee
 from server.frames import Built
 from server.metrics import Metrics
-from server.referee import BotRequest, Outcome, Referee
 from server.store.base import Store, StoreError, TableNotFound
 from server.tasks import STOP_WAIT_S, cancel_and_wait
 
@@ -94,7 +94,7 @@ class Room:
             outcome = self.referee.apply(command, self.clock())
             await self._commit_and_deliver(outcome)
             if wake and self._asleep_until is not None:
-                due = self.referee.next_wakeup()
+                due = outcome.wakeup
                 if due is not None and due < self._asleep_until:
                     self._wake.set()
             return outcome
@@ -104,7 +104,11 @@ class Room:
         if outcome.dirty:
             try:
                 stored = await self.store.commit(
-                    self.table_id, self.version, self.referee.to_state(), outcome.entries
+                    self.table_id,
+                    self.version,
+                    self.referee.to_state(),
+                    outcome.entries,
+                    outcome.record,
                 )
             except Exception:
                 self.failed = True  # memory is ahead of the store: nobody may see it

@@ -1,6 +1,6 @@
 """``python -m bench.load.referee_cost``: the server's CPU per play, without sockets or clocks.
 
-Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole games with four
+Drives one ``server.core.referee.Referee`` (the sans-I/O room core) through whole games with four
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
 events, redaction, one update per viewer), ``to_state`` (what the room commits to the store after
 every change) and encoding the messages it sends (as the connections do: a message object
@@ -25,8 +25,8 @@ import msgpack
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from server.core.referee import Outcome, Referee, RefereeConfig
 from server.frames import FRAMES
-from server.referee import Outcome, Referee, RefereeConfig
 
 SEATS = 4
 

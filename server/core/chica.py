@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from protocol import client_messages as c
-from server.table_state import Outcome, ReservedSeat
+from server.core.outcome import Outcome, ReservedSeat
 
 if TYPE_CHECKING:
-    from server.referee import Referee
+    from server.core.referee import Referee
 
 PERSON_SEAT = 0
 BOT_SEAT = 1

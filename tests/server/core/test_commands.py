@@ -19,7 +19,7 @@ from server.core.commands import (
     Tick,
     Ticket,
 )
-from server.referee import Referee, RefereeConfig
+from server.core.referee import Referee, RefereeConfig
 
 EXAMPLES: list[Command] = [
     Attach("c1", "Ana", c.Join(rid=3, key="k" * 22, seat=2), "join"),
@@ -52,7 +52,7 @@ def test_the_referee_applies_a_decoded_command_as_the_value_itself() -> None:
     """A forwarded command (its bytes) and a local one take the same path: ``apply``."""
     tables = [Referee.create("pagat-4p", {}, 0, RefereeConfig(), seeds=lambda: 7) for _ in "ab"]
     local, remote = tables
-    remote.table_id, remote.keys = local.table_id, local.keys
+    remote.table.table_id, remote.table.keys = local.table_id, local.keys
     join = Attach("c1", "Ana", c.Join(rid=1, key=local.keys["join"], seat=1), "join")
     sat = [
         local.apply(join, 5.0),

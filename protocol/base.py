@@ -44,8 +44,10 @@ Seat = Annotated[int, Field(ge=0, le=3)]
 
 Team = Annotated[int, Field(ge=0, le=1)]
 
-RequestId = Annotated[int, Field(ge=0, le=2**31 - 1)]
-"""Chosen by the client; echoed in the ``ack`` or ``error`` that answers the request."""
+RequestId = Annotated[int, Field(ge=0, le=2**31 - 1, strict=True)]
+"""Chosen by the client; echoed in the ``ack`` or ``error`` that answers the request.
+
+Strict: ``"7"``, ``7.0`` and ``true`` are refused, not coerced to a number the client never sent."""
 
 Key = Annotated[
     str, StringConstraints(min_length=8, max_length=MAX_KEY_CHARS, pattern=r"^[\w.~-]+$")

@@ -57,13 +57,13 @@ def encode(message: ClientMessage | ServerMessage) -> bytes:
 def decode_client(frame: bytes | str, limits: Limits = CLIENT_LIMITS) -> ClientMessage:
     """Decode and validate one client frame; raise a ``ProtocolError`` naming what is wrong."""
     value = unpack(frame, limits)
-    if not isinstance(value, dict):
-        raise MessageError("a message is a msgpack map with a 'type'")
+    if not isinstance(value, dict):  # an array or a scalar is no message at all: close 1008
+        raise FrameError("a frame holds one msgpack map with a 'type'")
     rid = _readable_rid(value)
     kind = value.get("type")
-    if kind not in _CLIENT_TYPES:
+    if not isinstance(kind, str) or kind not in _CLIENT_TYPES:
         raise MessageError(
-            f"unknown message type {kind!r}", code=ErrorCode.UNKNOWN_TYPE, rid=rid
+            f"unknown message type {_shown(kind)}", code=ErrorCode.UNKNOWN_TYPE, rid=rid
         )
     try:
         return CLIENT_ADAPTER.validate_python(value)
@@ -134,10 +134,20 @@ def _readable_rid(value: dict[Any, Any]) -> int | None:
     return rid if isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid < 2**31 else None
 
 
+MAX_ERROR_CHARS: Final = 300
+"""An error's text stays within the ``error`` message's own bound, whatever the client sent."""
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A client's value quoted in an error: its repr, cut so garbage never fills the reply."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _describe(kind: object, exc: ValidationError) -> str:
     """One line naming the message type and its first few field errors."""
     problems = "; ".join(
         f"{'.'.join(str(part) for part in error['loc'][1:]) or 'message'}: {error['msg']}"
         for error in exc.errors(include_url=False)[:3]
     )
-    return f"invalid {kind!r} message: {problems}"
+    return f"invalid {_shown(kind)} message: {problems}"[:MAX_ERROR_CHARS]

@@ -222,12 +222,14 @@ class Lobby:
         """Nobody connected, no game on, no request running, nothing due within the idle time.
 
         A game in progress is never idle: with nobody connected its stand-ins are playing it
-        (between their moves its clock may show nothing due while a bot decides). A deadline
+        (between their moves its clock may show nothing due while a bot decides). A solo game
+        is (it waits for its person; its state stays stored). A deadline
         further off (a long grace) does not keep a table loaded: nobody is there to see it
         pass, and the reload runs it, as a takeover does.
         """
         referee = room.referee
-        if referee.viewers or referee.in_game or room.failed or room.lock.locked():
+        if referee.viewers or (referee.in_game and not referee.solo) or room.failed \
+                or room.lock.locked():
             return False
         wake = referee.next_wakeup()
         return wake is None or wake > now + self.idle_unload_s

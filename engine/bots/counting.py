@@ -7,7 +7,9 @@ of the hand are known), the bot reckons for each rank the chance the next player
 and the best capture that rank makes on the table the play leaves: a caída on the card just
 trailed, a limpia of what is left, or plain cards. The expected best reply is the risk.
 The last card of a packet is safe from caída (R9: a packet's first play never is one), and
-after the hand's last card nobody replies at all.
+after the hand's last card nobody replies at all. Under ``sequence = manual`` a capture that
+stops its sequence early leaves the rest of the run as missed cards, which the other team
+takes (R8): they count as that team's cards, off the table the reply meets.
 
 `Position` holds what the reckoning needs as plain numbers, built from a `View` (a real
 decision) or straight from a `Game` (the playouts of levels 4 and 5), so both share
@@ -34,6 +36,11 @@ from engine.views import View
 
 #: what reaching the target (R9, R12: the game is won at once) is worth, in points.
 WIN_VALUE = 60.0
+#: what leaving missed cards to the other team costs beyond the count (R8): taking them
+#: ourselves never costs anything (the table is the same afterwards), so a capture that
+#: leaves them is worth a little less even where the count can no longer tell them apart,
+#: and no bot gives them away on a tie.
+GIFT = 1e-3
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +118,7 @@ class _Reckoning(NamedTuple):
     points: tuple[int, ...]  # by kind (see `Replies`): the next player's R9 points
     wins: tuple[bool, ...]  # by kind: do those points reach the target?
     known: int  # what the reply risk depends on besides the play (`_known_id`)
+    forfeit: bool  # R8: a shortened sequence leaves missed cards to the other team
 
 
 def table_code(by_rank: list[list[int]]) -> int:
@@ -200,16 +208,22 @@ def _reckoning(pos: Position) -> _Reckoning:
     points, wins = _stakes(pos.rules, pos.other_score)
     chances = _chances(pos.unseen_total, pos.next_hand)
     known = (*pos.unseen, pos.unseen_total, pos.next_hand, pos.other_pile, pos.dealer_own)
+    rules = pos.rules
     return _Reckoning(
-        table_code(pos.by_rank), chances, points, wins, _known_id(known, points, wins)
+        table_code(pos.by_rank),
+        chances,
+        points,
+        wins,
+        _known_id(known, points, wins),
+        rules.forfeiture and rules.sequence == "manual",
     )
 
 
-#: reply risks already reckoned, by (`_known_id`, table code, size, target rank, pile), and
+#: reply risks already reckoned, by (`_known_id`, table code, size, target rank, piles), and
 #: the ids of what they depend on besides the play. The same reply situations recur across
 #: the sampled deals of a search (over half of them in a level 5 decision); the values are
 #: those computed before, so the decisions stay the same.
-_RISKS: dict[tuple[int, int, int, int, int], float] = {}
+_RISKS: dict[tuple[int, int, int, int, int, int], float] = {}
 _KNOWN: dict[tuple[object, ...], int] = {}
 _RISKS_LIMIT, _KNOWN_LIMIT = 1 << 17, 1 << 15
 
@@ -229,7 +243,7 @@ def _known_id(
 
 
 def _reply_risk(
-    pos: Position, rec: _Reckoning, code: int, size: int, target: int, pile: int
+    pos: Position, rec: _Reckoning, code: int, size: int, target: int, pile: int, other_pile: int
 ) -> float:
     """Return the expected value of the next player's best capture on the table ``code`` packs.
 
@@ -239,12 +253,11 @@ def _reply_risk(
     if pos.next_hand == 0 or size == 0:
         return 0.0
     target_rank = target >> 2 if target >= 0 else -1
-    key = (rec.known, code, size, target_rank, pile)
+    key = (rec.known, code, size, target_rank, pile, other_pile)
     known = _RISKS.get(key)
     if known is not None:
         return known
     margins = MARGINS[pos.dealer_own][pile if pile < 40 else 40]
-    other_pile = pos.other_pile
     base = margins[other_pile if other_pile < 40 else 40]
     unseen, points, wins = pos.unseen, rec.points, rec.wins
     replies: list[tuple[float, int]] = []
@@ -274,6 +287,20 @@ def _reply_risk(
     return risk
 
 
+def _missed(code: int, rank: int, take: frozenset[int]) -> list[int]:
+    """Return the ranks of the missed cards (R8) a capture with ``rank`` taking ``take`` leaves
+    on the table ``code`` packs (after the capture): the rest of the run above the sequence
+    it took (its cards above ``rank``, one a rank)."""
+    end = rank + 1
+    while end <= 9 and any(card >> 2 == end for card in take):
+        end += 1
+    missed = []
+    while end <= 9 and code // _POW5[end] % 5:
+        missed.append(end)
+        end += 1
+    return missed
+
+
 def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
     rank = play.card >> 2
     if play.take:
@@ -285,15 +312,41 @@ def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
         size = pos.table_size - len(play.take)
         points = play_points(pos.rules, pos.score, caida, size == 0)
         gained = len(play.take) + 1
-        pile = pos.pile + gained
-        value = points + count_margin(pile, pos.other_pile, pos.dealer_own)
+        pile, other_pile = pos.pile + gained, pos.other_pile
+        missed = _missed(code, rank, play.take) if rec.forfeit and size else []
+        for missed_rank in missed:  # R8: the other team takes them before the reply
+            code -= _POW5[missed_rank]
+        other_pile += len(missed)
+        value = points + count_margin(pile, other_pile, pos.dealer_own)
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
         if pos.score + points >= pos.rules.target:
             return WIN_VALUE + points
-        return value - _reply_risk(pos, rec, code, size, -1, pile)
+        value -= _reply_risk(pos, rec, code, size - len(missed), -1, pile, other_pile)
+        return value - GIFT if missed else value
     target = play.card if pos.caida_next else -1
     code = rec.code + _POW5[rank]
-    return -_reply_risk(pos, rec, code, pos.table_size + 1, target, pos.pile)
+    return -_reply_risk(pos, rec, code, pos.table_size + 1, target, pos.pile, pos.other_pile)
+
+
+def without_gifts(pos: Position, plays: list[Play]) -> list[Play]:
+    """Return ``plays`` but the captures that leave missed cards to the other team (R8).
+
+    Each is dominated by the same basis with the whole run (always legal): the table after
+    is the same, only the cards change piles. A search drops them from its candidates, so
+    sampling noise never picks one.
+    """
+    rules = pos.rules
+    if not (rules.forfeiture and rules.sequence == "manual"):
+        return plays
+    code = table_code(pos.by_rank)
+    kept = []
+    for play in plays:
+        if play.take:
+            after = code - sum(_POW5[card >> 2] for card in play.take)
+            if _missed(after, play.card >> 2, play.take):
+                continue
+        kept.append(play)
+    return kept or plays
 
 
 def appraise(pos: Position, play: Play) -> float:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.counting import WIN_VALUE, position_of, ranked_plays
+from engine.bots.counting import WIN_VALUE, position_of, ranked_plays, without_gifts
 from engine.bots.odds import count_margin
 from engine.bots.playout import play_out
 from engine.bots.routine import routine
@@ -79,7 +79,8 @@ def points_and_count(game: Game, team: int) -> float:
 
 def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
     """Return level 3's best plays, its own first choice first."""
-    ranked = ranked_plays(position_of(view), plays)
+    pos = position_of(view)
+    ranked = ranked_plays(pos, without_gifts(pos, plays))  # R8: never a gift, even on noise
     best = ranked[0][0]
     return [
         play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window

@@ -3,9 +3,10 @@
 A table's clocks are absolute server times derived from its state, so a restart keeps them: a
 person's turn deadline (``turn_timer``; manual announcements use it too, or the claim window when
 the timer is off), the R10 claim window, each absent person's grace, and each bot's decision
-(bot seats, stand-ins for absent people). The same list feeds ``Referee.tick`` (what passed),
-``Referee.due_bots`` (who must decide), ``next_wakeup`` (when to look again) and the deadlines
-published to viewers (``published``), so what a client is shown is what the server acts on.
+(bot seats, stand-ins for absent people); a solo table (R14) runs no clock for its person. The
+same list feeds ``Referee.tick`` (what passed), ``Referee.due_bots`` (who must decide),
+``next_wakeup`` (when to look again) and the deadlines published to viewers (``published``), so
+what a client is shown is what the server acts on.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def due(table: Table) -> list[Clock]:
                     at = max(at, seat.away_since + config.away_turn_s)
                 level = seat.bot_level if seat.occupant == "bot" else config.stand_in_level
                 clocks.append(Clock("bot", index, at, level or config.stand_in_level))
-            elif index == required:
+            elif index == required and not table.solo:  # a solo game waits for its person
                 limit = person_limit(table, game)
                 if limit:
                     kind: Kind = "announce" if game.phase is Phase.ANNOUNCE else "turn"
@@ -70,6 +71,8 @@ def due(table: Table) -> list[Clock]:
     if table.claims_deadline is not None:
         clocks.append(Clock("claims", None, table.claims_deadline))
     for index, seat in enumerate(table.seats):
+        if table.solo:
+            break  # a solo table's seat is its person's for as long as the table lives
         if seat.occupant == "person" and seat.away_since is not None and not seat.open:
             clocks.append(Clock("grace", index, seat.away_since + config.grace_s))
     return clocks

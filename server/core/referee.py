@@ -150,6 +150,10 @@ class Referee:
         return self.table.game_no
 
     @property
+    def solo(self) -> bool:
+        return self.table.solo
+
+    @property
     def in_game(self) -> bool:
         return self.table.in_game
 
@@ -383,7 +387,7 @@ class Referee:
             if seat.conn == conn:
                 seat.conn, seat.away_since = None, now
                 out.dirty = True
-                if table.in_game and not seat.stand_in:
+                if table.in_game and not seat.stand_in and not table.solo:
                     seat.stand_in = True
                     self.publisher.publish(
                         out, [s.StandIn(seat=viewer.seat, active=True, reason="disconnected")], now
@@ -445,7 +449,11 @@ class Referee:
             self.publisher.presence(out)
             return
         seat = table.seats[viewer.seat]
-        if table.in_game:
+        if table.in_game and table.solo:  # the solo game waits for its person to come back
+            seat.conn, seat.away_since = None, now
+            out.dirty = True
+            self.publisher.presence(out)
+        elif table.in_game:
             seat.conn, seat.away_since, seat.open = None, now, True
             seat.stand_in = True
             self.publisher.publish(
@@ -809,7 +817,7 @@ class Referee:
         table.claims_done.clear()
         table.claims_deadline = None
         for seat in table.seats:
-            if seat.occupant == "person" and seat.conn is None:
+            if seat.occupant == "person" and seat.conn is None and not table.solo:
                 seat.stand_in = True
         names = [seat.name or "" for seat in table.seats]
         table.decision_since = now

@@ -87,6 +87,7 @@ def to_state(table: Table, text: StateText) -> bytes:
         "turn_timer": table.turn_timer,
         "seats": [seat.to_json() for seat in table.seats],
         "locked": table.locked,
+        "solo": table.solo,
         "stage": table.stage,
         "game_no": table.game_no,
         "seed": table.seed,
@@ -124,8 +125,9 @@ def from_state(
         seeds or random_seed,
         seats=[SeatState.from_json(seat, now) for seat in state["seats"]],
     )
+    table.solo = bool(state.get("solo", False))
     for seat in table.seats:
-        if seat.occupant == "person" and state["stage"] == "playing":
+        if seat.occupant == "person" and state["stage"] == "playing" and not table.solo:
             seat.stand_in = True
     table.locked, table.stage, table.game_no = state["locked"], state["stage"], state["game_no"]
     table.seed = state["seed"]

@@ -50,6 +50,10 @@ class Table:
     seeds: Callable[[], int] = random_seed
     seats: list[SeatState] = field(default_factory=list)
     locked: bool = False
+    # A solo table (the R14 ladder; ARCHITECTURE invariant 5's exception): its one person has
+    # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
+    # seat never opens to a newcomer (``server.core.clocks``, ``server.core.referee``).
+    solo: bool = False
     stage: str = "lobby"  # lobby, playing, finished
     game_no: int = 0
     seed: int | None = None

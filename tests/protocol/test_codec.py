@@ -23,6 +23,7 @@ from protocol import (
 )
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.codec import MAX_ERROR_CHARS
 
 CLIENT_SAMPLES: list[c.ClientMessage] = [
     c.Hello(rid=1, version=PROTOCOL_VERSION, name="Ana", resume="tbl.secret-token", last_event=7),
@@ -141,6 +142,8 @@ def test_messages_are_frozen_values() -> None:
         (msgpack.packb({"type": "chat", "text": "x" * 2000}), FrameError, ErrorCode.BAD_FRAME),
         (msgpack.packb({"type": "ping", "b": b"raw"}), FrameError, ErrorCode.BAD_FRAME),
         (msgpack.packb({1: 2}), FrameError, ErrorCode.BAD_FRAME),  # non-string map key
+        (msgpack.packb([1, 2]), FrameError, ErrorCode.BAD_FRAME),  # an array is no message
+        (msgpack.packb(7), FrameError, ErrorCode.BAD_FRAME),  # nor is a scalar
         (b"\xc4" + b"\x00" * 9000, FrameTooLarge, ErrorCode.FRAME_TOO_LARGE),
     ],
     ids=[
@@ -151,6 +154,8 @@ def test_messages_are_frozen_values() -> None:
         "long-string",
         "binary",
         "int-key",
+        "top-level-array",
+        "top-level-int",
         "oversize",
     ],
 )
@@ -176,7 +181,9 @@ def test_text_frames_are_refused() -> None:
         ({"type": "play", "rid": 4, "card": "AC", "cheat": 1}, ErrorCode.INVALID_MESSAGE, "cheat"),
         ({"type": "sit", "rid": 4, "seat": 4}, ErrorCode.INVALID_MESSAGE, "seat"),
         ({"type": "join", "rid": 4}, ErrorCode.INVALID_MESSAGE, "key"),
-        ([1, 2], ErrorCode.INVALID_MESSAGE, "map"),
+        ({"type": ["play"], "rid": 4}, ErrorCode.UNKNOWN_TYPE, "unknown message type ['play']"),
+        ({"type": {"a": 1}, "rid": 4}, ErrorCode.UNKNOWN_TYPE, "unknown message type {'a': 1}"),
+        ({"type": "x" * 300, "rid": 4}, ErrorCode.UNKNOWN_TYPE, "unknown message type 'xxx"),
     ],
 )
 def test_invalid_messages_name_the_problem_and_the_request(
@@ -186,7 +193,17 @@ def test_invalid_messages_name_the_problem_and_the_request(
         decode_client(msgpack.packb(value))
     assert caught.value.code is code
     assert words in caught.value.message
-    assert caught.value.rid == (4 if isinstance(value, dict) else None)
+    assert caught.value.rid == 4
+    assert len(caught.value.message) <= MAX_ERROR_CHARS  # fits the error message's own bound
+
+
+@pytest.mark.parametrize("rid", ["7", 7.0, True, -1, 2**31])
+def test_a_request_id_is_never_coerced(rid: object) -> None:
+    with pytest.raises(MessageError) as caught:
+        decode_client(msgpack.packb({"type": "ping", "rid": rid}))
+    assert caught.value.code is ErrorCode.INVALID_MESSAGE
+    assert "rid" in caught.value.message
+    assert caught.value.rid is None
 
 
 @settings(max_examples=100)

@@ -50,8 +50,10 @@ async def _closed_with(server: TableServer, frame: bytes | str) -> int | None:
         ("hello", 1008),  # a text frame
         (msgpack.packb([[[[[[[[[[[]]]]]]]]]]]), 1008),  # nested too deep
         (b"\x00" * 20_000, 1009),  # over the frame limit
+        (msgpack.packb([{"type": "ping", "rid": 1}]), 1008),  # an array, not a map
+        (msgpack.packb(7), 1008),  # a scalar, not a map
     ],
-    ids=["not-msgpack", "text", "too-deep", "oversize"],
+    ids=["not-msgpack", "text", "too-deep", "oversize", "top-level-array", "top-level-int"],
 )
 async def test_garbage_and_oversized_frames_close_only_their_connection(
     table_server: TableServer, frame: bytes | str, code: int
@@ -102,6 +104,15 @@ async def test_bad_requests_get_an_error_naming_the_request_and_change_nothing_r
     extra = await refused(idle, {"type": "stand", "please": True})
     assert extra.code is ErrorCode.INVALID_MESSAGE
     assert "please" in extra.message
+    for garbage_type in (["play"], {"play": 1}, "x" * 300, 7, None):
+        garbage = await refused(idle, {"type": garbage_type})
+        assert garbage.code is ErrorCode.UNKNOWN_TYPE
+        assert len(garbage.message) <= 300
+    for coerced in ("7", 7.0, True):  # a rid is a number the client sent, never coerced
+        await idle.send_raw(msgpack.packb({"type": "ping", "rid": coerced}))
+        bad_rid = await idle.next_of(s.Error, lambda e: e.rid is None, wait_s=5)
+        assert bad_rid.code is ErrorCode.INVALID_MESSAGE
+        assert "rid" in bad_rid.message
 
     with pytest.raises(RequestRefused) as out_of_turn:
         await idle.request(c.Play(card=idle_view.hand[0], take=[]))

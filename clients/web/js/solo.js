@@ -1,15 +1,23 @@
 // The solo streak ladder (R14), at /?solo: one person against bots of rising level. The server
 // keeps the ladder under a token this browser stores; each chica is an ordinary heads-up table
 // drawn by the table page below the ladder bar, resumed with the seat token the ladder hands out.
+// The chica waits for its person (the server never plays for them); a finished chica's result
+// and the choice of what next stay on screen, also after a reload, until the person chooses.
 import { h, renderInto } from "./dom.js";
-import { t } from "../i18n/index.js";
+import { language, t } from "../i18n/index.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import { openTable } from "./table-page.js";
 import { toast } from "./toasts.js";
 
 const TOKEN_KEY = "cuarenta.ladder";
-const NUMBER = new Intl.NumberFormat("es-EC");
+const SHOWN_KEY = "cuarenta.ladder.shown"; // the last chica this browser drew: its finished table
+const LOCALES = { es: "es-EC", en: "en", pt: "pt-BR" };
+
+/** Scores grouped the way the chosen language writes them ("10.038" in es, "10,038" in en). */
+function number(n) {
+  return new Intl.NumberFormat(LOCALES[language()] ?? language()).format(n);
+}
 
 function storedToken() {
   try {
@@ -27,9 +35,25 @@ function storeToken(token) {
   }
 }
 
+function shownChica() {
+  try {
+    return JSON.parse(localStorage.getItem(SHOWN_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function storeShown(chica) {
+  try {
+    localStorage.setItem(SHOWN_KEY, JSON.stringify({ table: chica.table, join_key: chica.join_key }));
+  } catch {
+    /* private mode: a reload after a chica shows its result without its table */
+  }
+}
+
 /** "+12" for a margin, "−8" for a deficit. */
 function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+  return n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : "0";
 }
 
 export function openSolo(root, { errorText }) {
@@ -56,14 +80,26 @@ export function openSolo(root, { errorText }) {
     }
   }
 
-  /** Show the ladder (the server settles a finished chica first); deal if nothing is on. */
+  /**
+   * Show the ladder (the server settles a finished chica first). A first visit deals at once;
+   * after a finished chica its result and the choice stay until the person makes it.
+   */
   async function refresh({ deal = false } = {}) {
     const opened = await ask({ type: "ladder_open", token: storedToken() });
     if (!opened) return;
     accept(opened);
-    if (!opened.chica && deal) await play("ladder_play");
+    if (!opened.chica && !opened.last && deal) await play("ladder_play");
+    else if (!opened.chica && !shownTable) showFinished();
     else show();
     loadBoard();
+  }
+
+  /** After a reload: the finished chica's table (its final score) below its result. */
+  function showFinished() {
+    const last = shownChica();
+    if (!last || !remember.seat(last.join_key)?.token) return;
+    shownTable = last.table;
+    openTable(tableRoot, last.join_key, { errorText });
   }
 
   function accept(message) {
@@ -96,6 +132,7 @@ export function openSolo(root, { errorText }) {
       remember.setSeat(chica.join_key, { token: chica.seat_token, seat: chica.seat, lastEvent: 0 });
     }
     shownTable = chica.table;
+    storeShown(chica);
     openTable(tableRoot, chica.join_key, { errorText });
     watchForTheEnd();
   }
@@ -146,7 +183,7 @@ export function openSolo(root, { errorText }) {
     const last = state?.last;
     if (!last || state.chica) return null;
     const text = t(`solo.result.${last.result}`, { margin: last.margin, level: last.level,
-      streak: last.streak, score: NUMBER.format(last.score), next: state.level });
+      streak: last.streak, score: number(last.score), next: state.level });
     const again = last.result === "won" || last.result === "void" ? "solo.next" : "solo.again";
     return h("div.solo-result", { dataset: { result: last.result } },
       h("p", text),
@@ -160,7 +197,7 @@ export function openSolo(root, { errorText }) {
       board.length
         ? h("ol.solo-board-lines", board.map((line) => h("li",
           h("span.solo-board-name", line.name || t("solo.board.anonymous")),
-          h("span.solo-board-score", NUMBER.format(line.score)))))
+          h("span.solo-board-score", number(line.score)))))
         : h("p.hint", t("solo.board.empty")),
       state ? h("form.solo-name", { onsubmit: rename },
         h("label", { for: "solo-name" }, t("solo.name.label")),
@@ -187,8 +224,8 @@ export function openSolo(root, { errorText }) {
         stat("solo.streak", String(state.streak), "streak"),
         stat("solo.level", String(state.level), "level"),
         stat("solo.margin", signed(state.margin), "margin"),
-        stat("solo.score", NUMBER.format(state.score), "score"),
-        stat("solo.best", NUMBER.format(state.best), "best")),
+        stat("solo.score", number(state.score), "score"),
+        stat("solo.best", number(state.best), "best")),
       resultLine(),
       leaderboard());
   }

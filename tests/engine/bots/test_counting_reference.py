@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from engine import Action, Event, Game, Phase
 from engine.actions import Play
 from engine.bots.counting import (
+    GIFT,
     WIN_VALUE,
     Position,
     appraise,
@@ -53,11 +54,13 @@ def _largest_sum(table: list[list[int]], rank: int) -> int:
     return best
 
 
-def _reply_risk(pos: Position, table: list[list[int]], size: int, target: int, pile: int) -> float:
+def _reply_risk(
+    pos: Position, table: list[list[int]], size: int, target: int, pile: int, other_pile: int
+) -> float:
     if pos.next_hand == 0 or size == 0:
         return 0.0
     rules, other, dealer_own = pos.rules, pos.other_score, pos.dealer_own
-    base = count_margin(pile, pos.other_pile, dealer_own)
+    base = count_margin(pile, other_pile, dealer_own)
     target_rank = target >> 2 if target >= 0 else -1
     replies: list[tuple[float, int]] = []
     for rank in range(10):
@@ -78,7 +81,7 @@ def _reply_risk(pos: Position, table: list[list[int]], size: int, target: int, p
         for basis, caida in bases:
             taken = basis + sequence
             points = play_points(rules, other, caida, taken == size)
-            value = points + base - count_margin(pile, pos.other_pile + taken + 1, dealer_own)
+            value = points + base - count_margin(pile, other_pile + taken + 1, dealer_own)
             if other + points >= rules.target:
                 value += WIN_VALUE
             best = max(best, value)
@@ -104,14 +107,24 @@ def reference_appraise(pos: Position, play: Play) -> float:
         size = pos.table_size - len(play.take)
         points = play_points(pos.rules, pos.score, caida, size == 0)
         pile = pos.pile + len(play.take) + 1
-        value = points + count_margin(pile, pos.other_pile, pos.dealer_own)
+        missed = []  # R8: the rest of the run, which the other team takes before the reply
+        if pos.rules.sequence == "manual" and pos.rules.forfeiture and size:
+            end = rank + 1
+            while end <= 9 and any(card >> 2 == end for card in play.take):
+                end += 1
+            while end <= 9 and after[end]:
+                missed.append(after[end].pop(0))
+                end += 1
+        other_pile = pos.other_pile + len(missed)
+        value = points + count_margin(pile, other_pile, pos.dealer_own)
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
         if pos.score + points >= pos.rules.target:
             return WIN_VALUE + points
-        return value - _reply_risk(pos, after, size, -1, pile)
+        value -= _reply_risk(pos, after, size - len(missed), -1, pile, other_pile)
+        return value - GIFT if missed else value
     after[rank].append(play.card)
     target = play.card if pos.caida_next else -1
-    return -_reply_risk(pos, after, pos.table_size + 1, target, pos.pile)
+    return -_reply_risk(pos, after, pos.table_size + 1, target, pos.pile, pos.other_pile)
 
 
 @st.composite
@@ -133,7 +146,16 @@ def positions_and_plays(draw: st.DrawFn) -> tuple[Position, list[Play]]:
         plays.append(Play(0, card, frozenset(take)))
     plays += draw(st.lists(st.sampled_from(plays), max_size=3))  # equal worths: ties
     pos = Position(
-        rules=resolve_rules(draw(st.sampled_from(["pagat-4p", "heads-up", "libre-2p"])), {}),
+        rules=draw(
+            st.sampled_from(
+                [
+                    resolve_rules("pagat-4p", {}),
+                    resolve_rules("pagat-4p", {"sequence": "manual"}),
+                    resolve_rules("heads-up", {}),
+                    resolve_rules("libre-2p", {}),
+                ]
+            )
+        ),
         by_rank=by_rank,
         table_size=len(table),
         caida_target=draw(st.sampled_from([-1, *table])),

@@ -73,18 +73,23 @@ class TableServer:
             stand_in_level=self.settings.stand_in_level,
             chat_per_min=self.settings.chat_per_min,
         )
-        self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
-                           self._clock, self._seeds)
-        self.lobby.lease_s = self.settings.lease_s
-        self.lobby.idle_unload_s = self.settings.idle_unload_s
-        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        share: Callable[[Lobby], Cluster] | None = None
         if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
             from server.cluster import Cluster
             from server.store.redis import RedisStore
 
             assert isinstance(store, RedisStore), "a shared store is a RedisStore"
-            self.cluster = Cluster(store, self.lobby, self.connections, self.settings.lease_s)
-            self.lobby.cluster = self.cluster
+            redis_store, lease_s = store, self.settings.lease_s
+
+            def share(lobby: Lobby) -> Cluster:
+                return Cluster(redis_store, lobby, self.connections, lease_s)
+
+        self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
+                           self._clock, self._seeds, self.settings.lease_s,
+                           self.settings.idle_unload_s, share)
+        self.cluster = self.lobby.cluster
+        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        if self.cluster is not None:
             await self.cluster.start()
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
@@ -139,7 +144,7 @@ class TableServer:
         await self.close()
 
     async def _handler(self, ws: ServerConnection) -> None:
-        connection = Connection(ws, self)
+        connection = Connection(ws, self.settings, self.metrics, self.lobby, self.ladder)
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))
         try:

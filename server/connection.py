@@ -36,8 +36,11 @@ from server.frames import FRAMES, Built
 from server.store.base import StoreError
 
 if TYPE_CHECKING:
-    from server.app import TableServer
     from server.cluster import RemoteRoom
+    from server.config import Settings
+    from server.ladder import Ladder
+    from server.lobby import Lobby
+    from server.metrics import Metrics
     from server.room import Room
 
 log = structlog.get_logger("server.connection")
@@ -49,19 +52,22 @@ SEND_FRAME_BYTES = 4096
 class Connection:
     """A client connection and the table it is at (at most one)."""
 
-    def __init__(self, ws: ServerConnection, app: TableServer) -> None:
+    def __init__(self, ws: ServerConnection, settings: Settings, metrics: Metrics, lobby: Lobby,
+                 ladder: Ladder) -> None:
         self.ws = ws
-        self.app = app
+        self.metrics = metrics
+        self.lobby = lobby
+        self.ladder = ladder
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
-        self.send_limit = app.settings.send_queue * SEND_FRAME_BYTES
+        self.send_limit = settings.send_queue * SEND_FRAME_BYTES
         self.room: Room | RemoteRoom | None = None
         self.name = "guest"
         self.greeted = False
         self.dropped = False
-        rate = app.settings.commands_per_s
+        rate = settings.commands_per_s
         self.bucket = TokenBucket(rate=rate, burst=2 * rate)
-        self.limits = Limits(max_frame_bytes=app.settings.max_frame_bytes)
+        self.limits = Limits(max_frame_bytes=settings.max_frame_bytes)
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
@@ -71,7 +77,7 @@ class Connection:
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > self.send_limit:
             self.dropped = True
-            self.app.metrics.dropped.inc()
+            self.metrics.dropped.inc()
             log.warning("slow client dropped", conn=self.id)
             asyncio.get_running_loop().create_task(
                 self.ws.close(CloseCode.POLICY_VIOLATION, "too slow: send buffer full")
@@ -107,20 +113,20 @@ class Connection:
             await self.ws.close(CloseCode.MESSAGE_TOO_BIG, exc.message[:120])
             return False
         except FrameError as exc:
-            self.app.metrics.commands.labels(type="frame", outcome="closed").inc()
+            self.metrics.commands.labels(type="frame", outcome="closed").inc()
             await self.ws.close(CloseCode.POLICY_VIOLATION, exc.message[:120])
             return False
         except MessageError as exc:
-            self.app.metrics.commands.labels(type="invalid", outcome="error").inc()
+            self.metrics.commands.labels(type="invalid", outcome="error").inc()
             self.push(s.Error(rid=exc.rid, code=exc.code, message=exc.message))
             return True
         if not self.bucket.allow(time.monotonic()):
-            self.app.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
+            self.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
             self.push(s.Error(rid=message.rid, code=ErrorCode.RATE_LIMITED,
                               message="too many messages: slow down"))
             return True
         keep = await self._dispatch(message)
-        self.app.metrics.command_latency.observe(time.perf_counter() - started)
+        self.metrics.command_latency.observe(time.perf_counter() - started)
         return keep
 
     async def _dispatch(self, message: c.ClientMessage) -> bool:
@@ -141,10 +147,10 @@ class Connection:
             self.push(s.Error(rid=message.rid, code=ErrorCode.INTERNAL, message=str(exc)))
             return True
         finally:
-            self.app.metrics.commands.labels(type=message.type, outcome=outcome).inc()
+            self.metrics.commands.labels(type=message.type, outcome=outcome).inc()
 
     async def _handle(self, message: c.ClientMessage) -> bool:
-        lobby = self.app.lobby
+        lobby = self.lobby
         if isinstance(message, c.Hello):
             return await self._hello(message)
         if isinstance(message, c.Ping):
@@ -166,7 +172,7 @@ class Connection:
             self.room = room
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
-            self.push(await self.app.ladder.handle(message, self.name))
+            self.push(await self.ladder.handle(message, self.name))
         else:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
@@ -188,7 +194,7 @@ class Connection:
         if message.resume is None:
             return True
         table_id = keys.table_of_token(message.resume)
-        room = await self.app.lobby.room(table_id) if table_id else None
+        room = await self.lobby.room(table_id) if table_id else None
         if room is None:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)

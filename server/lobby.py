@@ -25,7 +25,7 @@ from protocol.base import TurnTimer
 from server.bots import BotRunner
 from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
-from server.room import LEASE_TTL_S, Deliver, Room
+from server.room import LEASE_TTL_S, Deliver, Room, rebuild
 from server.store.base import (
     KeptRecord,
     KeyRef,
@@ -58,7 +58,12 @@ class Lobby:
         on_detach: Callable[[str, Room], None],
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
+        lease_s: float = LEASE_TTL_S,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        share: Callable[[Lobby], Cluster] | None = None,
     ) -> None:
+        """``share`` makes the cluster that shares this lobby's tables with other processes
+        (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table."""
         self.store = store
         self.config = config
         self.bots = bots
@@ -69,13 +74,13 @@ class Lobby:
         self.seeds = seeds
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
-        self.cluster: Cluster | None = None  # set when several processes share a Redis store
-        self.lease_s = LEASE_TTL_S
-        self.idle_unload_s = IDLE_UNLOAD_S  # 0: never unload
+        self.lease_s = lease_s
+        self.idle_unload_s = idle_unload_s
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
         self._idle_since: dict[str, float] = {}
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
+        self.cluster = share(self) if share is not None else None
 
     def start(self) -> None:
         """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""
@@ -143,25 +148,28 @@ class Lobby:
         old = self.rooms.pop(table_id, None)
         if old is not None:
             await old.close()
-        stored = await self.store.load(table_id)
-        if stored is None:
+        rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)
+        if rebuilt is None:
             return None
-        events = await self.store.events_after(table_id, 0)
-        referee = Referee.from_state(
-            stored.state, [event.data for event in events], self.config, self.clock(), self.seeds
-        )
-        log.info("table loaded", table=table_id, events=len(events), version=stored.version)
+        referee, stored = rebuilt
+        log.info("table loaded", table=table_id, events=stored.last_event, version=stored.version)
         return self._adopt(referee, stored.version)
 
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if it is loaded (owned) here."""
+        return self.rooms.get(table_id)
+
+    def forget(self, room: Room) -> None:
+        """This process no longer owns the table: it leaves the registry (not the store)."""
+        if self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
+
     def _adopt(self, referee: Referee, version: int) -> Room:
-        store = RoomStore(self.store)
-        room = Room(referee, store, version, self.bots, self.metrics, self.deliver,
-                    self.on_detach, self.owner, self.clock)
+        lost = self.cluster.relinquish if self.cluster is not None else None
+        room = Room(referee, RoomStore(self.store), version, self.bots, self.metrics,
+                    self.deliver, self.on_detach, self.owner, self.clock, self.lease_s, lost)
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
-        room.lease_s = self.lease_s
-        if self.cluster is not None:
-            room.on_lease_lost = self.cluster.relinquish
         room.start()
         self.metrics.tables.set(len(self.rooms))
         return room
@@ -185,12 +193,10 @@ class Lobby:
         if isinstance(room, Room):
             referee = room.referee
         else:  # owned elsewhere: read it from the store
-            stored = await self.store.load(table_id)
-            if stored is None:
+            rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)
+            if rebuilt is None:
                 return None
-            events = await self.store.events_after(table_id, 0)
-            referee = Referee.from_state(stored.state, [event.data for event in events],
-                                         self.config, self.clock(), self.seeds)
+            referee = rebuilt[0]
         if game is not None and game != referee.game_no:
             return None
         return referee.record_for(credential)

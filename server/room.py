@@ -20,10 +20,10 @@ import structlog
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.core.commands import BotAnswer, Command, Reattach, Tick
-from server.core.referee import BotRequest, Outcome, Referee
+from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig
 from server.frames import Built
 from server.metrics import Metrics
-from server.store.base import Store, StoreError, TableNotFound
+from server.store.base import Store, StoredTable, StoreError, TableNotFound
 from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 log = structlog.get_logger("server.room")
@@ -32,6 +32,26 @@ Deliver = Callable[[str, s.ServerMessage | Built], None]
 OnDetach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
+
+
+async def rebuild(
+    store: Store,
+    table_id: str,
+    config: RefereeConfig,
+    now: float,
+    seeds: Callable[[], int] | None = None,
+) -> tuple[Referee, StoredTable] | None:
+    """The one rebuild of a table from the store alone (state and event log); None: no table.
+
+    A load, a takeover, a reload after a failed commit and a record read from another process's
+    table all come through here.
+    """
+    stored = await store.load(table_id)
+    if stored is None:
+        return None
+    events = await store.events_after(table_id, 0)
+    log = [event.data for event in events]
+    return Referee.from_state(stored.state, log, config, now, seeds), stored
 
 
 class Room:
@@ -48,6 +68,8 @@ class Room:
         detach: OnDetach,
         owner: str,
         clock: Callable[[], float] = time.time,
+        lease_s: float = LEASE_TTL_S,
+        on_lease_lost: Callable[[Room], None] | None = None,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -60,8 +82,8 @@ class Room:
         self.clock = clock
         self.lock = asyncio.Lock()
         self.failed = False
-        self.lease_s = LEASE_TTL_S  # the lobby sets the configured lease time
-        self.on_lease_lost: Callable[[Room], None] | None = None  # set when tables are shared
+        self.lease_s = lease_s
+        self.on_lease_lost = on_lease_lost  # when tables are shared: hand the table over
         self._wake = asyncio.Event()
         self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
@@ -123,15 +145,12 @@ class Room:
 
     async def _reload(self) -> None:
         """Rebuild the referee from the store and put its live connections back (handover)."""
-        stored = await self.store.load(self.table_id)
-        if stored is None:
-            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
-        events = await self.store.events_after(self.table_id, 0)
         old = self.referee
+        rebuilt = await rebuild(self.store, self.table_id, old.config, self.clock(), old.seeds)
+        if rebuilt is None:
+            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
+        self.referee, stored = rebuilt
         tickets = old.tickets(set(old.viewers), stored.last_event)  # all sent up to there
-        self.referee = Referee.from_state(
-            stored.state, [event.data for event in events], old.config, self.clock(), old.seeds
-        )
         self.version = stored.version
         self.failed = False
         reattached = self.referee.apply(Reattach(tuple(tickets)), self.clock())

@@ -32,8 +32,7 @@ from protocol.base import TurnTimer
 from protocol.convert import action_from_wire
 from protocol.errors import ErrorCode
 from server import keys
-from server.core import clocks, storage
-from server.core.chica import deal_chica
+from server.core import chica, clocks, storage
 from server.core.commands import (
     Attach,
     BotAnswer,
@@ -218,7 +217,11 @@ class Referee:
             case Reattach(tickets):
                 out = self.reattach(tickets, now)
             case DealChica(name, level):
-                out = deal_chica(self, name, level, now)
+                host, steps = chica.layout(self.table, name, level)
+                out = Outcome()
+                for step in steps:
+                    out.merge(self.apply(step, now))
+                chica.reserve(self.table, host, out)
             case _:
                 assert_never(command)
         if out.dirty and out.record is None:

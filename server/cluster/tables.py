@@ -24,13 +24,14 @@ import contextlib
 import time
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
 from protocol import decode_server
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
+from server.cluster.relay import Frame, PeerGone, Relay
 from server.core import commands
 from server.core.commands import (
     Attach,
@@ -44,13 +45,10 @@ from server.core.commands import (
 from server.core.referee import Outcome
 from server.errors import Refused
 from server.frames import FRAMES, Built
-from server.relay import Frame, PeerGone, Relay
 from server.store.base import StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
-    from server.connection import Connection
-    from server.lobby import Lobby
     from server.room import Room
     from server.store.redis import RedisStore
 
@@ -60,10 +58,46 @@ REQUEST_TIMEOUT_S = 10.0
 UNAVAILABLE = "storage unavailable"
 
 
+# ---------------------------------------------------------------------- the interface it owns
+# What the cluster needs of the rest of the server: nothing else of the lobby or the
+# connections is reachable from here.
+class Tables(Protocol):
+    """The registry of the tables this process has loaded."""
+
+    @property
+    def owner(self) -> str:
+        """This process's name as a lease owner."""
+        ...
+
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if this process owns it and has it loaded."""
+        ...
+
+    def forget(self, room: Room) -> None:
+        """Drop a table this process no longer owns from the registry."""
+        ...
+
+    async def room(self, table_id: str) -> Room | RemoteRoom | None:
+        """The table, loaded (or relayed) if needed; None if it does not exist."""
+        ...
+
+    async def load(self, table_id: str) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here)."""
+        ...
+
+
+class Local(Protocol):
+    """One of this process's connections."""
+
+    room: Room | RemoteRoom | None
+
+    def push(self, message: s.ServerMessage | Built) -> None: ...
+
+
 class Cluster:
     """This process's share of the tables: ownership, forwarding, relaying, takeover."""
 
-    def __init__(self, store: RedisStore, lobby: Lobby, connections: Mapping[str, Connection],
+    def __init__(self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local],
                  lease_s: float) -> None:
         self.store = store
         self.lobby = lobby
@@ -114,8 +148,7 @@ class Cluster:
 
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
-        if self.lobby.rooms.get(room.table_id) is room:
-            del self.lobby.rooms[room.table_id]
+        self.lobby.forget(room)
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
         for ticket in room.referee.tickets(set(self.connections), room.referee.last_event):
             remote.keep(ticket)
@@ -130,7 +163,7 @@ class Cluster:
         while True:
             try:
                 for table_id in await self.store.lapsed_leases():
-                    if table_id not in self.lobby.rooms:
+                    if self.lobby.loaded(table_id) is None:
                         await self.lobby.room(table_id)
                 await self._follow_owners()
             except StoreError as exc:
@@ -277,7 +310,7 @@ class RemoteRoom:
         while time.monotonic() < deadline:
             if self.cluster.closing:  # shutting down: a connection's last detach must not wait
                 raise Refused(ErrorCode.INTERNAL, "this server is shutting down")
-            local = self.cluster.lobby.rooms.get(self.table_id)
+            local = self.cluster.lobby.loaded(self.table_id)
             if local is not None:  # taken over meanwhile
                 return await local.run(command)
             owner = await self.cluster.store.lease_owner(self.table_id)

@@ -12,6 +12,14 @@ Searching levels get a fixed number of samples (``--samples``), never a deadline
 do not depend on the machine's speed or load. Interrupted (Ctrl-C), it still reports the
 pairs played so far, marked ``interrupted``.
 
+``--seed-list NAME``: any name gives its own deals (``v1`` is the list every figure before
+issue 18 used), so a fresh name measures on games no earlier figure saw. ``--as-served``
+plays as the server does: every decision is asked of the server's `BotRunner` (levels 4 and
+up in its worker pool, each level within its own budget from the request, `server.bots`),
+from the server's move list (``legal_actions(by_rank=True)``), and the decision times are
+wall-clock, request to answer. Such figures depend on the machine and its load; pairs are
+played one at a time in this process (the pool is the server's).
+
 Long runs on a shared machine: ``--log FILE`` appends every finished pair as one JSON line
 (its match, index, games and decision times), and a run with the same match and log skips
 the pairs already there and counts them in its figures, so a stopped run resumes where it
@@ -28,6 +36,7 @@ CPU time of the deciding process (one core; unaffected by other load on a shared
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import os
@@ -43,9 +52,14 @@ from engine import Game, Phase, Play, resolve_rules
 from engine.actions import Action
 from engine.bots import Budget, choose, levels
 from engine.rules import PROFILES
+from engine.views import View, view_of
+from server.bots import BotRunner
+from server.config import Settings
 
-#: seed-list version -> how pair ``i``'s seed is derived (never change a published entry).
+#: seed list -> how pair ``i``'s seed is derived (never change a published entry); any other
+#: name gives its own list by `SEED_FORMAT`.
 SEED_LISTS: dict[str, str] = {"v1": "cuarenta-duplicate/v1/{profile}/{index}"}
+SEED_FORMAT = "cuarenta-duplicate/{name}/{profile}/{index}"
 DEFAULT_SEED_LIST = "v1"
 #: a game that has not ended after this many hands is stopped (it never happens in practice).
 MAX_HANDS = 60
@@ -61,6 +75,7 @@ class Match:
     options: tuple[tuple[str, object], ...]
     samples: int
     seed_list: str
+    as_served: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +109,40 @@ class PairResult:
 
 def pair_seed(seed_list: str, profile: str, index: int) -> str:
     """Return the seed of pair ``index`` in a seed list (a string: `random` hashes it stably)."""
-    return SEED_LISTS[seed_list].format(profile=profile, index=index)
+    form = SEED_LISTS.get(seed_list, SEED_FORMAT)
+    return form.format(name=seed_list, profile=profile, index=index)
+
+
+class _Served:
+    """The server's bot runner, in this process, and an event loop to ask it from."""
+
+    runner: BotRunner | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    def decide(cls, level: int, view: View, legal: tuple[Action, ...], seed: int) -> Action | None:
+        if cls.runner is None or cls.loop is None:
+            settings = Settings()
+            cls.runner = BotRunner(settings.bot_workers, settings.bot_budget_s)
+            cls.loop = asyncio.new_event_loop()
+        return cls.loop.run_until_complete(cls.runner.decide(level, view, legal, seed))
+
+    @classmethod
+    def close(cls) -> None:
+        """Stop the pool (a stopped run must not wait for its workers' last decisions)."""
+        if cls.runner is not None:
+            cls.runner.close()
+            cls.runner = None
+
+
+def _served_decision(
+    level: int, game: Game, seat: int, rng: random.Random
+) -> tuple[Action | None, float]:
+    """Ask the server's runner, as a table would; return its answer and the wall seconds."""
+    view, legal = view_of(game, seat), game.legal_actions(seat, by_rank=True)
+    start = time.perf_counter()
+    action = _Served.decide(level, view, legal, rng.randrange(2**32))
+    return action, time.perf_counter() - start
 
 
 def _act(
@@ -108,11 +156,15 @@ def _act(
     budget = Budget(samples=match.samples)
     for seat in game.to_act():
         level = seats_level[seat]
-        view = game.view(seat)
-        legal = game.legal_actions(seat)
-        start = time.process_time()
-        action: Action | None = choose(level, view, legal, rngs[seat], budget)
-        elapsed = time.process_time() - start
+        action: Action | None
+        if match.as_served:
+            action, elapsed = _served_decision(level, game, seat, rngs[seat])
+        else:
+            view = game.view(seat)
+            legal = game.legal_actions(seat)
+            start = time.process_time()
+            action = choose(level, view, legal, rngs[seat], budget)
+            elapsed = time.process_time() - start
         if action is None:
             continue
         if isinstance(action, Play):
@@ -201,7 +253,7 @@ def run_pairs(match: Match, indices: list[int], jobs: int) -> Iterator[PairResul
 
 
 def _match_key(match: Match) -> dict[str, object]:
-    return {
+    key: dict[str, object] = {
         "a": match.level_a,
         "b": match.level_b,
         "profile": match.profile,
@@ -209,6 +261,9 @@ def _match_key(match: Match) -> dict[str, object]:
         "samples": match.samples,
         "seed_list": match.seed_list,
     }
+    if match.as_served:  # only then: the logs of earlier runs keep their key
+        key["as_served"] = True
+    return key
 
 
 def pair_line(match: Match, pair: PairResult) -> str:
@@ -279,7 +334,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=24,
         help="samples per decision for searching levels (fixed: reproducible)",
     )
-    parser.add_argument("--seed-list", default=DEFAULT_SEED_LIST, choices=sorted(SEED_LISTS))
+    parser.add_argument(
+        "--seed-list",
+        default=DEFAULT_SEED_LIST,
+        metavar="NAME",
+        help="which deals: v1 (every figure before issue 18) or any name (its own deals)",
+    )
+    parser.add_argument(
+        "--as-served",
+        action="store_true",
+        help="decide as the server does: its budgets, move lists and worker pool (wall time)",
+    )
     parser.add_argument(
         "--jobs",
         type=int,
@@ -310,8 +375,9 @@ def _print(summary: dict[str, object]) -> None:
     assert isinstance(wins, dict)
     print(
         f"level {summary['a']} vs level {summary['b']}  profile {summary['profile']}  "
-        f"options {summary['options']}  samples {summary['samples']}  "
-        f"seeds {summary['seed_list']}"
+        f"options {summary['options']}  "
+        + ("as served  " if summary.get("as_served") else f"samples {summary['samples']}  ")
+        + f"seeds {summary['seed_list']}"
     )
     print(
         f"pairs played        {summary['pairs']} ({summary['games']} games, "
@@ -350,7 +416,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"cuarenta tournament: {error}")
         return 2
-    match = Match(args.a, args.b, args.profile, options, args.samples, args.seed_list)
+    samples = 0 if args.as_served else args.samples  # as served: the server's deadlines
+    match = Match(args.a, args.b, args.profile, options, samples, args.seed_list, args.as_served)
+    jobs = 1 if args.as_served else args.jobs  # as served: the server's pool does the work
     start = time.perf_counter()
     wanted = range(args.first, args.first + args.pairs)
     logged = logged_pairs(match, args.log) if args.log else {}
@@ -358,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         todo = [index for index in wanted if index not in logged]
-        for pair in run_pairs(match, todo, args.jobs):
+        for pair in run_pairs(match, todo, jobs):
             pairs.append(pair)
             if args.log:
                 with open(args.log, "a", encoding="utf-8") as log:
@@ -368,6 +436,8 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(running), file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # stopped early (Ctrl-C, SIGINT): report the pairs played
         interrupted = True
+    finally:
+        _Served.close()
     if not pairs:
         return 130
     pairs.sort(key=lambda pair: pair.index)

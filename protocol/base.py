@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+from protocol.text import clean_text
 
 PROTOCOL_VERSION = 3
 """Bumped on any incompatible change; exchanged in ``hello``/``welcome`` (the first messages).
@@ -55,8 +57,18 @@ Key = Annotated[
 """A join, watch or host key, or a seat token: opaque URL-safe text."""
 
 PlayerName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME_CHARS)
+    str,
+    BeforeValidator(lambda value: clean_text(value, MAX_NAME_CHARS)),
+    StringConstraints(min_length=1, max_length=MAX_NAME_CHARS),
 ]
+"""A person's name as everyone sees it: cleaned and shortened (``protocol.text``), never empty."""
+
+ChatText = Annotated[
+    str,
+    BeforeValidator(lambda value: clean_text(value, MAX_CHAT_CHARS)),
+    StringConstraints(min_length=1, max_length=MAX_CHAT_CHARS),
+]
+"""A chat line as everyone sees it: cleaned and shortened like a name (``protocol.text``)."""
 
 BotLevel = Annotated[int, Field(ge=1, le=5)]
 

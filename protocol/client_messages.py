@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from protocol.base import (
-    MAX_CHAT_CHARS,
     MAX_TAKE_CARDS,
     BotLevel,
     CardCode,
+    ChatText,
     Key,
     Options,
     PlayerName,
@@ -60,12 +60,16 @@ class Ping(Request):
 
 
 class CreateTable(Request):
-    """Create a table: the answer is ``table_created`` with its join, watch and host keys."""
+    """Create a table: the answer is ``table_created`` with its join, watch and host keys.
+
+    A ``public`` table is listed with its watch link in the lobby (``/tables``); off by default.
+    """
 
     type: Literal["create"] = "create"
     profile: Profile = "pagat-4p"
     options: Options = Field(default_factory=dict)
     turn_timer: TurnTimer = 0
+    public: bool = False
 
 
 class Join(Request):
@@ -214,7 +218,7 @@ class Chat(Request):
     """Players talk to the table; spectators talk among spectators only."""
 
     type: Literal["chat"] = "chat"
-    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS)]
+    text: ChatText
 
 
 GameAction = Play | TakeMissed | Announce | Claim

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, StringConstraints
+from pydantic import BaseModel, BeforeValidator, StringConstraints
 from pydantic.fields import FieldInfo
 
 from protocol.base import PROTOCOL_VERSION
@@ -161,6 +161,8 @@ def _constraint_text(item: Any) -> str:
         if item.pattern is not None:
             parts.append(f"pattern {item.pattern}")
         return ", ".join(parts)
+    if isinstance(item, BeforeValidator):  # protocol.text: cleaned, then checked
+        return "cleaned by protocol.text: controls and bidi marks removed, trimmed"
     for attribute, symbol in _BOUNDS:
         if hasattr(item, attribute):
             return f"{symbol} {getattr(item, attribute)}"

@@ -16,6 +16,7 @@ from pydantic import Field, JsonValue
 from protocol.base import (
     BotLevel,
     CardCode,
+    ChatText,
     OptionValue,
     PlayerName,
     RequestId,
@@ -376,7 +377,7 @@ class ChatLine(WireModel):
     channel: Literal["players", "spectators"]
     name: PlayerName
     seat: Seat | None
-    text: str
+    text: ChatText
 
 
 class Goodbye(WireModel):

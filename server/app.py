@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -17,12 +18,14 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 
 from protocol import server_messages as s
 from server.bots import BotRunner
+from server.club_routes import ClubRoutes
 from server.config import Settings
 from server.connection import Connection
 from server.core.referee import RefereeConfig
 from server.frames import Built
 from server.http import HttpRoutes
 from server.ladder import Ladder, ladder_store_for
+from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.room import Room
@@ -59,6 +62,7 @@ class TableServer:
         self.cluster: Cluster | None = None  # with a Redis store (server.cluster)
         self.lobby: Lobby
         self.ladder: Ladder
+        self.listing: Listing | None = None  # public and club tables (server.listing)
 
     async def start(self) -> None:
         store = self._store or await open_store(
@@ -95,6 +99,10 @@ class TableServer:
             await self.lobby.ensure_club(name)
         self.lobby.start()
         routes = HttpRoutes(self.settings.web_root, self.metrics, self._record)
+        self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
+        self.listing.start()
+        routes.more = ClubRoutes(self.lobby, self.listing, self.settings.clubs,
+                                 routes.web_root, routes.page)
         self._server = await serve(
             self._handler,
             self.settings.host,
@@ -129,6 +137,8 @@ class TableServer:
                 # Bounded: a handler stuck behind a busy room must not hold up the shutdown.
                 async with asyncio.timeout(SHUTDOWN_WAIT_S):
                     await self._server.wait_closed()
+        if self.listing is not None:
+            await self.listing.close()
         await self.lobby.close()  # releases every lease: other processes take the tables over
         if self.cluster is not None:
             await self.cluster.close()
@@ -152,6 +162,12 @@ class TableServer:
         finally:
             del self.connections[connection.id]
             self.metrics.connections.set(len(self.connections))
+
+    async def club_host_key(self, club: str) -> str | None:
+        """The host key of a club's table (``cuarenta serve`` prints its link for the club)."""
+        ref = await self.lobby.store.find_key(club)
+        stored = None if ref is None else await self.lobby.store.load(ref.table_id)
+        return None if stored is None else json.loads(stored.state)["keys"].get("host")
 
     def _deliver(self, conn: str, message: s.ServerMessage | Built) -> None:
         connection = self.connections.get(conn)

@@ -3,6 +3,12 @@
 Levels 1-3 decide in well under 5 ms, so they run on the event loop; levels 4 and up search
 and run in a small spawn-safe ``ProcessPoolExecutor`` within a time budget, so the loop never
 stalls (invariant 6). A level that does not exist (yet) falls back to the best one below it.
+
+Each searching level has its own budget (`LEVEL_BUDGET_S`), counted from the request, so the
+time a request waits for a free worker is spent from it: the search's deadline is set when
+the request is made (``time.monotonic`` is system-wide, the same clock in every worker) at
+`SEARCH_SHARE` of the budget, leaving the rest for the playout that passes the deadline
+and the trip back. A request that waited past its deadline gets level 3's choice at once.
 """
 
 from __future__ import annotations
@@ -18,6 +24,15 @@ from engine.actions import Action
 from engine.views import View
 
 INLINE_MAX_LEVEL = 3
+#: the time from a request to its answer, at p95, each searching level is given (seconds).
+LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5}
+#: the share of a level's budget its search may use (see the module docstring).
+SEARCH_SHARE = 0.7
+
+
+def budget_of(level: int, cap: float) -> float:
+    """The budget of a decision of ``level``: its own (`LEVEL_BUDGET_S`), at most ``cap``."""
+    return min(cap, LEVEL_BUDGET_S.get(level, cap))
 
 
 def resolve_level(level: int) -> int:
@@ -28,10 +43,20 @@ def resolve_level(level: int) -> int:
 
 
 def decide(
-    level: int, view: View, legal: tuple[Action, ...], seed: int, budget_s: float
+    level: int,
+    view: View,
+    legal: tuple[Action, ...],
+    seed: int,
+    budget_s: float,
+    deadline: float | None = None,
 ) -> Action | None:
-    """One bot decision from one seat's view (a top-level function: the pool pickles it)."""
-    budget = bots.Budget(deadline=time.monotonic() + budget_s, clock=time.monotonic)
+    """One bot decision from one seat's view (a top-level function: the pool pickles it).
+
+    ``deadline`` (``time.monotonic``), set at the request, overrides ``budget_s`` from now.
+    """
+    if deadline is None:
+        deadline = time.monotonic() + budget_s
+    budget = bots.Budget(deadline=deadline, clock=time.monotonic)
     return bots.choose(resolve_level(level), view, legal, random.Random(seed), budget)
 
 
@@ -40,7 +65,7 @@ class BotRunner:
 
     def __init__(self, workers: int = 2, budget_s: float = 1.0) -> None:
         self.workers = max(1, workers)
-        self.budget_s = budget_s
+        self.budget_s = budget_s  # the most any level's decision may take
         self._pool: ProcessPoolExecutor | None = None
 
     async def decide(
@@ -52,9 +77,11 @@ class BotRunner:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        budget_s = budget_of(level, self.budget_s)
+        deadline = time.monotonic() + SEARCH_SHARE * budget_s  # queueing counts (docstring)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            self._pool, decide, level, view, legal, seed, self.budget_s
+            self._pool, decide, level, view, legal, seed, budget_s, deadline
         )
 
     def close(self) -> None:

@@ -25,7 +25,7 @@ class Settings:
     away_turn_s: float = 5.0  # an absent person's turn waits this long before the stand-in plays
     stand_in_level: int = 3  # the bot that plays for an absent or timed-out person
     bot_workers: int = 2  # process pool for search bots (levels >= 4)
-    bot_budget_s: float = 1.0  # time budget of one search-bot decision
+    bot_budget_s: float = 1.0  # the most one search-bot decision may take (server.bots)
     max_frame_bytes: int = 8 * 1024
     send_queue: int = 256  # frames (4 KB each) a slow client may leave unread before it is dropped
     commands_per_s: float = 20.0  # per connection, burst 40
@@ -51,7 +51,8 @@ HELP: Mapping[str, str] = {
     "away_turn_s": "seconds a disconnected player's turn waits before the stand-in bot plays",
     "stand_in_level": "bot level playing for absent or timed-out players",
     "bot_workers": "processes for search bots (levels 4 and 5)",
-    "bot_budget_s": "seconds one search-bot decision may take",
+    "bot_budget_s": "seconds one search-bot decision may take at most, from the request "
+                    "(each level has its own budget below it: 4: 0.3, 5: 0.5)",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
     "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",

@@ -157,7 +157,7 @@ class Connection:
             self.push(s.Pong(rid=message.rid, server_time=time.time()))
         elif isinstance(message, c.CreateTable):
             created = await lobby.create(message.profile, dict(message.options),
-                                         message.turn_timer)
+                                         message.turn_timer, public=message.public)
             keys_ = created.referee.keys
             self.push(s.TableCreated(rid=message.rid, table=created.table_id,
                                      join_key=keys_["join"], watch_key=keys_["watch"],

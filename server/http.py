@@ -47,6 +47,9 @@ Connect a client to <code>/ws</code>.</p></body></html>
 RecordLookup = Callable[[str, str], Awaitable[dict[str, object] | None]]
 """(table id, seat token or host key) -> the finished game's R15 record, or None."""
 
+MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
+"""(path, query) -> an answer, or None for a path they do not serve (``server.club_routes``)."""
+
 
 class HttpRoutes:
     """The ``process_request`` hook: answer plain HTTP, let ``/ws`` upgrade."""
@@ -56,6 +59,7 @@ class HttpRoutes:
         self.metrics = metrics
         self.records = records
         self.vendor = _read_vendor(self.web_root)
+        self.more: MoreRoutes | None = None
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         url = urlsplit(request.path)
@@ -72,6 +76,10 @@ class HttpRoutes:
             )
         if path.startswith("/record/"):
             return await self._record(path.removeprefix("/record/"), url.query)
+        if self.more is not None:
+            answer = await self.more(path, url.query)
+            if answer is not None:
+                return answer
         if path == "/" or path.startswith("/t/"):
             return await self._index()
         if path.startswith("/vendor/"):
@@ -85,6 +93,10 @@ class HttpRoutes:
         if index.is_file():
             return await self._file(index, self.web_root)
         return _response(http.HTTPStatus.OK, PLACEHOLDER, "text/html; charset=utf-8")
+
+    async def page(self, target: Path) -> Response:
+        """A file of the web client (a page other routes serve under their own path)."""
+        return await self._file(target, self.web_root)
 
     async def _file(self, target: Path | None, root: Path) -> Response:
         resolved = _inside(target, root)

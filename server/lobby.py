@@ -88,9 +88,10 @@ class Lobby:
             self._reaper = asyncio.create_task(self._reap_idle(), name="idle-tables")
 
     async def create(self, profile: str, options: dict[str, Any], turn_timer: TurnTimer,
-                     club: str | None = None) -> Room:
-        """Create and store a new table (``Refused`` for bad options)."""
+                     club: str | None = None, public: bool = False) -> Room:
+        """Create and store a new table (``Refused`` for bad options); a public one is listed."""
         referee = Referee.create(profile, options, turn_timer, self.config, self.seeds, club)
+        referee.table.public = public
         keys = {key: role for role, key in referee.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
         await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)

@@ -1,7 +1,8 @@
 """``cuarenta serve``: run the table server until SIGINT/SIGTERM.
 
 Prints ``listening on http://HOST:PORT/`` as one line on stdout once the port is bound (with
-``--port 0`` the port the system picked), so scripts and tests can wait for that line.
+``--port 0`` the port the system picked), so scripts and tests can wait for that line; then one
+line per club (``--clubs``): its page and the host link that opens its results export.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ async def serve(settings: config.Settings) -> None:
     async with TableServer(settings) as server:
         settle_garbage_collector()
         print(f"listening on {server.url}", flush=True)
+        for club in settings.clubs:  # the club's page, and the host link that guards its export
+            host = await server.club_host_key(club)
+            print(f"club {club}: {server.url}c/{club} host link {server.url}t/{host}", flush=True)
         with contextlib.suppress(asyncio.CancelledError):
             await stop
 

@@ -10,7 +10,14 @@ Why not every legal play, and why only override level 3 when clearly better: in 
 four-player game a playout with level-3 partners misjudges plays that need a partner's help
 (naive versions of this search lose to level 3). So the candidates are level 3's best few,
 and level 3's own choice stands unless another one beats it clearly: by a margin, and by
-enough standard errors that sampling noise alone would rarely make the difference.
+two standard errors, so sampling noise alone rarely makes the difference; to decline a
+caída or a limpia level 3 takes (R9), which a human partner reads as a blunder when it is
+not clearly right, the margin is a point larger (`SearchSettings.decline`).
+
+Samples are spent adaptively: after `SearchSettings.least` deals, and every few deals
+after that, the search stops once every candidate is decided — clearly better than level
+3's choice, or clearly not — so easy decisions cost a few deals and the budget goes to the
+close ones.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 from engine.actions import Action, Play
 from engine.bots import Budget, register
 from engine.bots.counting import WIN_VALUE, position_of, ranked_plays, without_gifts
+from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
 from engine.bots.playout import play_out
 from engine.bots.routine import routine
@@ -46,13 +54,16 @@ class SearchSettings:
     max_samples: int  # cap under a deadline
     whole_hand: bool  # play the hand out, not just the packet
     declined: bool = False  # believe a seat that let a caída go lacks that rank (sampling)
+    decline: float = 1.0  # the extra gain needed to decline level 3's caída or limpia (R9)
+    least: int = 8  # deals before the search may stop early (every `every` deals after)
+    every: int = 4
 
 
 LEVEL4 = SearchSettings(
     candidates=3,
     window=4.0,
     override=0.5,
-    confidence=1.0,
+    confidence=2.0,
     samples=24,
     max_samples=200,
     whole_hand=False,
@@ -94,36 +105,84 @@ def search(
     budget: Budget,
     settings: SearchSettings,
     evaluate: Evaluate,
+    margins: list[float] | None = None,
 ) -> list[list[float]]:
-    """Return each candidate's values, one per sampled deal (the same deals for all)."""
+    """Return each candidate's values, one per sampled deal (the same deals for all).
+
+    With ``margins`` (each candidate's `margins_of`) it stops as soon as every candidate is
+    `decided`; under a deadline it stops at the first playout that passes it, keeping only
+    whole deals (none if it has passed already: level 3's choice then stands).
+    """
     team = view.viewer & 1  # type: ignore[operator]
     evidence = evidence_of(view, settings.declined)
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
     values: list[list[float]] = [[] for _ in candidates]
     done = 0
-    while done < limit and not (done and budget.expired()):
+    while done < limit and not budget.expired():
         base = Game.from_view(view, sample_hidden(view, evidence, rng))
-        for index, play in enumerate(candidates):
+        deal: list[float] = []
+        for play in candidates:
+            if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
+                return values
             game = base.copy()
             game.apply(play)
             play_out(game, settings.whole_hand)
-            values[index].append(evaluate(game, team))
+            deal.append(evaluate(game, team))
+        for index, value in enumerate(deal):
+            values[index].append(value)
         done += 1
+        check = done >= settings.least and (done - settings.least) % settings.every == 0
+        if margins and check and decided(values, margins, settings.confidence):
+            break
     return values
 
 
-def clearly_better(values: list[list[float]], settings: SearchSettings) -> int:
+def margins_of(view: View, candidates: list[Play], settings: SearchSettings) -> list[float]:
+    """Return the gain over level 3's choice (the first) each candidate needs to be played:
+    ``override``, plus ``decline`` where the first scores R9 points now and it scores fewer."""
+    first = capture_points(view, candidates[0]) if candidates[0].take else 0
+    margins = [0.0]
+    for play in candidates[1:]:
+        points = capture_points(view, play) if play.take else 0
+        margins.append(settings.override + (settings.decline if points < first else 0.0))
+    return margins
+
+
+def _gain(values: list[list[float]], index: int) -> tuple[float, float]:
+    """Return the mean gain of candidate ``index`` over the first, deal by deal, and its
+    standard error."""
+    gains = [mine - first for mine, first in zip(values[index], values[0], strict=True)]
+    gain = statistics.fmean(gains)
+    error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+    return gain, error
+
+
+def decided(values: list[list[float]], margins: list[float], confidence: float) -> bool:
+    """Tell whether more deals would hardly change the choice: every other candidate's gain
+    is beyond ``confidence`` standard errors of its margin (clearly above or below)."""
+    for index in range(1, len(values)):
+        gain, error = _gain(values, index)
+        if abs(gain - margins[index]) <= confidence * error:
+            return False
+    return True
+
+
+def clearly_better(
+    values: list[list[float]], settings: SearchSettings, margins: list[float] | None = None
+) -> int:
     """Return the candidate that beats the first (level 3's choice) clearly, else 0.
 
-    Clearly: its mean gain over the first, deal by deal, exceeds both ``override`` and
-    ``confidence`` standard errors of that gain, so sampling noise alone rarely overrides.
+    Clearly: its mean gain over the first, deal by deal, exceeds its margin (``override``,
+    or `margins_of`) and ``confidence`` standard errors of that gain, so sampling noise
+    alone rarely overrides. Of several, the one with the largest gain.
     """
+    if not values or not values[0]:
+        return 0
     best, best_gain = 0, 0.0
     for index in range(1, len(values)):
-        gains = [mine - first for mine, first in zip(values[index], values[0], strict=True)]
-        gain = statistics.fmean(gains)
-        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
-        if gain > settings.override and gain > settings.confidence * error and gain > best_gain:
+        gain, error = _gain(values, index)
+        margin = settings.override if margins is None else margins[index]
+        if gain > margin and gain > settings.confidence * error and gain > best_gain:
             best, best_gain = index, gain
     return best
 
@@ -144,8 +203,9 @@ def decide(
     candidates = candidates_of(view, plays, settings)
     if len(candidates) == 1:
         return candidates[0]
-    values = search(view, candidates, rng, budget, settings, evaluate)
-    return candidates[clearly_better(values, settings)]
+    margins = margins_of(view, candidates, settings)
+    values = search(view, candidates, rng, budget, settings, evaluate, margins)
+    return candidates[clearly_better(values, settings, margins)]
 
 
 @register(4)

@@ -3,11 +3,11 @@
 A process **owns** a table while it holds the table's lease in Redis (renewed by the room's
 clock every third of the lease time); only the owner runs the table's referee and writes it. Any
 process accepts any connection: for a table owned elsewhere it keeps a ``RemoteRoom``, which
-forwards its connections' requests to the owner and relays the owner's messages back (through
-``server.relay``). When an owner stops renewing — crashed, or handed its tables over on SIGTERM —
-its lease lapses; the first process to notice (its lease watcher, or a connection's request)
-takes the table over: it reloads state and log from the store, which re-arms deadlines and bot
-seats, and puts its own connections back at the table (``server.handover``).
+forwards its connections' commands to the owner and relays the owner's messages back (through
+``server.cluster.relay``). When an owner stops renewing — crashed, or handed its tables over on
+SIGTERM — its lease lapses; the first process to notice (its lease watcher, or a connection's
+request) takes the table over: it reloads state and log from the store, which re-arms deadlines
+and bot seats, and puts its own connections back at the table (``Reattach``).
 
 Frames (msgpack maps, ``k`` = kind)::
 

@@ -149,6 +149,18 @@ class Referee:
         return self.table.game_no
 
     @property
+    def profile(self) -> str:
+        return self.table.profile
+
+    @property
+    def public(self) -> bool:
+        return self.table.public
+
+    @property
+    def spectators(self) -> int:
+        return self.publisher.spectators
+
+    @property
     def solo(self) -> bool:
         return self.table.solo
 
@@ -582,9 +594,22 @@ class Referee:
 
     def _on_start(self, out: Outcome, viewer: Viewer, msg: c.Start, now: float) -> None:
         self._require_host(viewer, "start the game")
-        self._require_lobby("start")
+        if not (self.table.in_game and self._may_start_afresh(viewer)):
+            self._require_lobby("start")
         out.ack(viewer.conn, msg.rid)
         self._start_game(out, now)
+
+    def _may_start_afresh(self, viewer: Viewer) -> bool:
+        """R14 libre-2p: "N starts a new game", also mid-game, for a seated host facing only bots
+        (nobody else's game is given up)."""
+        table = self.table
+        return (
+            table.profile == "libre-2p"
+            and viewer.seat is not None
+            and all(
+                seat.occupant == "bot" for i, seat in enumerate(table.seats) if i != viewer.seat
+            )
+        )
 
     def _on_rematch(self, out: Outcome, viewer: Viewer, msg: c.Rematch, now: float) -> None:
         table = self.table

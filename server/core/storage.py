@@ -94,6 +94,7 @@ def to_state(table: Table, text: StateText) -> bytes:
         "decision_since": table.decision_since,
         "claims_deadline": table.claims_deadline,
         "claims_done": sorted(table.claims_done),
+        "public": table.public,
         "rematch": sorted(table.rematch),
         "last_event": len(table.log),
         "game_event": table.game_event,
@@ -140,6 +141,7 @@ def from_state(
     table.claims_deadline = state["claims_deadline"]
     table.claims_done = set(state["claims_done"])
     table.rematch = set(state["rematch"])
+    table.public = bool(state.get("public", False))
     table.finished_record = state["finished_record"]
     table.log = [bytes(line) for line in log]
     table.game_event = state.get("game_event", len(table.log))

@@ -54,6 +54,7 @@ class Table:
     # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
     # seat never opens to a newcomer (``server.core.clocks``, ``server.core.referee``).
     solo: bool = False
+    public: bool = False  # listed in the lobby of watchable tables (server.listing)
     stage: str = "lobby"  # lobby, playing, finished
     game_no: int = 0
     seed: int | None = None

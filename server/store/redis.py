@@ -304,7 +304,7 @@ class RedisStore:
             await _result(self.client.ping())
 
     def relay_client(self) -> Redis:
-        """A client for the processes' pub/sub relay (``server.relay``).
+        """A client for the processes' pub/sub relay (``server.cluster.relay``).
 
         On one Redis, the store's own client. A Cluster client has no pub/sub, so the relay
         talks to one node: the primary of ``RELAY_KEY``'s slot, the same for every process. A

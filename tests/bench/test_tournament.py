@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.tournament import Match, add_arguments, pair_seed, play_pair, run
+from bench.tournament import Match, add_arguments, pair_line, pair_seed, play_pair, run
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -82,3 +82,28 @@ def test_first_starts_at_a_later_pair_of_the_seed_list(tmp_path: Path) -> None:
         run(_args("2", "1", "--jobs", "1", "--first", "5", "--pairs", "2", "--log", str(log))) == 0
     )
     assert [json.loads(line)["index"] for line in log.read_text().splitlines()] == [5, 6]
+
+
+def test_any_seed_list_name_gives_its_own_deals_and_v1_keeps_its_own() -> None:
+    assert pair_seed("fresh", "heads-up", 7) == "cuarenta-duplicate/fresh/heads-up/7"
+    assert pair_seed("fresh", "heads-up", 7) != pair_seed("v1", "heads-up", 7)
+    one = play_pair((Match(3, 2, "heads-up", (), 2, "fresh"), 0))
+    again = play_pair((Match(3, 2, "heads-up", (), 2, "fresh"), 0))
+    other = play_pair((Match(3, 2, "heads-up", (), 2, "v1"), 0))
+    assert one.games == again.games, "a name always gives the same deals"
+    assert one.games != other.games
+
+
+def test_as_served_decides_through_the_servers_runner_with_its_move_lists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As served, the figures are wall time per decision and the log marks the run apart
+    from the fixed-sample runs (whose logs keep their key)."""
+    log = tmp_path / "served.log"
+    argv = ("3", "2", "--pairs", "1", "--as-served", "--seed-list", "t", "--json")
+    assert run(_args(*argv, "--log", str(log))) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["as_served"], summary["samples"], summary["pairs"]) == (True, 0, 1)
+    assert json.loads(log.read_text())["match"]["as_served"] is True
+    fixed = Match(2, 1, "heads-up", (), 2, "v1")
+    assert "as_served" not in json.loads(pair_line(fixed, play_pair((fixed, 0))))["match"]

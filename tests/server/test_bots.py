@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from engine import bots
+import time
+
+from engine import Play, bots
+from engine.bots.search import LEVEL4, candidates_of
 from engine.game import Game
 from engine.views import view_of
-from server.bots import INLINE_MAX_LEVEL, BotRunner, resolve_level
+from server.bots import INLINE_MAX_LEVEL, BotRunner, budget_of, decide, resolve_level
 
 
 def test_a_missing_level_falls_back_to_the_best_level_below_it() -> None:
@@ -28,3 +31,21 @@ async def test_search_levels_decide_in_the_process_pool_from_one_seats_view_r7()
         assert (runner._pool is not None) == (max(bots.levels()) > INLINE_MAX_LEVEL)
     finally:
         runner.close()
+
+
+def test_each_search_level_has_its_own_budget_within_the_servers_cap() -> None:
+    assert (budget_of(4, 1.0), budget_of(5, 1.0)) == (0.3, 0.5)
+    assert budget_of(5, 0.2) == 0.2  # the operator's cap (--bot-budget) still bounds it
+
+
+def test_a_request_that_waited_past_its_deadline_gets_level_3s_choice_at_once() -> None:
+    """The deadline is set at the request, so time spent queueing for a worker counts."""
+    game = Game.new(seed=3)
+    seat = game.turn
+    assert seat is not None
+    view, legal = view_of(game, seat), game.legal_actions(seat, by_rank=True)
+    plays = [action for action in legal if isinstance(action, Play)]
+    first = candidates_of(view, plays, LEVEL4)[0]
+    start = time.process_time()
+    assert decide(4, view, legal, 1, 0.3, deadline=time.monotonic() - 1.0) == first
+    assert time.process_time() - start < 0.05

@@ -49,6 +49,13 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+const LOCALES = { es: "es-EC", en: "en", pt: "pt-BR" };
+
+/** A number written the chosen language's way: 10.038 in es and pt, 10,038 in en. */
+export function formatNumber(n) {
+  return new Intl.NumberFormat(LOCALES[current] ?? current).format(n);
+}
+
 /** Like t(), choosing "key.one" or "key.other" by count (enough for es, en and pt). */
 export function tn(key, count, params = {}) {
   return t(`${key}.${count === 1 ? "one" : "other"}`, { count, ...params });

@@ -2,6 +2,7 @@
 // awards) and the end of the game with its rematch.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
+import { countNotes } from "./free-game.js";
 
 export function logPanel(model) {
   const entries = model.log.slice(-60).reverse();
@@ -33,7 +34,8 @@ export function summaryPanel(model, names, onClose) {
       t("summary.ronda", { name: names.nameOf(seat), rank: t(`rank.${rank}`) })).join(" · ")) : null,
     awards.length ? h("p", t("summary.awards"), " ", awards.map((c) =>
       t("summary.award", { rank: t(`rank.${c.rank}`), points: c.points })).join(" · ")) : null,
-    h("p.hint", t("summary.rule")));
+    h("p.hint", t("summary.rule")),
+    ...countNotes(model, names)); // R14 libre-2p: why a count at 38 scored nothing
 }
 
 /**

@@ -124,7 +124,8 @@ function playChoices(model, selection, act, redraw) {
   if (trail) {
     out.push(h("div.choices", h("button.btn.btn-trail", {
       type: "button", dataset: { focus: "trail", action: "trail" }, onclick: () => act(trail),
-    }, t("action.trail", { card: cardName(selection.card) }))));
+    }, t(model.table?.seats === 2 ? "action.trail2p" : "action.trail", // R14: «Tirar»
+      { card: cardName(selection.card) }))));
   } else if (captures.length) {
     out.push(h("p.hint", t("hint.mustCapture")));
   }

@@ -4,7 +4,7 @@
 // The chica waits for its person (the server never plays for them); a finished chica's result
 // and the choice of what next stay on screen, also after a reload, until the person chooses.
 import { h, renderInto } from "./dom.js";
-import { language, t } from "../i18n/index.js";
+import { formatNumber, t } from "../i18n/index.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import { openTable } from "./table-page.js";
@@ -12,12 +12,8 @@ import { toast } from "./toasts.js";
 
 const TOKEN_KEY = "cuarenta.ladder";
 const SHOWN_KEY = "cuarenta.ladder.shown"; // the last chica this browser drew: its finished table
-const LOCALES = { es: "es-EC", en: "en", pt: "pt-BR" };
-
 /** Scores grouped the way the chosen language writes them ("10.038" in es, "10,038" in en). */
-function number(n) {
-  return new Intl.NumberFormat(LOCALES[language()] ?? language()).format(n);
-}
+const number = formatNumber;
 
 function storedToken() {
   try {

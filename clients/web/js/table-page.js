@@ -15,6 +15,7 @@ import { newSelection } from "./play.js";
 import { hostPanel } from "./host-panel.js";
 import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
+import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
 
 /** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
@@ -282,7 +283,8 @@ export function openTable(root, key, { errorText }) {
         type: "button", id: "screen-mode", dataset: { focus: "screen" },
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
-      model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null);
+      model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
+      freeGameButton(model, send));
   }
 
   function toggleScreen() {
@@ -295,7 +297,7 @@ export function openTable(root, key, { errorText }) {
   function draw() {
     if (!model.table) return;
     document.body.classList.toggle("screen-mode", model.screenMode);
-    const ctx = { selection, act, redraw: draw };
+    const ctx = { selection, act, redraw: draw, tools: toolbar() };
     const side = model.screenMode ? [logPanel(model)] : [
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
@@ -305,11 +307,22 @@ export function openTable(root, key, { errorText }) {
     ];
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", model.screenMode ? null : sitPanel(), toolbar(), tableView(model, ctx),
+    h("div.table-main", model.screenMode ? null : sitPanel(), tableView(model, ctx),
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
+    fit();
     focusFirstChoice();
   }
+
+  /** The table takes the window's height below what sits above it: nothing to scroll to. */
+  function fit() {
+    const main = root.querySelector(".table-main");
+    if (!main) return;
+    const top = main.getBoundingClientRect().top + window.scrollY;
+    const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
+    root.querySelector(".table-page")?.style.setProperty("--fit-h", `${height}px`);
+  }
+  window.addEventListener("resize", fit);
 
   /** Count down visible deadlines once a second without redrawing the table. */
   const ticker = setInterval(() => {
@@ -321,6 +334,7 @@ export function openTable(root, key, { errorText }) {
   // Test hook: drop the socket as a network failure would, to exercise the resume path.
   globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000) };
 
+  const stopKeys = freeGameKeys(model, send); // R14 libre-2p: N starts a new game
   loadLog();
   renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
   conn.open();
@@ -328,6 +342,8 @@ export function openTable(root, key, { errorText }) {
   draw.close = () => {
     conn.close();
     clearInterval(ticker);
+    window.removeEventListener("resize", fit);
+    stopKeys();
   };
   return draw;
 }

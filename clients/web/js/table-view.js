@@ -32,7 +32,7 @@ function tally(score) {
   perros + tantos === 0 ? h("span.tally-zero", "—") : null);
 }
 
-function scoreboard(model) {
+function scoreboard(model, tools) {
   const g = model.game;
   const seats = model.table.seats;
   const yourTeam = model.you === null ? null : teamOf(model.you, seats);
@@ -41,7 +41,7 @@ function scoreboard(model) {
       const pile = g ? g.piles[team] : 0;
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
-      h("div.team-name", teamName(team, seats), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-name", h("span.team-label", teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, g ? g.scores[team] : 0)),
@@ -52,6 +52,7 @@ function scoreboard(model) {
     }),
     h("div.score-meta",
       g ? h("span", t("score.hand", { hand: g.handNumber + 1, packet: g.packet + 1 })) : null,
+      tools || null,
       h("span.target", t("score.target"))));
 }
 
@@ -125,7 +126,7 @@ export function tableView(model, ctx) {
     seatPanel(model, Number(seat), position));
   const player = model.you !== null && model.game && model.game.phase !== "finished";
   return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
-    scoreboard(model),
+    scoreboard(model, ctx.tools),
     h("div.ring", bySeat, felt(model, ctx.selection, ctx.redraw)),
     player ? h("section.mine", { "aria-label": t("hand.section") },
       handView(model, ctx.selection, ctx.redraw),

@@ -10,8 +10,9 @@ from itertools import count
 
 import pytest
 
-from engine import Announce, Claim, Game, Hidden, Phase, Play, TakeMissed
+from engine import Announce, Claim, Game, Hidden, Phase, Play, TakeMissed, parse_card
 from engine.bots import Budget, choose, levels
+from engine.bots.search import LEVEL4, clearly_better, decided, margins_of
 from tests.engine.bots.conftest import play_hand
 from tests.engine.helpers import act, deal, rescored, trail_until
 from tests.engine.test_claims import caught
@@ -77,7 +78,7 @@ def test_a_search_is_reproducible_with_a_seed_and_fixed_samples(level: int) -> N
 
 @pytest.mark.parametrize("level", [4, 5])
 def test_a_search_stops_at_its_deadline(level: int) -> None:
-    """Under a deadline (the server's way) the search stops after the sample that passes it."""
+    """Under a deadline (the server's way) the search stops at the playout that passes it."""
     ticks = count()
     game = Game.new("pagat-4p", seed="deadline")
     trail_until(game, lambda g: len(g.table) >= 4)
@@ -85,7 +86,7 @@ def test_a_search_stops_at_its_deadline(level: int) -> None:
     budget = Budget(deadline=3.0, clock=lambda: float(next(ticks)))
     action = choose(level, game.view(seat), game.legal_actions(seat), random.Random(1), budget)
     assert action in game.legal_actions(seat)
-    assert next(ticks) <= 6, "the clock is read once per sample"
+    assert next(ticks) <= 6, "the clock is read once per playout, past the deadline never"
 
 
 def test_bots_and_their_budget_pickle_for_a_process_pool() -> None:
@@ -139,3 +140,36 @@ def test_every_play_decision_of_a_search_level_is_a_play() -> None:
         4, game.view(seat), game.legal_actions(seat), random.Random(0), Budget(samples=2)
     )
     assert isinstance(action, Play)
+
+
+def test_a_search_stops_early_once_every_candidate_is_decided() -> None:
+    """Adaptive samples: gains far from their margins decide; one near its margin does not."""
+    first = [0.0, 1.0, 0.0, 1.0] * 3
+    clear = [value + 3.0 for value in first]  # +3 on every deal: clearly above a 0.5 margin
+    worse = [value - 3.0 for value in first]
+    near = [value + (0.6 if index % 2 else 0.4) for index, value in enumerate(first)]
+    noisy = [value + (4.0 if index % 2 else -3.0) for index, value in enumerate(first)]
+    assert decided([first, clear, worse], [0.0, 0.5, 0.5], 2.0)
+    assert not decided([first, clear, noisy], [0.0, 0.5, 0.5], 2.0)
+    assert not decided([first, near], [0.0, 0.5], 2.0)  # a gain of 0.5 on a margin of 0.5
+
+
+def test_level_3s_caida_is_declined_only_for_a_clear_point_more_R9() -> None:
+    """A search keeps level 3's caída over a play it rates only a little better (R9): the
+    margin to decline a scoring play is `decline` points above the usual override."""
+    game = deal(0, {1: "QC AH 2H 3H 4H", 2: "QD 5S 6S 7S JS"})
+    act(game, "1 QC")
+    view = game.view(2)
+    plays = [a for a in game.legal_actions(2, by_rank=True) if isinstance(a, Play)]
+    caida = Play(2, parse_card("QD"), frozenset({parse_card("QC")}))
+    trail = Play(2, parse_card("5S"))
+    assert caida in plays
+    assert trail in plays
+    margins = margins_of(view, [caida, trail], LEVEL4)
+    assert margins == [0.0, LEVEL4.override + LEVEL4.decline]
+    steady = [1.0, 2.0] * 10  # the trail gains 1 point on every deal: above override only
+    values = [steady, [value + LEVEL4.override + 0.5 for value in steady]]
+    assert clearly_better(values, LEVEL4, margins) == 0
+    values = [steady, [value + LEVEL4.override + LEVEL4.decline + 0.5 for value in steady]]
+    assert clearly_better(values, LEVEL4, margins) == 1
+    assert clearly_better([[], []], LEVEL4, margins) == 0  # no deal at all: level 3's choice

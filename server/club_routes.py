@@ -1,0 +1,208 @@
+"""HTTP routes of the club night: the lobby of public tables, club pages and their results export,
+a table's public log for the table screen, and the replay viewer's positions.
+
+- ``/tables``, ``/c/<club>``, ``/replay``: the web client's pages (``tables.html``,
+  ``club.html``, ``replay.html``);
+- ``/tables.json`` (``?club=<name>``): the public tables live now, or that club's
+  (``server.listing``);
+- ``/c/<club>.json``: a club's live tables and today's finished games (result, score sheet);
+- ``/c/<club>/results.csv`` and ``.json`` with ``?key=<host key>``: every kept result of the
+  club (date, table, players by seat and team, final score, winner, hands);
+- ``/watch-log/<key>``: the table's whole event log as a spectator receives it (the
+  spectator's redacted forms only: invariant 1);
+- ``/replayed/<table>/<game>?key=…``, ``/replayed?record=…``,
+  ``/replayed/club/<club>/<table>/<game>``: a finished game replayed through the engine
+  (``server.replay_positions``).
+
+A club's finished games are shown on its public page, so their replays open without a key; the
+export (players' names over time) takes the club's host key, printed by ``cuarenta serve``.
+"""
+
+from __future__ import annotations
+
+import csv
+import http
+import io
+import json
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, unquote
+
+from websockets.http11 import Response
+
+from server import keys
+from server.http import _response
+from server.listing import Listing
+from server.replay_positions import BadRecord, inflate, positions
+
+if TYPE_CHECKING:
+    from server.lobby import Lobby
+
+PAGES = {"/tables": "tables.html", "/replay": "replay.html"}
+FileAnswer = Callable[[Path], Awaitable[Response]]
+
+
+class ClubRoutes:
+    """Answers the paths above; None for any other path (``HttpRoutes`` goes on)."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        listing: Listing,
+        clubs: tuple[str, ...],
+        web_root: Path,
+        page: FileAnswer,
+    ) -> None:
+        self.lobby = lobby
+        self.listing = listing
+        self.clubs = clubs
+        self.web_root = web_root
+        self.page = page
+
+    async def __call__(self, path: str, query: str) -> Response | None:
+        asked = parse_qs(query)
+        if path in PAGES:
+            return await self.page(self.web_root / PAGES[path])
+        if path == "/tables.json":
+            club = asked.get("club", [None])[0]
+            return _json({"tables": await self.listing.tables(club)})
+        if path.startswith("/watch-log/"):
+            return await self._watch_log(unquote(path.removeprefix("/watch-log/")))
+        if path == "/replayed" or path.startswith("/replayed/"):
+            return await self._replayed(path.removeprefix("/replayed").strip("/"), asked)
+        if path.startswith("/c/"):
+            return await self._club(unquote(path.removeprefix("/c/")), asked)
+        return None
+
+    async def _club(self, rest: str, asked: dict[str, list[str]]) -> Response | None:
+        name, _, export = rest.partition("/")
+        data = name.endswith(".json") and not export
+        name = name.removesuffix(".json")
+        if name not in self.clubs:
+            return None
+        if export in ("results.csv", "results.json"):
+            if not await self._is_club_host(name, asked.get("key", [""])[0]):
+                return _text(
+                    http.HTTPStatus.FORBIDDEN, "the export needs ?key=<the club's host key>"
+                )
+            results = await self.listing.results(name)
+            if export == "results.json":
+                return _json({"club": name, "results": results}, f"{name}-results.json")
+            return _csv(results, f"{name}-results.csv")
+        if export:
+            return None
+        if not data:
+            return await self.page(self.web_root / "club.html")
+        today = datetime.now(UTC).date().isoformat()
+        results = [r for r in await self.listing.results(name) if r["ended"].startswith(today)]
+        return _json({"club": name, "tables": await self.listing.tables(name), "results": results})
+
+    async def _is_club_host(self, club: str, credential: str) -> bool:
+        store = self.lobby.store
+        ref = await store.find_key(club)
+        stored = None if ref is None else await store.load(ref.table_id)
+        if stored is None or not credential:
+            return False
+        host = json.loads(stored.state)["keys"].get("host")
+        return keys.same_secret(credential, host)
+
+    async def _watch_log(self, key: str) -> Response:
+        store = self.lobby.store
+        ref = await store.find_key(key)
+        if ref is None:
+            return _text(http.HTTPStatus.NOT_FOUND, "no table has this link")
+        log = []
+        for event in await store.events_after(ref.table_id, 0):
+            entry = json.loads(event.data)
+            log.append({"n": event.n, "event": entry["a"] if "a" in entry else entry["v"][-1]})
+        return _json({"table": ref.table_id, "log": log})
+
+    async def _replayed(self, ref: str, asked: dict[str, list[str]]) -> Response:
+        try:
+            if not ref:
+                packed = asked.get("record", [""])[0]
+                if not packed:
+                    raise BadRecord("send ?record=<base64url of the deflated record JSON>")
+                return _json(positions(inflate(packed)))
+            record = await self._stored_record(ref, asked.get("key", [""])[0])
+            if record is None:
+                return _text(http.HTTPStatus.NOT_FOUND, "no finished game for this table and key")
+            return _json(positions(record))
+        except BadRecord as problem:
+            return _text(http.HTTPStatus.BAD_REQUEST, str(problem))
+
+    async def _stored_record(self, ref: str, credential: str) -> Any:
+        parts = [unquote(part) for part in ref.split("/")]
+        if len(parts) == 4 and parts[0] == "club" and parts[3].isdecimal():
+            club, table_id, game = parts[1], parts[2], int(parts[3])
+            found = await self.lobby.store.find_key(club) if club in self.clubs else None
+            if found is None or found.table_id != table_id:
+                return None
+            kept = await self.lobby.store.find_record(table_id, game)
+            return None if kept is None else json.loads(kept.record)
+        if len(parts) == 2 and parts[1].isdecimal() and credential:
+            return await self.lobby.record(parts[0], credential, int(parts[1]))
+        if len(parts) == 1 and credential:
+            return await self.lobby.record(parts[0], credential, None)
+        return None
+
+
+CSV_COLUMNS = [
+    "date",
+    "table",
+    "game",
+    "profile",
+    "seat_0",
+    "seat_1",
+    "seat_2",
+    "seat_3",
+    "team_0",
+    "team_1",
+    "score_0",
+    "score_1",
+    "winner",
+    "hands",
+]
+
+
+def _csv(results: list[dict[str, Any]], filename: str) -> Response:
+    """One row per finished game; a seat column holds its player's name, a team column both."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for result in results:
+        names = [player["name"] for player in result["players"]] + [""] * 4
+        teams = [
+            " & ".join(p["name"] for p in result["players"] if p["team"] == team) for team in (0, 1)
+        ]
+        winner = result["winner"]
+        writer.writerow(
+            [
+                result["ended"],
+                result["table"],
+                result["game"],
+                result["profile"],
+                *names[:4],
+                *teams,
+                *result["scores"],
+                "" if winner is None else winner,
+                len(result["hands"]),
+            ]
+        )
+    response = _response(http.HTTPStatus.OK, out.getvalue().encode(), "text/csv; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _json(value: Any, filename: str | None = None) -> Response:
+    body = json.dumps(value, separators=(",", ":")).encode()
+    response = _response(http.HTTPStatus.OK, body, "application/json")
+    if filename:
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _text(status: http.HTTPStatus, message: str) -> Response:
+    return _response(status, f"{message}\n".encode(), "text/plain; charset=utf-8")

@@ -60,15 +60,32 @@ KEYS: Final = Keys()
 
 @dataclass(frozen=True, slots=True)
 class Built:
-    """A server message already encoded (``update`` or ``snapshot``), with what the shell and
-    the relay need to know without decoding it. ``model()`` reads it back (tests, debugging)."""
+    """A server message already encoded, with its header: what the shell and the relay need to
+    know without decoding it (its type, the last event number it carries, None for none).
+    ``model()`` reads it back (tests, debugging)."""
 
     data: bytes
     type: str
-    last_event: int
+    last_event: int | None
 
     def model(self) -> s.ServerMessage:
         return decode_server(self.data)
+
+
+def built(message: s.ServerMessage | Built) -> Built:
+    """The message as its bytes and header (a model is encoded once, by ``FRAMES``)."""
+    if isinstance(message, Built):
+        return message
+    number = (
+        message.n
+        if isinstance(message, s.Event)
+        else message.last_event
+        if isinstance(message, s.Snapshot)
+        else message.snapshot.last_event
+        if isinstance(message, s.Update)
+        else None
+    )
+    return Built(FRAMES.encode(message), message.type, number)
 
 
 class SharedFrames:

@@ -13,7 +13,8 @@ Frames (msgpack maps, ``k`` = kind)::
 
     cmd       origin -> owner   {table, cmd}: a connection's command, its bytes (core.commands)
     reply     owner -> origin   {ok, code, message}: answers a cmd, after the cmd's messages
-    msg       owner -> origin   {conn, data}: one encoded server message for origin's connection
+    msg       owner -> origin   {conn, data, t, n}: a server message for origin's connection:
+                                its bytes (passed on as they are), type and last event number
     detached  owner -> origin   {conn, table}: that connection is no longer at the table
 """
 
@@ -44,7 +45,7 @@ from server.core.commands import (
 )
 from server.core.referee import Outcome
 from server.errors import Refused
-from server.frames import FRAMES, Built
+from server.frames import Built, built
 from server.store.base import StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
@@ -201,8 +202,9 @@ class Cluster:
         """Send a message to a connection of another process (a no-op for unknown ones)."""
         process = self.remote_conns.get(conn)
         if process is not None:
-            _ignore(self.relay.send(process, {"k": "msg", "conn": conn,
-                                              "data": FRAMES.encode(message)}))
+            frame = built(message)
+            _ignore(self.relay.send(process, {"k": "msg", "conn": conn, "data": frame.data,
+                                              "t": frame.type, "n": frame.last_event}))
 
     def detached(self, conn: str, table_id: str) -> None:
         process = self.remote_conns.pop(conn, None)
@@ -247,7 +249,10 @@ class Cluster:
         if kind == "cmd":
             self._spawn(self._serve_command(frame), "forwarded command")
         elif kind == "msg":
-            self._relay_message(str(frame["conn"]), bytes(frame["data"]))
+            number = frame["n"]
+            message = Built(bytes(frame["data"]), str(frame["t"]),
+                            number if isinstance(number, int) else None)
+            self._relay_message(str(frame["conn"]), message)
         elif kind == "detached":
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
             if remote is not None:
@@ -256,11 +261,11 @@ class Cluster:
                 if connection is not None and connection.room is remote:
                     connection.room = None
 
-    def _relay_message(self, conn: str, data: bytes) -> None:
+    def _relay_message(self, conn: str, message: Built) -> None:
+        """Pass the owner's frame on as its bytes (its header says what the ticket needs)."""
         connection = self.connections.get(conn)
         if connection is None:
             return
-        message = decode_server(data)
         remote = self.relayed.get(conn)
         if remote is not None:
             remote.note(conn, message)
@@ -344,23 +349,20 @@ class RemoteRoom:
             return Outcome()
         raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
 
-    def note(self, conn: str, message: s.ServerMessage) -> None:
-        """Keep a connection's ticket current from the messages relayed to it."""
+    def note(self, conn: str, message: Built) -> None:
+        """Keep a connection's ticket current from the frames relayed to it (their headers;
+        only a ``seated``, once a seat, is read for its token)."""
         ticket = self.tickets.get(conn)
         if ticket is None:
             return
-        if isinstance(message, s.Seated):
-            self.tickets[conn] = replace(ticket, token=message.token)
-        elif isinstance(message, s.Event | s.Snapshot | s.Update):
-            number = (
-                message.n
-                if isinstance(message, s.Event)
-                else message.last_event
-                if isinstance(message, s.Snapshot)
-                else message.snapshot.last_event
-            )
-            self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
-        elif isinstance(message, s.Goodbye):
+        if message.type == "seated":
+            seated = decode_server(message.data)
+            assert isinstance(seated, s.Seated)
+            self.tickets[conn] = replace(ticket, token=seated.token)
+        elif message.last_event is not None:
+            number = max(ticket.last_event or 0, message.last_event)
+            self.tickets[conn] = replace(ticket, last_event=number)
+        elif message.type == "goodbye":
             self.forget(conn)
 
     def owner_is(self, owner: str, answered: str | None = None) -> None:

@@ -1,10 +1,11 @@
-"""The asyncio shell around one ``Referee``: one writer, write before send, clocks and bots.
+"""The asyncio shell around one ``Referee``: it commits outcomes and delivers their messages.
 
-Every change to the table runs under the room's lock: the referee computes it, the store
-commits the new state and its events in one atomic, version-checked step, and only then are
-messages handed to the connections' send queues (invariants 3 and 4). A clock task sleeps until
-the referee's next wake-up (a deadline, a bot's turn) and feeds it the time; bots answer through
-the same path as people.
+Every command (``server.core.commands``) runs under the room's lock: the referee computes its
+outcome, the store commits the new state, its events and any record to keep in one atomic,
+version-checked step, and only then are the messages delivered: written to the connections'
+sockets at once, or relayed to another process's (invariants 3 and 4). A clock task sleeps
+until the outcome's next wake-up (a deadline, a bot's turn) and sends a ``Tick``; bots answer
+with a ``BotAnswer``, through the same path as people.
 """
 
 from __future__ import annotations

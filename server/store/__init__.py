@@ -5,7 +5,6 @@ import importlib
 from server.store.base import (
     KeptRecord,
     KeyRef,
-    LeaseHeld,
     Store,
     StoredEvent,
     StoredTable,
@@ -37,7 +36,6 @@ async def open_store(spec: str, table_ttl_s: float = TABLE_TTL_S,
 __all__ = [
     "KeptRecord",
     "KeyRef",
-    "LeaseHeld",
     "MemoryStore",
     "Store",
     "StoreError",

@@ -21,25 +21,17 @@ from typing import Any
 
 from engine.game import Game
 from engine.views import SeenPlay, own_hand, redact, seen_history, view_of
+from protocol import frames
 from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
+from protocol.frames import KEYS, NONE, pack
 from server.core import clocks
 from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
 from server.core.storage import compact
 from server.core.table import Table
-from server.frames import KEYS, Built, array_of, map_header, pack
-
-_TYPE_UPDATE = KEYS.type + pack("update")
-_TYPE_SNAPSHOT = KEYS.type + pack("snapshot")
-_EVENT_HEAD = map_header(3) + KEYS.type + pack("event") + KEYS.n
-_NO_LEGAL = KEYS.legal + pack([])
-_NONE = pack(None)
-_VIEW_KEYS = len(s.GameView.model_fields)
-_WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + _TYPE_SNAPSHOT
-_UPDATE_RID = map_header(len(s.Update.model_fields)) + _TYPE_UPDATE + KEYS.rid
-_SNAPSHOT_CHANGE = KEYS.snapshot + map_header(len(s.SnapshotChange.model_fields)) + _TYPE_SNAPSHOT
+from server.frames import Built
 
 
 class Pieces:
@@ -66,7 +58,7 @@ class Pieces:
         game = table.game
         self.head = KEYS.last_event + pack(table.last_event)
         self._info = pack(publisher.info_fields())
-        self._deadlines = KEYS.deadlines + pack(publisher.deadline_fields())
+        self._deadlines = frames.deadlines(publisher.deadline_fields())
         self._public: bytes | None = None
         self._history: list[bytes] = []
         if game is not None:
@@ -75,7 +67,7 @@ class Pieces:
             del public["viewer"], public["hand"]
             # keys and values without the map's header: each seat's view adds its ``viewer``,
             # ``hand`` and ``history`` (all of it, or only the entries the viewer lacks)
-            self._public = pack(public)[len(map_header(len(public))) :]
+            self._public = frames.public_view(public)
             self._history = publisher.history_entries(game)
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._views: dict[tuple[int | None, int], bytes] = {}
@@ -85,9 +77,7 @@ class Pieces:
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s whole snapshot message, encoded."""
-        return b"".join(
-            (_WHOLE_SNAPSHOT, *self._body(viewer, 0), KEYS.info, self._info, self._deadlines)
-        )
+        return frames.snapshot(self._body(viewer, 0), self._info, self._deadlines)
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
@@ -97,17 +87,7 @@ class Pieces:
         if self._change is None:
             self._change = self._change_of(self.publisher.baseline)
         tail, history_from = self._change
-        data = b"".join(
-            (
-                _UPDATE_RID,
-                _NONE if rid is None else pack(rid),
-                KEYS.events,
-                array_of(events),
-                _SNAPSHOT_CHANGE,
-                *self._body(viewer, history_from),
-                tail,
-            )
-        )
+        data = frames.update(rid, events, self._body(viewer, history_from), tail)
         return Built(data, "update", table.last_event)
 
     def baseline(self) -> Baseline:
@@ -116,56 +96,44 @@ class Pieces:
 
     def _change_of(self, before: Baseline | None) -> tuple[bytes, int]:
         """The snapshot's tail and where its history starts, relative to ``before``."""
-        info = self._info if before is None or before.info != self._info else _NONE
+        info = self._info if before is None or before.info != self._info else NONE
         # the same hand's entries list, grown (Publisher.history_entries): send the new ones
         history_from = before.length if before and self._history is before.history else 0
-        tail = KEYS.info + info + self._deadlines + KEYS.history_from + pack(history_from)
-        return tail, history_from
+        return frames.change_tail(info, self._deadlines, history_from), history_from
 
     def _body(self, viewer: Viewer, history_from: int) -> tuple[bytes, ...]:
         """A snapshot's fields between its type and its info: whole and change alike."""
         seat = viewer.seat
-        return (
-            self.head,
-            KEYS.you,
-            _you(viewer),
-            KEYS.view,
-            self._view(seat, history_from),
-            self._legal_of(seat),
+        return frames.snapshot_body(
+            self.head, _you(viewer), self._view(seat, history_from), self._legal_of(seat)
         )
 
     def _view(self, seat: int | None, history_from: int) -> bytes:
         if self._public is None:
-            return _NONE
+            return NONE
         data = self._views.get((seat, history_from))
         if data is None:
             game = self.table.game
             assert game is not None
             hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
-            data = self._views[(seat, history_from)] = b"".join(
-                (
-                    map_header(_VIEW_KEYS),
-                    self._public,
-                    KEYS.history,
-                    array_of(self._history[history_from:]),
-                    KEYS.viewer,
-                    pack(seat),
-                    KEYS.hand,
-                    pack(None if hand is None else card_codes(hand)),
-                )
+            data = self._views[(seat, history_from)] = frames.view(
+                self._public,
+                self._history[history_from:],
+                seat,
+                None if hand is None else card_codes(hand),
             )
         return data
 
     def _legal_of(self, seat: int | None) -> bytes:
         if seat is None or seat not in self._deciding:
-            return _NO_LEGAL
+            return frames.NO_LEGAL
         data = self._legal.get(seat)
         if data is None:
             game = self.table.game
             assert game is not None
             # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
             offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
-            data = self._legal[seat] = KEYS.legal + pack(offered)
+            data = self._legal[seat] = frames.legal(offered)
         return data
 
     def _event(self, n: int, viewer: Viewer) -> bytes:
@@ -188,14 +156,7 @@ def _you(viewer: Viewer) -> bytes:
     if data is None:
         if len(_YOU) >= _YOU_LIMIT:
             _YOU.clear()
-        data = _YOU[key] = pack(
-            {
-                "role": "player" if viewer.seat is not None else "spectator",
-                "seat": viewer.seat,
-                "host": viewer.host,
-                "name": viewer.name,
-            }
-        )
+        data = _YOU[key] = frames.you(viewer.seat, viewer.host, viewer.name)
     return data
 
 
@@ -290,7 +251,7 @@ class Publisher:
         """Event ``n``'s message as the viewer in ``seat`` (None: a spectator) may see it."""
         forms = self.forms[n - 1]
         form = forms if isinstance(forms, bytes) else forms[-1 if seat is None else seat]
-        return b"".join((_EVENT_HEAD, pack(n), KEYS.event, form))
+        return frames.event(n, form)
 
     def snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
         """Send ``viewer`` its whole snapshot; the next update tells every viewer everything

@@ -46,7 +46,10 @@ class TableRefused(SessionError):
 
     def __init__(self, code: ErrorCode, server_message: str) -> None:
         lead = REFUSALS.get(code)
-        text = f"{lead}: {server_message}" if lead and lead != server_message else server_message
+        if lead is None or lead.startswith(server_message):  # said once, not "x (why): x"
+            text = lead or server_message
+        else:
+            text = f"{lead}: {server_message}"
         super().__init__(text)
         self.code = code
 

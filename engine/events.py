@@ -59,6 +59,12 @@ class DealerDrawn(_EventJson):
         shown = " ".join(card_code(card) for card in self.cards)
         return f"draw from seat {self.start}: {shown} -> dealer {self.dealer}"
 
+    def to_json(self) -> dict[str, Any]:
+        """The generic form, but the cards in the order they were dealt (R3, as in R15's draw)."""
+        out = _EventJson.to_json(self)
+        out["cards"] = [card_code(card) for card in self.cards]
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class HandStarted(_EventJson):

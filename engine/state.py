@@ -172,6 +172,11 @@ class GameState:
         return tuple(self._missed)
 
     @property
+    def r10_open(self) -> tuple[tuple[int, int], ...]:
+        """Unclaimed R10 events (team, rank index) of this hand whose team may still claim."""
+        return tuple(e for e in self._r10 if not self._claims_ended[e[0]])
+
+    @property
     def actions(self) -> tuple[Action, ...]:
         """Every action applied so far, in order (the record's ``actions``)."""
         return tuple(self._actions)

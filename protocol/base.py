@@ -70,7 +70,7 @@ ChatText = Annotated[
 ]
 """A chat line as everyone sees it: cleaned and shortened like a name (``protocol.text``)."""
 
-BotLevel = Annotated[int, Field(ge=1, le=5)]
+BotLevel = Annotated[int, Field(ge=1, le=6)]
 
 TurnTimer = Literal[0, 15, 30, 60]
 """Seconds a seated person has for each decision; 0 = off."""

@@ -170,6 +170,13 @@ class Rematch(Request):
     type: Literal["rematch"] = "rematch"
 
 
+class NoClaim(Request):
+    """A seated player has nothing (more) to claim in the R10 window: not a game action, so the
+    record is unchanged; the window closes at once when every seat that may claim is done."""
+
+    type: Literal["no_claim"] = "no_claim"
+
+
 class GetRecord(Request):
     """A player or the host asks for the finished game's R15 record."""
 
@@ -241,6 +248,7 @@ ClientMessage = Annotated[
     | Start
     | RuleMisdeal
     | Rematch
+    | NoClaim
     | GetRecord
     | Play
     | TakeMissed

@@ -9,6 +9,8 @@ time a request waits for a free worker is spent from it: the search's deadline i
 the request is made (``time.monotonic`` is system-wide, the same clock in every worker) at
 `SEARCH_SHARE` of the budget, leaving the rest for the playout that passes the deadline
 and the trip back. A request that waited past its deadline gets level 3's choice at once.
+On a loaded machine answers arrive later past their deadline (a worker waits for a core):
+`Lateness` remembers by how much, and later deadlines are set that much earlier.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import asyncio
 import multiprocessing
 import random
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 
 from engine import bots
@@ -25,9 +28,36 @@ from engine.views import View
 
 INLINE_MAX_LEVEL = 3
 #: the time from a request to its answer, at p95, each searching level is given (seconds).
-LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5}
-#: the share of a level's budget its search may use (see the module docstring).
+LEVEL_BUDGET_S: dict[int, float] = {4: 0.3, 5: 0.5, 6: 0.5}
+#: the share of a level's budget its search may use (see the module docstring), and the
+#: least it is given however late answers arrive.
 SEARCH_SHARE = 0.7
+LEAST_SHARE = 0.3
+#: how many recent answers `Lateness` remembers.
+LATE_WINDOW = 40
+
+
+class Lateness:
+    """How late recent answers arrived past their search's deadline (the last playout, the
+    trip back, the wait for a core): a search is given its level's budget less the 90th
+    percentile of that, between `LEAST_SHARE` and `SEARCH_SHARE` of the budget, so the time
+    from request to answer keeps within the budget at p95 on a loaded machine too."""
+
+    def __init__(self) -> None:
+        self._late: deque[float] = deque(maxlen=LATE_WINDOW)
+
+    def record(self, late: float) -> None:
+        """Note an answer ``late`` seconds past its deadline (one that stopped early: none)."""
+        if late >= 0.0:
+            self._late.append(late)
+
+    def search_s(self, budget_s: float) -> float:
+        """The seconds a search of a level with budget ``budget_s`` may use now."""
+        if not self._late:
+            return SEARCH_SHARE * budget_s
+        ordered = sorted(self._late)
+        late = ordered[int(0.9 * (len(ordered) - 1))]
+        return min(SEARCH_SHARE * budget_s, max(LEAST_SHARE * budget_s, budget_s - late))
 
 
 def budget_of(level: int, cap: float) -> float:
@@ -67,6 +97,7 @@ class BotRunner:
         self.workers = max(1, workers)
         self.budget_s = budget_s  # the most any level's decision may take
         self._pool: ProcessPoolExecutor | None = None
+        self.lateness = Lateness()
 
     async def decide(
         self, level: int, view: View, legal: tuple[Action, ...], seed: int
@@ -78,11 +109,13 @@ class BotRunner:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         budget_s = budget_of(level, self.budget_s)
-        deadline = time.monotonic() + SEARCH_SHARE * budget_s  # queueing counts (docstring)
+        deadline = time.monotonic() + self.lateness.search_s(budget_s)  # queueing counts
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
+        action = await loop.run_in_executor(
             self._pool, decide, level, view, legal, seed, budget_s, deadline
         )
+        self.lateness.record(time.monotonic() - deadline)
+        return action
 
     def close(self) -> None:
         if self._pool is not None:

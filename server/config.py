@@ -50,9 +50,9 @@ HELP: Mapping[str, str] = {
     "bot_delay_s": "pause before a bot acts at a table with people (all-bot tables: none)",
     "away_turn_s": "seconds a disconnected player's turn waits before the stand-in bot plays",
     "stand_in_level": "bot level playing for absent or timed-out players",
-    "bot_workers": "processes for search bots (levels 4 and 5)",
+    "bot_workers": "processes for search bots (levels 4 and up)",
     "bot_budget_s": "seconds one search-bot decision may take at most, from the request "
-                    "(each level has its own budget below it: 4: 0.3, 5: 0.5)",
+                    "(each level has its own budget below it: 4: 0.3, 5 and 6: 0.5)",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
     "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",

@@ -8,7 +8,8 @@ actions that snapshot offered, stamped with the event number they were chosen at
 Keys: the numbers choose a card and then a capture (Enter: the first option, Esc: back);
 ``r``/``c``/``p`` announce ronda/cuarenta/pass, ``m`` takes missed cards, a rank letter claims
 (R10); ``/`` opens the chat line; in the lobby the host presses ``s`` to start and ``b`` to
-add a bot; after a game ``n`` asks for another; ``ctrl+q`` quits.
+add a bot; after a game ``n`` asks for another; in the free game (R14 libre-2p) ``n`` also
+starts a new game while one is under way (pressed twice: it asks first); ``ctrl+q`` quits.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Input, Log, Static
+from textual.widgets import Input, RichLog, Static
 
 from clients.reconnect import LastingSession, Status
 from clients.session import SessionError
 from clients.terminal.choices import Menu
-from clients.terminal.event_text import chat_text, describe
+from clients.terminal.errors import error_text, note_text
+from clients.terminal.event_text import chat_text, describe, history_lines
 from clients.terminal.i18n import Translator
 from clients.terminal.render import board, header
 from protocol import client_messages as c
@@ -50,8 +52,9 @@ class TableApp(App[int]):
     #header { height: 1; background: $primary; color: $text; }
     #status { height: 1; color: $warning; }
     #main { height: 1fr; }
-    #board { width: 3fr; padding: 0 1; }
-    #log { width: 2fr; border-left: solid $primary; }
+    #board-column { width: 1fr; min-width: 44; }
+    #board { width: 100%; padding: 0 1; }
+    #log { width: 1fr; min-width: 24; border-left: solid $primary; padding: 0 1; }
     #menu { height: auto; padding: 0 1; color: $accent; }
     #chat { display: none; }
     #chat.open { display: block; }
@@ -75,6 +78,7 @@ class TableApp(App[int]):
         self.lost: str | None = None  # why the table was lost for good, if it was
         self._shown: dict[str, str] = {}  # the text each widget shows now
         self._draw_pending = False
+        self.confirming_new = False  # "n" once in a free game under way: "n" again confirms
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -84,7 +88,7 @@ class TableApp(App[int]):
             with Vertical(id="board-column"):
                 yield Static("", id="board", markup=False)
                 yield Static("", id="menu", markup=False)
-            yield Log(id="log", max_lines=LOG_LINES)
+            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False)
         yield Input(placeholder=self.tr("chat_prompt"), id="chat", max_length=280)
 
     def on_mount(self) -> None:
@@ -113,7 +117,7 @@ class TableApp(App[int]):
         if status.state == "reconnecting":
             self.status = self.tr("reconnecting")
         elif status.state == "closed":
-            self.status = self.tr("closed", detail=status.detail)
+            self.status = self.tr("closed", detail=note_text(status.detail, self.tr))
             if not self.place.closed_by_client:
                 self.lost = status.detail
         elif status.attempt:
@@ -123,6 +127,9 @@ class TableApp(App[int]):
         self._request_draw()
 
     def _on_snapshot(self, snap: s.Snapshot) -> None:
+        if self.snapshot is None:  # arriving mid-hand (a spectator): the hand so far
+            for line in history_lines(snap, self.tr):
+                self._add_line(line)
         self.snapshot = snap
         self.received_at = self.clock()
         if self.menu is None or self.menu.snapshot.legal != snap.legal:
@@ -142,7 +149,7 @@ class TableApp(App[int]):
         self.log_lines.append(line)
         del self.log_lines[:-LOG_LINES]
         with contextlib.suppress(NoMatches):
-            self.query_one("#log", Log).write_line(line)
+            self.query_one("#log", RichLog).write(line)
 
     # ------------------------------------------------------------------ drawing
     def _request_draw(self) -> None:
@@ -174,12 +181,21 @@ class TableApp(App[int]):
             return ""
         if snap.info.stage == "finished":
             return self.tr("rematch_hint")
+        if self.confirming_new:
+            return self.tr("new_game_confirm")
         options = menu.options(self.tr)
+        keys = self.tr("keys") + (f" · {self.tr('new_game_hint')}" if self._free_game() else "")
         if not options:
-            return self.tr("keys")
+            return keys
         lines = [menu.prompt(self.tr)]
         lines += [f"  {option.key}  {option.label}" for option in options]
         return "\n".join(lines)
+
+    def _free_game(self) -> bool:
+        """R14 libre-2p under way, seated: "n" starts a new game (the server checks the rest)."""
+        snap = self.snapshot
+        return (snap is not None and snap.info.profile == "libre-2p"
+                and snap.info.stage == "playing" and snap.you.seat is not None)
 
     # ------------------------------------------------------------------ keys
     async def on_key(self, event: events.Key) -> None:
@@ -198,10 +214,18 @@ class TableApp(App[int]):
         snap = self.snapshot
         if snap is None:
             return
-        if snap.info.stage == "lobby" and snap.you.host and key in HOST_KEYS:
+        if self.confirming_new:
+            self.confirming_new = False
+            if key == "n" and self._free_game():
+                self._send(c.Start())
+            self._draw()
+        elif snap.info.stage == "lobby" and snap.you.host and key in HOST_KEYS:
             self._send(HOST_KEYS[key]())
         elif snap.info.stage == "finished" and key == "n" and snap.you.seat is not None:
             self._send(c.Rematch())
+        elif key == "n" and self._free_game():
+            self.confirming_new = True
+            self._draw()
         elif self.menu is not None:
             self.menu, action = self.menu.press(key, self.tr)
             if action is not None:
@@ -234,7 +258,7 @@ class TableApp(App[int]):
             else:
                 await self.place.request(request)
         except SessionError as exc:
-            self.status = self.tr("refused", detail=str(exc))
+            self.status = self.tr("refused", detail=error_text(exc, self.tr))
             self._draw()
 
     async def action_quit(self) -> None:

@@ -12,8 +12,10 @@ import json
 import sys
 
 from clients.session import SessionError
-from clients.table import TableLinks, create_table
+from clients.table import TableLinks, TableRefused, create_table
+from clients.terminal.errors import error_text
 from clients.terminal.i18n import LANGUAGES, Translator, detect_language
+from protocol.errors import ErrorCode
 
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 
@@ -29,14 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds per decision for people (0: off)")
     parser.add_argument("--json", action="store_true", help="print the links as JSON")
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="es or en (default: from the locale)")
+                        help="es, en or pt (default: from the locale)")
+
+
+class BadOption(SessionError):
+    """An ``--option`` that is not NAME=VALUE; ``text`` is what was typed."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"--option {text!r}: expected NAME=VALUE (R13)")
+        self.text = text
 
 
 def parse_option(text: str) -> tuple[str, str | int | bool]:
     """``name=value`` with R13's value types: true/false, integers, else text."""
     name, sep, raw = text.partition("=")
     if not sep or not name:
-        raise SessionError(f"--option {text!r}: expected NAME=VALUE (R13)")
+        raise BadOption(text)
     value: str | int | bool = raw
     if raw.lower() in ("true", "false"):
         value = raw.lower() == "true"
@@ -51,8 +61,14 @@ def run(args: argparse.Namespace) -> int:
         options = dict(parse_option(text) for text in args.option)
         links = asyncio.run(create_table(args.server, profile=args.profile, options=options,
                                          turn_timer=args.turn_timer))
+    except BadOption as exc:
+        print(f"cuarenta new: {tr('err_option_format', text=repr(exc.text))}", file=sys.stderr)
+        return 1
     except SessionError as exc:
-        print(f"cuarenta new: {exc}", file=sys.stderr)
+        detail = error_text(exc, tr, server=args.server)
+        if isinstance(exc, TableRefused) and exc.code is ErrorCode.BAD_OPTIONS and args.option:
+            detail += f": {', '.join(args.option)}"
+        print(f"cuarenta new: {detail}", file=sys.stderr)
         return 1
     print(links_text(links, tr, args.json))
     return 0

@@ -9,8 +9,11 @@ from clients.terminal.launch import add_common, run_table
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--seat", type=int, default=None, help="the seat to take (default: free)")
+    parser.add_argument("--seat", type=int, default=None, choices=range(1, 5), metavar="N",
+                        help="the seat to take, numbered from 1 as on screen (default: free)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.seat is not None:
+        args.seat -= 1  # the wire counts seats from 0
     return run_table(args, "play", watch=False)

@@ -37,12 +37,14 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None,
 
 def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
     match body:
-        case s.SeatTaken(seat=seat, name=who):
-            return tr("ev_seat_taken", name=who, seat=seat)
+        case s.SeatTaken(seat=seat, name=who, bot_level=level):
+            if level is not None:
+                return tr("ev_bot_seated", level=level, seat=seat + 1)
+            return tr("ev_seat_taken", name=who, seat=seat + 1)
         case s.SeatFreed(seat=seat):
-            return tr("ev_seat_freed", seat=seat)
+            return tr("ev_seat_freed", seat=seat + 1)
         case s.SeatsSwapped(seat=seat, other=other):
-            return tr("ev_swapped", seat=seat, other=other)
+            return tr("ev_swapped", seat=seat + 1, other=other + 1)
         case s.GameStarted(game=game):
             return tr("ev_started", game=game)
         case s.StandIn(seat=seat, active=active):
@@ -52,7 +54,7 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
         case s.OptionsChanged():
             return tr("ev_options")
         case s.LockChanged(locked=locked):
-            return tr("ev_lock", locked=locked)
+            return tr("ev_lock_on" if locked else "ev_lock_off")
     return None  # a hidden placeholder
 
 
@@ -72,7 +74,7 @@ def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
         case g.PacketDealt(packet=packet):
             return tr("ev_packet", packet=packet + 1)
         case g.Announced(seat=seat, call=call, rank=rank, points=points):
-            said = call + (f" ({rank})" if rank else "")
+            said = tr(f"call_{call}") + (f" ({rank})" if rank else "")
             scored = tr("ev_points", points=points) if points else ""
             return tr("ev_announced", name=name(seat), call=said) + scored
         case g.MissedTaken(seat=seat, cards=cards):
@@ -89,7 +91,7 @@ def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
         case g.HandCounted(piles=(a, b), points=(pa, pb)):
             return tr("ev_counted", a=a, b=b, pa=pa, pb=pb)
         case g.MisdealRuled(dealer=dealer, penalty=penalty):
-            return tr("ev_misdeal", name=name(dealer), penalty=penalty)
+            return tr("ev_misdeal", name=name(dealer), penalty=tr(f"penalty_{penalty}"))
         case g.GameOver(winner=winner, scores=(a, b)):
             if winner == "draw":
                 return tr("draw", a=a, b=b)
@@ -114,3 +116,25 @@ def _played(body: g.Played, name: Names, tr: Translator) -> str:
 
 def chat_text(line: s.ChatLine, tr: Translator) -> str:
     return tr("chat_line", name=line.name, text=line.text)
+
+
+def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
+    """The hand so far, for a viewer who arrives in its middle (the snapshot's public history:
+    its plays and missed-cards takes, without the points the live events would tell)."""
+    view = snap.view
+    if view is None or snap.info.stage != "playing":
+        return []
+
+    def name(seat: int) -> str:
+        return seat_name(snap.info, seat, tr)
+
+    lines = [tr("ev_hand", hand=view.hand_number + 1, name=name(view.dealer))]
+    for entry in view.history:
+        if entry.card is None:
+            lines.append(tr("ev_missed_taken", name=name(entry.seat), cards=cards_text(entry.take)))
+            continue
+        play = g.Played(seat=entry.seat, card=entry.card, take=entry.take, caida=entry.caida,
+                        limpia=False, points=0)
+        lines.append(_played(play, name, tr))
+    return lines
+

@@ -14,6 +14,7 @@ from clients.links import TableLink
 from clients.reconnect import LastingSession
 from clients.session import SessionError
 from clients.terminal.app import TableApp
+from clients.terminal.errors import error_text
 from clients.terminal.i18n import LANGUAGES, Translator, detect_language
 
 
@@ -21,7 +22,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("link", metavar="LINK", help="the table link (http://HOST:PORT/t/KEY)")
     parser.add_argument("--name", default="guest", help="the name shown at the table")
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="es or en (default: from the locale)")
+                        help="es, en or pt (default: from the locale)")
 
 
 def run_table(args: argparse.Namespace, command: str, watch: bool) -> int:
@@ -32,7 +33,7 @@ def run_table(args: argparse.Namespace, command: str, watch: bool) -> int:
         place = LastingSession(link, args.name, watch=watch, seat=getattr(args, "seat", None))
         return asyncio.run(_run(place, tr))
     except SessionError as exc:
-        print(f"cuarenta {command}: {exc}", file=sys.stderr)
+        print(f"cuarenta {command}: {error_text(exc, tr, link=args.link)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -2,7 +2,8 @@
 
 Nothing here touches a socket or a widget, so every line a player reads is unit-tested. Cards
 are written rank + suit symbol (``6♠``); teams are "us"/"them" for a player (R1: team = seat
-mod 2) and numbered for a spectator.
+mod 2) and numbered for a spectator; seats and teams are numbered from 1, as in the browser,
+and a bot goes by its seat and level (several bots may share one level).
 """
 
 from __future__ import annotations
@@ -24,17 +25,26 @@ def cards_text(codes: Sequence[str]) -> str:
     return " ".join(card_text(code) for code in codes)
 
 
+def seat_label(seat: int, tr: Translator) -> str:
+    """"Seat n", numbered from 1 as in the browser (the wire's seats count from 0)."""
+    return tr("seat", seat=seat + 1)
+
+
 def seat_name(info: s.TableInfo, seat: int, tr: Translator) -> str:
-    """The name at ``seat``, or "Seat n" when nobody sits there."""
-    if 0 <= seat < len(info.seats) and info.seats[seat].name:
-        return str(info.seats[seat].name)
-    return tr("seat", seat=seat)
+    """The name at ``seat``: a bot by its seat and level, a person by name, else "Seat n"."""
+    if 0 <= seat < len(info.seats):
+        occupant = info.seats[seat]
+        if occupant.occupant == "bot":
+            return tr("bot_name", seat=seat + 1, level=occupant.bot_level)
+        if occupant.name:
+            return str(occupant.name)
+    return seat_label(seat, tr)
 
 
 def team_name(team: int, viewer: int | None, tr: Translator) -> str:
     """R1: a player's own team is "us"; a spectator sees numbered teams."""
     if viewer is None:
-        return tr("team_n", team=team)
+        return tr("team_n", team=team + 1)  # numbered from 1, like the seats
     return tr("team_us") if viewer % 2 == team else tr("team_them")
 
 
@@ -53,8 +63,9 @@ def turn_deadline(snap: s.Snapshot) -> s.Deadline | None:
 
 def header(snap: s.Snapshot, tr: Translator) -> str:
     """The title line: table, profile, and who you are here."""
-    who = (tr("seat", seat=snap.you.seat) if snap.you.seat is not None else tr("spectator"))
-    return f"{tr('title')} · {snap.info.table} · {snap.info.profile} · {snap.you.name} ({who})"
+    who = seat_label(snap.you.seat, tr) if snap.you.seat is not None else tr("spectator")
+    profile = tr(f"profile_{snap.info.profile}")
+    return f"{tr('title')} · {snap.info.table} · {profile} · {snap.you.name} ({who})"
 
 
 def score_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
@@ -76,14 +87,14 @@ def seat_lines(snap: s.Snapshot, tr: Translator, elapsed_s: float = 0.0) -> list
     lines = []
     for seat_info in info.seats:
         seat = seat_info.seat
-        parts = [tr("seat", seat=seat) + ":", seat_name(info, seat, tr)]
+        parts = [seat_label(seat, tr) + ":", seat_name(info, seat, tr)]
         if seat_info.occupant == "empty":
-            parts = [tr("seat", seat=seat) + ":", tr("empty_seat")]
+            parts = [seat_label(seat, tr) + ":", tr("empty_seat")]
+        elif seat_info.occupant == "bot":  # the log calls it "the bot of seat n (level l)"
+            parts = [seat_label(seat, tr) + ":", tr("bot", level=seat_info.bot_level)]
         if seat == snap.you.seat:
             parts.append(f"({tr('you')})")
-        if seat_info.occupant == "bot":
-            parts.append(f"[{tr('bot', level=seat_info.bot_level)}]")
-        elif seat_info.stand_in:
+        if seat_info.occupant == "person" and seat_info.stand_in:
             parts.append(f"[{tr('stand_in')}]")
         elif seat_info.occupant == "person" and not seat_info.connected:
             parts.append(f"[{tr('away')}]")

@@ -39,7 +39,12 @@ Policy = Callable[[View, tuple[Action, ...], random.Random, Budget], Action | No
 LEVELS: dict[int, Policy] = {}
 
 #: modules that register further levels when imported (added by their authors).
-_PLUGINS: tuple[str, ...] = ("engine.bots.counting", "engine.bots.search", "engine.bots.deep")
+_PLUGINS: tuple[str, ...] = (
+    "engine.bots.counting",
+    "engine.bots.search",
+    "engine.bots.deep",
+    "engine.bots.belief",
+)
 
 
 def register(level: int) -> Callable[[Policy], Policy]:

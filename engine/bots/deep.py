@@ -14,7 +14,7 @@ on the same sampled deals) and changes what it looks at and what it wants:
   those playouts were too noisy and it lost to level 4.)
 - Inference: it reads how the others played — a seat that let a caída go (R9) probably
   holds no card of that rank — and deals its samples accordingly (`sampling`).
-- Effort: it may think over three times longer than level 4 (p95 1 s against 300 ms), and
+- Effort: it may think longer than level 4 (at the server 500 ms against 300 ms), and
   spends it on `SAMPLE_FACTOR` deals per sample of the budget: with more deals the standard
   error of a candidate's gain shrinks, so it can consider more of level 3's plays and
   override level 3 on smaller, still clear, gains.

@@ -39,6 +39,7 @@ from engine.bots.sampling import evidence_of, sample_hidden
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import count_points
+from engine.state import Hidden
 from engine.views import View
 
 
@@ -106,12 +107,15 @@ def search(
     settings: SearchSettings,
     evaluate: Evaluate,
     margins: list[float] | None = None,
+    weigh: Callable[[Hidden], None] | None = None,
+    weights: list[float] | None = None,
 ) -> list[list[float]]:
     """Return each candidate's values, one per sampled deal (the same deals for all).
 
     With ``margins`` (each candidate's `margins_of`) it stops as soon as every candidate is
     `decided`; under a deadline it stops at the first playout that passes it, keeping only
-    whole deals (none if it has passed already: level 3's choice then stands).
+    whole deals (none if it has passed already: level 3's choice then stands). ``weigh``
+    is called with each whole deal (level 6 appends its weight to ``weights``).
     """
     team = view.viewer & 1  # type: ignore[operator]
     evidence = evidence_of(view, settings.declined)
@@ -119,7 +123,8 @@ def search(
     values: list[list[float]] = [[] for _ in candidates]
     done = 0
     while done < limit and not budget.expired():
-        base = Game.from_view(view, sample_hidden(view, evidence, rng))
+        hidden = sample_hidden(view, evidence, rng)
+        base = Game.from_view(view, hidden)
         deal: list[float] = []
         for play in candidates:
             if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
@@ -130,9 +135,11 @@ def search(
             deal.append(evaluate(game, team))
         for index, value in enumerate(deal):
             values[index].append(value)
+        if weigh is not None:
+            weigh(hidden)
         done += 1
         check = done >= settings.least and (done - settings.least) % settings.every == 0
-        if margins and check and decided(values, margins, settings.confidence):
+        if margins and check and decided(values, margins, settings.confidence, weights):
             break
     return values
 
@@ -148,27 +155,45 @@ def margins_of(view: View, candidates: list[Play], settings: SearchSettings) -> 
     return margins
 
 
-def _gain(values: list[list[float]], index: int) -> tuple[float, float]:
+def _gain(
+    values: list[list[float]], index: int, weights: list[float] | None = None
+) -> tuple[float, float]:
     """Return the mean gain of candidate ``index`` over the first, deal by deal, and its
-    standard error."""
+    standard error (with ``weights``: the weighted mean, over the effective sample size)."""
     gains = [mine - first for mine, first in zip(values[index], values[0], strict=True)]
-    gain = statistics.fmean(gains)
-    error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
-    return gain, error
+    if weights is None:
+        gain = statistics.fmean(gains)
+        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        return gain, error
+    total = math.fsum(weights)
+    if total <= 0.0:
+        return 0.0, math.inf
+    gain = math.fsum(w * g for w, g in zip(weights, gains, strict=True)) / total
+    spread = math.fsum(w * (g - gain) ** 2 for w, g in zip(weights, gains, strict=True)) / total
+    effective = total * total / math.fsum(w * w for w in weights)
+    return gain, math.sqrt(spread / effective) if effective > 1.0 else math.inf
 
 
-def decided(values: list[list[float]], margins: list[float], confidence: float) -> bool:
+def decided(
+    values: list[list[float]],
+    margins: list[float],
+    confidence: float,
+    weights: list[float] | None = None,
+) -> bool:
     """Tell whether more deals would hardly change the choice: every other candidate's gain
     is beyond ``confidence`` standard errors of its margin (clearly above or below)."""
     for index in range(1, len(values)):
-        gain, error = _gain(values, index)
+        gain, error = _gain(values, index, weights)
         if abs(gain - margins[index]) <= confidence * error:
             return False
     return True
 
 
 def clearly_better(
-    values: list[list[float]], settings: SearchSettings, margins: list[float] | None = None
+    values: list[list[float]],
+    settings: SearchSettings,
+    margins: list[float] | None = None,
+    weights: list[float] | None = None,
 ) -> int:
     """Return the candidate that beats the first (level 3's choice) clearly, else 0.
 
@@ -180,7 +205,7 @@ def clearly_better(
         return 0
     best, best_gain = 0, 0.0
     for index in range(1, len(values)):
-        gain, error = _gain(values, index)
+        gain, error = _gain(values, index, weights)
         margin = settings.override if margins is None else margins[index]
         if gain > margin and gain > settings.confidence * error and gain > best_gain:
             best, best_gain = index, gain

@@ -51,6 +51,8 @@ def due(table: Table) -> list[Clock]:
     if game is not None and table.in_game:
         people_here = any(seat.occupant == "person" and seat.conn for seat in table.seats)
         pace = config.bot_delay_s if people_here else 0.0
+        if game.phase is Phase.CLAIMS:
+            pace = 0.0  # bots decide on claims at once: nobody watches a claim being thought over
         required = game.turn if game.phase in (Phase.PLAY, Phase.ANNOUNCE) else None
         for index in game.to_act():
             seat = table.seats[index]

@@ -33,6 +33,7 @@ from protocol.convert import action_from_wire
 from protocol.errors import ErrorCode
 from server import keys
 from server.core import chica, clocks, storage
+from server.core.claim_window import claim_window_done
 from server.core.commands import (
     Attach,
     BotAnswer,
@@ -449,6 +450,8 @@ class Referee:
                 self._on_get_record(out, viewer, message, now)
             case c.Chat():
                 self._on_chat(out, viewer, message, now)
+            case c.NoClaim():
+                self._on_no_claim(out, viewer, message, now)
             case c.Play() | c.TakeMissed() | c.Announce() | c.Claim():
                 self._on_play(out, viewer, message, now)
             case _:  # hello, ping, create, join, watch: the connection's, not the table's
@@ -682,6 +685,17 @@ class Referee:
         out.ack(viewer.conn, msg.rid)
         self._after_game_events(out, events, now)
 
+    def _on_no_claim(self, out: Outcome, viewer: Viewer, msg: c.NoClaim, now: float) -> None:
+        """R10: this person has nothing (more) to claim; the window closes once nobody is left."""
+        index = self._require_seated(viewer)
+        game = self._require_game()
+        if game.phase is not Phase.CLAIMS:
+            raise Refused(ErrorCode.WRONG_PHASE, "R10: no claim window is open")
+        out.ack(viewer.conn, msg.rid)
+        self.table.claims_done.add(index)
+        out.dirty = True
+        self._maybe_close_claims(out, now)
+
     # ------------------------------------------------------------------ rebuilt tables
     def tickets(self, live: set[str], last_event: int | None = None) -> list[Ticket]:
         """Tickets of the viewers whose connections are in ``live``, to seat them again on a
@@ -821,14 +835,11 @@ class Referee:
         return self.publisher.finish(out)
 
     def _maybe_close_claims(self, out: Outcome, now: float) -> None:
-        """An all-bot table never waits on the claim clock (every seat has claimed)."""
-        table = self.table
-        game = table.game
+        """Close the claim window (as its clock would) once it waits for nobody (claim_window)."""
+        game = self.table.game
         if game is None or game.phase is not Phase.CLAIMS:
             return
-        if all(seat.is_bot_controlled for seat in table.seats) and all(
-            index in table.claims_done for index in game.to_act()
-        ):
+        if claim_window_done(game, self.table.claims_done):
             self._apply(out, CloseClaims(), now)
 
     # ------------------------------------------------------------------ game flow

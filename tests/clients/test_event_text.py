@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from clients.terminal.event_text import describe
+from clients.terminal.event_text import describe, history_lines
 from clients.terminal.i18n import Translator
 from engine.events import Announced, GameOver, HandCounted, Played
 from engine.views import redact
 from protocol import server_messages as s
-from tests.clients.snapshots import table_info
+from tests.clients.positions import worked_example
+from tests.clients.snapshots import snapshot_of, table_info
 from tests.engine.helpers import cards
 
 EN, ES = Translator("en"), Translator("es")
@@ -43,10 +44,21 @@ def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
     assert line(counted.to_json()) == "count: 22-18 cards, +8/+0"
     over = GameOver(1, (30, 40), "reached 40")
     assert line(over.to_json(), viewer=0) == "winner: Them, 30-40"
-    assert line(over.to_json(), viewer=None) == "winner: Team 1, 30-40"
+    assert line(over.to_json(), viewer=None) == "winner: Team 2, 30-40"
 
 
 def test_table_events_and_hidden_placeholders() -> None:
-    assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 2"
+    assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
+    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == (
+        "a level 2 bot sits in seat 2")
+    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
+        "un bot de nivel 2 se sienta en el asiento 2")
     assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
     assert line(s.Hidden()) is None
+
+
+def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
+    snap = snapshot_of(worked_example(), None)
+    assert history_lines(snap, EN) == [
+        "hand 1: Dani deals", "Ana trails 2♣", "Beto trails 4♦", "Caro trails 7♥", "Dani trails J♣"]
+    assert history_lines(snap, ES)[1] == "Ana tira 2♣"

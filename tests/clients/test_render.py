@@ -28,7 +28,7 @@ def test_cards_show_rank_and_suit_symbol_r2() -> None:
 def test_teams_are_us_and_them_for_a_player_and_numbered_for_a_spectator_r1() -> None:
     assert [team_name(t, 1, EN) for t in (0, 1)] == ["Them", "Us"]
     assert [team_name(t, 2, ES) for t in (0, 1)] == ["Nosotros", "Ellos"]
-    assert team_name(1, None, EN) == "Team 1"
+    assert team_name(1, None, EN) == "Team 2"  # numbered from 1, like the seats
 
 
 def test_the_player_sees_table_hand_numbered_and_that_it_is_their_turn_with_the_clock() -> None:
@@ -42,10 +42,10 @@ def test_the_player_sees_table_hand_numbered_and_that_it_is_their_turn_with_the_
 def test_seat_lines_mark_the_turn_the_dealer_bots_and_hand_sizes() -> None:
     snap = snapshot_of(worked_example(), 1, bots=(2,), deadlines=(TURN,))
     lines = seat_lines(snap, EN, elapsed_s=10)
-    assert lines[0] == "▶ Seat 0: Ana · 4 cards · 20 s left"
-    assert lines[1] == "  Seat 1: Beto (you) · 4 cards"
-    assert lines[2] == "  Seat 2: Caro [bot 2] · 4 cards"
-    assert lines[3] == "  Seat 3: Dani · 4 cards · deals"
+    assert lines[0] == "▶ Seat 1: Ana · 4 cards · 20 s left"  # seats from 1, as in the browser
+    assert lines[1] == "  Seat 2: Beto (you) · 4 cards"
+    assert lines[2] == "  Seat 3: bot, level 2 · 4 cards"  # the log says "Seat 3 bot (level 2)"
+    assert lines[3] == "  Seat 4: Dani · 4 cards · deals"
     assert status_line(snap, EN) == "Hand 1, packet 1 · Ana's turn · 30 s left"
 
 
@@ -53,8 +53,8 @@ def test_a_spectator_sees_no_hand_and_numbered_teams() -> None:
     snap = snapshot_of(worked_example(), None)
     assert hand_line(snap, EN) == ""
     text = board(snap, EN)
-    assert "Team 0: 0 points, 0 cards" in text
     assert "Team 1: 0 points, 0 cards" in text
+    assert "Team 2: 0 points, 0 cards" in text
     assert "3♥" not in text  # seat 0's hand never reaches a spectator (invariant 1)
 
 

@@ -8,6 +8,7 @@ the same seat, with no event lost, and play goes on (invariants 2 and 5).
 from __future__ import annotations
 
 import asyncio
+import re
 
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -15,7 +16,8 @@ from textual.widgets import Static
 from clients.reconnect import LastingSession
 from clients.table import create_table
 from clients.terminal.app import TableApp
-from clients.terminal.i18n import Translator
+from clients.terminal.i18n import MESSAGES, Translator
+from clients.terminal.render import cards_text, seat_name
 from protocol import client_messages as c
 from tests.clients.wire import replayed, wire_bots
 from tests.serving import StartServer
@@ -146,9 +148,61 @@ async def test_a_spectator_sees_the_game_but_no_hand_and_chats_with_spectators(
                 assert snap.you.role == "spectator"
                 board = board_text(app)
                 assert "Your hand" not in board
-                assert "Team 0:" in board
                 assert "Team 1:" in board
+                assert "Team 2:" in board
                 assert app.menu is not None
                 assert app.menu.options(app.tr) == []
-                assert any(line.startswith("wire 0 sits in seat 0") for line in app.log_lines)
+                assert any(line.startswith("wire 0 sits in seat 1") for line in app.log_lines)
+            await place.close()
+
+
+def english_only_words() -> set[str]:
+    """Words of the English messages that neither Spanish nor Portuguese uses."""
+    def words(lang: int) -> set[str]:
+        text = " ".join(texts[lang] for texts in MESSAGES.values())
+        return {w.lower() for w in re.findall(r"[A-Za-z']+", re.sub(r"\{\w+\}", " ", text))}
+
+    return {w for w in words(1) - words(0) - words(2) if len(w) >= 3}
+
+
+async def test_in_portuguese_the_draw_is_shown_as_dealt_and_bots_go_by_their_seat(
+    start_server: StartServer,
+) -> None:
+    async with start_server(claim_window_s=0.05) as server:
+        links = await create_table(server.url)
+        place = LastingSession(links.host, "Ana")
+        await place.open()
+        tr = Translator("pt")
+        app = TableApp(place, tr)
+        async with app.run_test(size=(140, 40)) as pilot:
+            while app.snapshot is None:
+                await next_change(app)
+            for _ in range(3):
+                await pilot.press("b")  # the host seats three bots (level 2)
+            while any(seat.occupant == "empty" for seat in app.snapshot.info.seats):
+                await next_change(app)
+            await pilot.press("s")
+            await play_by_keyboard(app, pilot, until_plays=9)
+            table = app.snapshot.info.table
+            game = server.lobby.rooms[table].referee.game
+            assert game is not None
+            record = game.record().to_json()
+
+            # R3: the draw as it was dealt, up to the first diamond — the record's order.
+            drawn = [line for line in app.log_lines if line.startswith("sorteio: ")]
+            assert drawn == [f"sorteio: {cards_text(record['draw']['cards'])} → "
+                             f"{seat_name(app.snapshot.info, record['dealer'], tr)} dá as cartas"]
+            # Every play line names its player: the person, or the bot by its seat and level.
+            plays = [a for a in record["actions"] if a["type"] == "play"]
+            said = [line for line in app.log_lines if " descarta " in line or " leva " in line]
+            assert len(said) == len(plays)
+            for action, line in zip(plays, said, strict=True):
+                seat = action["seat"]
+                who = "Ana" if seat == 0 else f"Bot do assento {seat + 1} (nível 2)"
+                assert line.startswith(who + " "), (action, line)
+            # Nothing English on the screen: header, status, board, keys and the log.
+            screen = "\n".join([*app._shown.values(), *app.log_lines]).replace(table, "")
+            seen = {w.lower() for w in re.findall(r"[A-Za-z']+", screen)}
+            assert not seen & english_only_words(), seen & english_only_words()
+            assert "Assento 1" in board_text(app)
             await place.close()

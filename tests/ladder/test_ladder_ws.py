@@ -6,6 +6,7 @@ with its seat token and plays it with the tests' greedy policy against the ladde
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 
 import pytest
@@ -16,7 +17,7 @@ from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
 from server.ladder.rules import Chica, LadderRun
-from tests.ladder.players import play_to_the_end
+from tests.ladder.players import greedy, play_to_the_end
 from tests.serving import StartServer
 
 
@@ -171,3 +172,36 @@ async def test_a_chica_whose_table_is_gone_ends_the_streak_as_abandoned(
         assert state.last is not None
         assert (state.last.result, state.last.level) == ("abandoned", 3)
         assert (state.streak, state.level, state.best, state.chica) == (0, 1, 20_030, None)
+
+
+async def test_r14_a_solo_chica_left_mid_hand_is_unloaded_and_comes_back_as_it_was(
+    start_server: StartServer,
+) -> None:
+    """Nobody connected and nothing due: the waiting chica leaves memory, its state stays
+    stored, and the seat token brings it back at the same position (no move made meanwhile)."""
+    async with start_server(seeds=counter(2000).__next__, idle_unload_s=0.1) as server, \
+            await ClientSession.connect(server.ws_url, "Ana") as ana:
+        token = (await ladder(ana, m.LadderOpen())).token
+        state = await ladder(ana, m.LadderPlay(token=token))
+        assert state.chica is not None
+        async with await ClientSession.connect(
+            server.ws_url, "Ana", resume=state.chica.seat_token, last_event=0
+        ) as person:
+            for _ in range(2):
+                snap = await person.next_snapshot(
+                    lambda x: bool(x.legal) and x.last_event == person.last_event)
+                await person.act(greedy(snap.legal))
+            before = await person.next_snapshot(
+                lambda x: bool(x.legal) and x.last_event == person.last_event)
+        while state.chica.table in server.lobby.rooms:  # noqa: ASYNC110 (the lobby has no event)
+            await asyncio.sleep(0.05)
+        async with await ClientSession.connect(
+            server.ws_url, "Ana", resume=state.chica.seat_token, last_event=before.last_event
+        ) as person:
+            back = await person.next_snapshot()
+            assert back.last_event == before.last_event
+            assert back.view == before.view
+            assert back.legal == before.legal
+            assert not back.info.seats[0].stand_in
+        again = await ladder(ana, m.LadderOpen(token=token))
+        assert (again.streak, again.chica) == (state.streak, state.chica)

@@ -43,6 +43,7 @@ CLIENT_SAMPLES: list[c.ClientMessage] = [
     c.Start(rid=15),
     c.RuleMisdeal(rid=16),
     c.Rematch(rid=17),
+    c.NoClaim(rid=17),
     c.GetRecord(rid=18),
     c.Play(rid=19, card="6S", take=["2C", "4D", "7H", "JC"], at=12),
     c.TakeMissed(rid=20),

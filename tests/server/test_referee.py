@@ -222,29 +222,6 @@ def test_a_table_of_bots_never_waits_on_the_claim_clock_r10() -> None:
     assert ref.game.phase is Phase.FINISHED
 
 
-def test_with_a_person_seated_the_claim_window_closes_on_the_clock_r10() -> None:
-    ref = _one_person_three_bots()
-    rng = random.Random(3)
-    now = T0
-    while ref.game is not None and ref.game.phase is not Phase.CLAIMS:
-        if ref.game.turn == 0:
-            ref.handle("ana", rng.choice(ref.snapshot(ref.viewers["ana"]).legal), now)
-        bots_play(ref, now)
-        now += 0.01
-    deadline = ref.claims_deadline
-    game = ref.game
-    assert deadline is not None
-    assert game is not None
-    assert deadline == pytest.approx(ref.decision_since + 15, abs=0.02)
-    assert "claims" in [d.kind for d in ref.deadlines()]
-    bots_play(ref, now)
-    ref.tick(deadline - 0.01)
-    assert phase_of(ref) is Phase.CLAIMS
-    ref.tick(deadline)
-    assert phase_of(ref) in (Phase.PLAY, Phase.ANNOUNCE, Phase.FINISHED)
-    assert ref.claims_deadline is None
-
-
 def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
     ref = _one_person_three_bots(turn_timer=30)
     bots_play(ref, T0)

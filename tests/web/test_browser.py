@@ -102,7 +102,8 @@ def assert_spectator_sees_no_hand(spectator: Page, hand: list[str]) -> None:
         """() => ({
           hands: document.querySelectorAll(".hand").length,
           faceUp: [...document.querySelectorAll(".card:not(.is-back)")].map((c) => c.dataset.card),
-          table: [...document.querySelectorAll(".felt .card")].map((c) => c.dataset.card),
+          table: [...document.querySelectorAll(".felt .card, .tv-felt .card")]
+            .map((c) => c.dataset.card),
           modelHand: globalThis.__cuarenta.model.game.hand,
         })"""
     )
@@ -173,6 +174,8 @@ def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
             page.locator(".hand button.card[aria-pressed='true']").press("Enter")  # unselect
             watcher.click("#screen-mode")
             watcher.screenshot(path=artifacts / "spectator-table-screen.png")
+            watcher.click("#screen-mode")  # back to the spectator's table (the TV is issue 15's)
+            watcher.wait_for_selector(".felt")
         if decisions == 3:
             before = seat_state(page)  # our turn: the bots wait for us, so nothing moves
             page.reload()

@@ -28,7 +28,7 @@ export function seatCount(profile) {
 }
 
 export const TURN_TIMERS = [0, 15, 30, 60];
-export const BOT_LEVELS = [1, 2, 3, 4, 5];
+export const BOT_LEVELS = [1, 2, 3, 4, 5, 6];
 
 /** Only the options that differ from the defaults go on the wire: short and explicit. */
 export function changedOptions(profile, chosen) {

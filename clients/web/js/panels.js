@@ -56,5 +56,7 @@ export function gameOverPanel(model, names, { rematch, record }) {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,
     asked.length ? h("p.hint", t("end.rematchCount", { count: asked.length, seats: model.table.seats })) : null,
-    record ? h("a.btn.btn-quiet", { href: record, download: "" }, t("end.record")) : null);
+    record ? h("a.btn.btn-quiet", { href: record, download: "" }, t("end.record")) : null,
+    record ? h("a#replay-link.btn.btn-quiet", { href: `/replay?record=${encodeURIComponent(record)}` }, // issue 15
+      t("replay.open")) : null);
 }

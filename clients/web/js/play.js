@@ -51,7 +51,7 @@ export function tableCardMarks(model, selection) {
 }
 
 /** The bar under the hand: what you can do now, in words and buttons. */
-export function actionBar(model, selection, act, redraw) {
+export function actionBar(model, selection, act, redraw, extra = {}) {
   const legal = model.legal;
   const parts = [];
 
@@ -65,15 +65,7 @@ export function actionBar(model, selection, act, redraw) {
   }
 
   const claims = legalOfType(legal, "claim");
-  if (claims.length) {
-    const ranks = RANKS.split("").filter((r) => claims.some((c) => c.rank === r));
-    parts.push(h("p.prompt", t("prompt.claim")),
-      h("div.choices", ranks.map((r) => h("button.btn", {
-        type: "button", dataset: { focus: `claim-${r}`, action: `claim-${r}` },
-        "aria-label": t("claim.rank", { rank: t(`rank.${r}`) }),
-        onclick: () => act(claims.find((c) => c.rank === r)),
-      }, r))));
-  }
+  if (claims.length) parts.push(...claimChoices(model, claims, act, extra.passClaims));
 
   const missed = legalOfType(legal, "take_missed");
   if (missed.length) {
@@ -88,6 +80,39 @@ export function actionBar(model, selection, act, redraw) {
 
   if (!parts.length) parts.push(h("p.prompt.is-waiting", waitingText(model)));
   return h("div.action-bar", { role: "region", "aria-label": t("actions.label") }, parts);
+}
+
+/**
+ * R10's window: offer only the ranks this team caught by a caída this hand (public: the plays
+ * are on the record everyone saw), and always a plain "nothing to claim" that ends the wait.
+ */
+export function caughtByCaida(model) {
+  const g = model.game;
+  if (!g || model.you === null) return [];
+  const team = model.you % 2;
+  const claimed = new Set((g.claims || []).filter(([seat, , valid]) => valid && seat % 2 === team)
+    .map(([, rank]) => rank));
+  const ranks = new Set((g.history || []).filter((e) => e.caida && e.card && e.seat % 2 === team)
+    .map((e) => e.card[0]));
+  return RANKS.split("").filter((r) => ranks.has(r) && !claimed.has(r));
+}
+
+function claimChoices(model, claims, act, passClaims) {
+  if (model.claimPassed === model.game.handNumber) return [h("p.prompt.is-waiting", t("prompt.claimPassed"))];
+  const ranks = caughtByCaida(model).filter((r) => claims.some((c) => c.rank === r));
+  const none = passClaims ? h("button.btn.btn-primary", {
+    type: "button", dataset: { focus: "claim-none", action: "claim-none" }, onclick: passClaims,
+  }, t("claim.none")) : null;
+  return [
+    h("p.prompt", ranks.length
+      ? t("prompt.claim", { ranks: ranks.map((r) => t(`rank.${r}`)).join(", ") })
+      : t("prompt.claimNothing")),
+    h("div.choices", ranks.map((r) => h("button.btn", {
+      type: "button", dataset: { focus: `claim-${r}`, action: `claim-${r}` },
+      "aria-label": t("claim.rank", { rank: t(`rank.${r}`) }),
+      onclick: () => act(claims.find((c) => c.rank === r)),
+    }, t("claim.rank", { rank: t(`rank.${r}`) }))), none),
+  ];
 }
 
 function playChoices(model, selection, act, redraw) {

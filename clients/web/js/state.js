@@ -81,6 +81,8 @@ function gameOf(model, view) {
     packet: view.packet,
     winner: view.winner,
     announced: view.announced || [],
+    history: view.history || [], // the hand's plays, public (caídas: the R10 claim choices)
+    claims: view.claims || [],
     // R9: the card the previous player just trailed; R8: the cards the last capture missed.
     caidaTarget: explicit ? view.caida_target : model.lastTrail,
     missed: explicit ? view.missed || [] : model.missed,

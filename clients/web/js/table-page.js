@@ -17,6 +17,8 @@ import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
+import { openChat } from "./chat.js"; // issue 15: chat
+import { openTv } from "./tv.js"; // issue 15: the TV table screen
 
 /** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
 const WATCH_INSTEAD = new Set(["not_found", "forbidden", "no_free_seat", "table_locked", "wrong_phase",
@@ -73,6 +75,10 @@ export function openTable(root, key, { errorText }) {
     },
   });
 
+  // issue 15: the chat panel (kept across redraws) and the TV screen of the watch link
+  const chat = openChat({ request: (message) => conn.request(message), model });
+  const tv = openTv(root, key, names);
+
   function persistEvent() {
     const held = remember.seat(key);
     if (held) remember.setSeat(key, { ...held, lastEvent: model.lastEvent });
@@ -88,6 +94,7 @@ export function openTable(root, key, { errorText }) {
         break;
       case "event": {
         const outcome = applyEvent(model, message.n, message.event);
+        tv.remember(message.n, message.event); // issue 15
         if (outcome === "gap") {
           conn.reconnectNow(); // a lost event: resume from the last one we have (invariant 2)
           return;
@@ -122,6 +129,9 @@ export function openTable(root, key, { errorText }) {
         model.status = "ended";
         drawStatus();
         toast(t("table.goodbye", { reason: message.reason }), "warn");
+        break;
+      case "chat": // issue 15
+        chat.receive(message);
         break;
       default:
         break;
@@ -195,6 +205,13 @@ export function openTable(root, key, { errorText }) {
   function act(action) {
     selection = newSelection();
     send({ ...action, at: model.lastEvent });
+  }
+
+  /** R10: "nothing to claim" (a table message, not a game action): the window need not wait. */
+  function passClaims() {
+    model.claimPassed = model.game?.handNumber ?? null;
+    send({ type: "no_claim" });
+    draw();
   }
 
   async function start() {
@@ -297,13 +314,16 @@ export function openTable(root, key, { errorText }) {
   function draw() {
     if (!model.table) return;
     document.body.classList.toggle("screen-mode", model.screenMode);
-    const ctx = { selection, act, redraw: draw, tools: toolbar() };
+    if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
+    chat.refresh(); // issue 15
+    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims };
     const side = model.screenMode ? [logPanel(model)] : [
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
       logPanel(model),
       model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },
         h("summary", t("share.title")), sharePanel({ join: key, watch: remember.setup(key)?.watch })) : null,
+      chat.element, // issue 15
     ];
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },

@@ -130,5 +130,5 @@ export function tableView(model, ctx) {
     h("div.ring", bySeat, felt(model, ctx.selection, ctx.redraw)),
     player ? h("section.mine", { "aria-label": t("hand.section") },
       handView(model, ctx.selection, ctx.redraw),
-      actionBar(model, ctx.selection, ctx.act, ctx.redraw)) : null);
+      actionBar(model, ctx.selection, ctx.act, ctx.redraw, ctx)) : null);
 }

@@ -28,12 +28,12 @@ SETTINGS = [
 ]
 
 
-def test_levels_1_to_5_are_registered() -> None:
-    assert levels() == (1, 2, 3, 4, 5)
+def test_levels_1_to_6_are_registered() -> None:
+    assert levels() == (1, 2, 3, 4, 5, 6)
 
 
 @pytest.mark.parametrize(("profile", "options"), SETTINGS)
-@pytest.mark.parametrize("level", [3, 4, 5])
+@pytest.mark.parametrize("level", [3, 4, 5, 6])
 def test_every_action_a_bot_takes_is_legal_R6_R7_R8_R10_R13_R14(
     level: int, profile: str, options: dict[str, object]
 ) -> None:
@@ -76,7 +76,7 @@ def test_a_search_is_reproducible_with_a_seed_and_fixed_samples(level: int) -> N
     assert len(picks) == 1
 
 
-@pytest.mark.parametrize("level", [4, 5])
+@pytest.mark.parametrize("level", [4, 5, 6])
 def test_a_search_stops_at_its_deadline(level: int) -> None:
     """Under a deadline (the server's way) the search stops at the playout that passes it."""
     ticks = count()

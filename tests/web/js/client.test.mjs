@@ -134,3 +134,24 @@ test("an update's snapshot keeps the previous info and history it leaves out (pr
   assert.throws(() => unfold({ type: "update", rid: null, events: [], snapshot: longer }, previous),
     /history of 3 entries/);
 });
+
+test("R10 claim choices: only the ranks the player's team caught by a caída this hand", async () => {
+  const { caughtByCaida } = await import("../../../clients/web/js/play.js");
+  const model = emptyModel();
+  model.you = 2; // team 0 (R1)
+  model.game = {
+    history: [
+      { seat: 0, card: "7H", take: ["7C"], caida: true }, // partner's caída: 7
+      { seat: 1, card: "QS", take: ["QD"], caida: true }, // the other team's: not ours
+      { seat: 2, card: "3D", take: ["3S"], caida: false }, // a capture, no caída
+      { seat: 2, card: "KC", take: ["KH", "AS"], caida: true }, // ours: K
+      { seat: 0, card: null, take: ["2C"], caida: false }, // missed cards taken (R8)
+    ],
+    claims: [[0, "K", true]], // K already claimed, validly
+  };
+  assert.deepEqual(caughtByCaida(model), ["7"]);
+  model.game.claims = [];
+  assert.deepEqual(caughtByCaida(model), ["7", "K"]);
+  model.you = null; // a spectator claims nothing
+  assert.deepEqual(caughtByCaida(model), []);
+});

@@ -1,0 +1,91 @@
+// The table's chat (issue 15): players talk to the whole table, spectators among spectators
+// only — the server keeps the two apart (PROTOCOL.md `chat`), this panel shows which is which.
+// One persistent panel: each redraw of the table moves the same node into the side column, so
+// a line being typed, the scroll position and the focus survive the game's updates. Every name
+// and line is set as text (h() makes text nodes), never parsed as markup.
+import { h } from "./dom.js";
+import { t } from "../i18n/index.js";
+
+const KEEP = 100;
+const QUICK_WORDS = ["chat.quick.nice", "chat.quick.caida", "chat.quick.laugh", "chat.quick.wow",
+  "chat.quick.gg"];
+const PHONE = "(max-width: 720px)";
+
+/**
+ * @param {{request: (message: object) => Promise<object>, model: object,
+ }} table
+ * @returns {{element: HTMLElement, receive: (line: object) => void, refresh: () => void}}
+ */
+export function openChat({ request, model }) {
+  const lines = [];
+  let unread = 0;
+  const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines") });
+  const note = h("p.chat-note", { role: "status" });
+  const input = h("input#chat-input", {
+    maxlength: 280, autocomplete: "off", dataset: { focus: "chat-input" }, enterkeyhint: "send",
+  });
+  const target = h("span.chat-target");
+  const counter = h("span.chat-unread");
+  const title = h("span.chat-title");
+  const summary = h("summary.chat-summary", title, counter);
+  const quick = h("div.chat-quick");
+  const form = h("form.chat-form", { onsubmit: (event) => { event.preventDefault(); say(input.value); } },
+    h("label.visually-hidden", { for: "chat-input" }), input,
+    h("button.btn.btn-small", { type: "submit", id: "chat-send" }));
+  const element = h("details#chat.panel.chat-panel", { open: !matchMedia(PHONE).matches },
+    summary, h("div.chat-body", list, note, quick, target, form));
+  element.addEventListener("toggle", () => { if (element.open) { unread = 0; refresh(); } });
+
+  async function say(text) {
+    const line = text.trim();
+    if (!line) return;
+    try {
+      await request({ type: "chat", text: line });
+      if (line === input.value.trim()) input.value = "";
+      note.textContent = "";
+    } catch (error) {
+      // The rate limit is a pause, not a failure: say so calmly, keep what was typed.
+      note.textContent = error.code === "rate_limited" ? t("chat.slowDown") : t("chat.notSent");
+      note.dataset.kind = error.code === "rate_limited" ? "calm" : "problem";
+    }
+  }
+
+  function receive(message) {
+    lines.push(message);
+    if (lines.length > KEEP) lines.splice(0, lines.length - KEEP);
+    if (!element.open) unread += 1;
+    list.append(lineOf(message));
+    while (list.children.length > KEEP) list.firstElementChild.remove();
+    list.scrollTop = list.scrollHeight;
+    refresh();
+  }
+
+  function lineOf(message) {
+    const spectator = message.channel === "spectators";
+    const who = message.name;
+    return h(`li.chat-line.chat-${message.channel}`, { dataset: { channel: message.channel,
+      team: message.seat != null ? String(message.seat % 2) : "" } },
+    h("span.chat-who", who), spectator ? h("span.chat-tag", t("chat.spectatorTag")) : null,
+    h("span.chat-text", message.text));
+  }
+
+  /** Words that depend on the language and on who we are (a player or a spectator). */
+  function refresh() {
+    const spectator = model.role === "spectator";
+    title.textContent = t("chat.title");
+    counter.textContent = unread ? t("chat.unread", { count: unread }) : "";
+    target.textContent = spectator ? t("chat.toSpectators") : t("chat.toTable");
+    input.placeholder = spectator ? t("chat.placeholderSpectator") : t("chat.placeholder");
+    form.querySelector("label").textContent = t("chat.label");
+    form.querySelector("button").textContent = t("chat.send");
+    list.setAttribute("aria-label", t("chat.lines"));
+    quick.replaceChildren(...QUICK_WORDS.map((word) => {
+      const text = t(word);
+      return h("button.btn.btn-small.btn-quiet.chat-react", { type: "button", onclick: () => say(text) }, text);
+    }));
+    quick.setAttribute("aria-label", t("chat.quick"));
+  }
+
+  refresh();
+  return { element, receive, refresh };
+}

@@ -1,0 +1,155 @@
+// The table screen for a club's TV (issue 15): what the watch link shows in full-screen mode,
+// legible from three metres. Both scores and both teams' card piles huge, whose turn, the table
+// cards large, the last play and what it took, the hand's score sheet after each hand, the whole
+// log of the game so far (fetched from /watch-log/<key> when the screen joins mid-game: the
+// spectator's redacted forms only) and a QR code of the watch link in a corner. It shows only
+// what a spectator receives, so it can never show a hidden card; it follows the table into a
+// rematch by itself (the next game's events arrive on the same watch connection).
+import { h, renderInto } from "./dom.js";
+import { t } from "../i18n/index.js";
+import { cardElement, cardShort } from "./cards.js";
+import { describeEvent } from "./event-text.js";
+import { teamOf } from "./seats.js";
+import { qrCode, tableUrl } from "./share.js";
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} key the link the page was opened with (a watch link)
+ * @param {{nameOf: (seat: number) => string, teamOf: (team: number) => string}} names
+ */
+export function openTv(root, key, names) {
+  const fetched = new Map(); // n -> event: the fetched public log, then each live event
+  let asked = false;
+  let last = null;
+
+  /** Once per screen: the log so far (a live event arriving meanwhile lands by its number). */
+  async function fetchLog() {
+    asked = true;
+    try {
+      const answer = await (await fetch(`/watch-log/${encodeURIComponent(key)}`)).json();
+      for (const { n, event } of answer.log) fetched.set(n, event);
+    } catch {
+      asked = false; // try again on the next redraw
+    }
+    if (last) draw(...last);
+  }
+
+  function draw(model, leave) {
+    last = [model, leave];
+    if (!model.table) return;
+    if (!asked) fetchLog();
+    renderInto(root, screen(model, gameEvents(fetched), names, key, leave));
+  }
+  return { draw, remember: (n, event) => fetched.set(n, event) };
+}
+
+/** The current game's events in order: from its diamond draw (R3) on. */
+function gameEvents(fetched) {
+  const all = [...fetched.entries()].sort((a, b) => a[0] - b[0]);
+  let start = 0;
+  all.forEach(([, event], index) => { if (event.type === "dealer_drawn") start = index; });
+  return all.slice(start);
+}
+
+function screen(model, events, names, key, leave) {
+  const g = model.game;
+  const seats = model.table.seats;
+  const lastPlay = [...events].reverse().find(([, e]) => e.type === "played");
+  return h("div.tv", { dataset: { stage: model.table.stage } },
+    h("header.tv-top",
+      teamBox(model, 0, names), centre(model, names), teamBox(model, 1, names)),
+    h("section.tv-felt", { "aria-label": t("tv.table") },
+      h("div.tv-seats", model.table.occupants.map((occupant, seat) => seatTag(model, seat, names))),
+      h("div.tv-cards", { style: { "--card-w": cardWidth(g?.table.length || 0) } }, g && g.table.length
+        ? g.table.map((code) => cardElement(code, { marks: g.caidaTarget === code ? ["caida-target"] : [] }))
+        : h("p.tv-empty", t("tv.emptyTable"))),
+      lastPlay ? lastPlayLine(lastPlay[1], names) : null,
+      g?.phase === "finished" ? finalLine(g, names) : null),
+    h("aside.tv-side",
+      sheet(events, names, seats),
+      h("section.tv-log", { "aria-labelledby": "tv-log-title" },
+        h("h2#tv-log-title", t("tv.log", { count: events.length })),
+        h("ol.tv-log-lines", events.map(([n, event]) => {
+          const told = describeEvent(event, names);
+          return told ? h(`li.log-${told.kind}`, { dataset: { n: String(n) } }, told.text) : null;
+        }).reverse()))),
+    h("figure.tv-qr", qrCode(tableUrl(key), t("tv.qr")), h("figcaption", t("tv.qr"))),
+    h("button.btn.btn-small.btn-quiet.tv-leave", { type: "button", id: "screen-mode", onclick: leave },
+      t("screen.leave")));
+}
+
+/** Table cards as large as the felt allows: fewer cards, bigger cards. */
+function cardWidth(count) {
+  if (count <= 7) return "min(9vw, 19vh)";
+  if (count <= 10) return "min(7.4vw, 15vh)";
+  return "min(5.8vw, 11.5vh)";
+}
+
+function teamBox(model, team, names) {
+  const g = model.game;
+  const turnTeam = g?.turn != null ? teamOf(g.turn, model.table.seats) : null;
+  return h(`section.tv-team.tv-team-${team}`, { dataset: { team: String(team), turn: String(turnTeam === team) } },
+    h("h2.tv-team-name", names.teamOf(team)),
+    h("p.tv-score", { dataset: { score: String(team) } }, g ? g.scores[team] : 0),
+    h("p.tv-pile", { dataset: { pile: String(team) } },
+      h("span.tv-pile-icon", { "aria-hidden": "true" }), t("tv.pile", { count: g ? g.piles[team] : 0 })));
+}
+
+function centre(model, names) {
+  const g = model.game;
+  const target = model.table.options?.target_score || 40;
+  const turn = g?.turn != null ? t("tv.turn", { name: names.nameOf(g.turn) }) : "";
+  return h("div.tv-centre",
+    g ? h("p.tv-hand", t("tv.hand", { hand: g.handNumber + 1, packet: g.packet + 1 })) : null,
+    h("p.tv-target", t("tv.target", { target })),
+    h("p.tv-turn", { role: "status" }, g?.phase === "finished" ? t("tv.over") : turn),
+    model.table.spectators ? h("p.tv-watchers", t("tv.watchers", { count: model.table.spectators })) : null);
+}
+
+function seatTag(model, seat, names) {
+  const g = model.game;
+  const cards = g?.handSizes?.[seat] ?? 0;
+  return h("p.tv-seat", { dataset: { seat: String(seat), team: String(teamOf(seat, model.table.seats)),
+    turn: String(g?.turn === seat) } },
+  h("span.tv-seat-name", names.nameOf(seat)), h("span.tv-seat-cards", t("tv.inHand", { count: cards })));
+}
+
+function lastPlayLine(event, names) {
+  const who = names.nameOf(event.seat);
+  const took = event.take.length ? event.take.map(cardShort).join(" ") : null;
+  const extras = [event.caida ? t("tv.caida") : null, event.limpia ? t("tv.limpia") : null,
+    event.points ? `+${event.points}` : null].filter(Boolean).join(" · ");
+  return h("p.tv-last", { dataset: { last: event.card } },
+    h("span.tv-last-label", t("tv.last")),
+    took ? t("tv.lastTook", { name: who, card: cardShort(event.card), take: took })
+      : t("tv.lastTrailed", { name: who, card: cardShort(event.card) }),
+    extras ? h("strong.tv-last-points", ` ${extras}`) : null);
+}
+
+function finalLine(g, names) {
+  return h("p.tv-final", g.winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) }));
+}
+
+/** The score sheet: one row per counted hand (R11), the running score from the events' points. */
+function sheet(events, names, seats) {
+  const running = [0, 0];
+  const rows = [];
+  for (const [, e] of events) {
+    if (["played", "announced", "claimed"].includes(e.type) && e.points) running[teamOf(e.seat, seats)] += e.points;
+    if (e.type === "awarded") running[e.team] += e.points;
+    if (e.type === "misdeal_ruled" && e.points) running[1 - teamOf(e.dealer, seats)] += e.points;
+    if (e.type === "hand_counted") {
+      running[0] += e.points[0];
+      running[1] += e.points[1];
+      rows.push(h("tr", { dataset: { hand: String(e.hand) } }, h("th", { scope: "row" }, e.hand + 1),
+        h("td", e.piles[0]), h("td", `+${e.points[0]}`), h("td.tv-sheet-total", running[0]),
+        h("td", e.piles[1]), h("td", `+${e.points[1]}`), h("td.tv-sheet-total", running[1])));
+    }
+  }
+  return h("section.tv-sheet", { "aria-labelledby": "tv-sheet-title" },
+    h("h2#tv-sheet-title", t("tv.sheet")),
+    rows.length ? h("table",
+      h("thead", h("tr", h("th", t("tv.sheetHand")),
+        h("th", { colspan: 3 }, names.teamOf(0)), h("th", { colspan: 3 }, names.teamOf(1)))),
+      h("tbody", rows)) : h("p.hint", t("tv.sheetEmpty")));
+}

@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from engine.game import Game
+from engine.memo import Memo
 from engine.views import SeenPlay, own_hand, redact, seen_history, view_of
 from protocol import frames
 from protocol import server_messages as s
@@ -145,8 +146,7 @@ class Pieces:
         return data
 
 
-_YOU: dict[tuple[int | None, bool, str], bytes] = {}
-_YOU_LIMIT = 4096
+_YOU: Memo[tuple[int | None, bool, str], bytes] = Memo(4096)
 
 
 def _you(viewer: Viewer) -> bytes:
@@ -154,9 +154,7 @@ def _you(viewer: Viewer) -> bytes:
     key = (viewer.seat, viewer.host, viewer.name)
     data = _YOU.get(key)
     if data is None:
-        if len(_YOU) >= _YOU_LIMIT:
-            _YOU.clear()
-        data = _YOU[key] = frames.you(viewer.seat, viewer.host, viewer.name)
+        data = _YOU.keep(key, frames.you(viewer.seat, viewer.host, viewer.name))
     return data
 
 

@@ -98,11 +98,14 @@ class TableServer:
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
-        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record)
-        self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
-        self.listing.start()
-        routes.more = ClubRoutes(self.lobby, self.listing, self.settings.clubs,
-                                 routes.web_root, routes.page)
+        listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
+        listing.start()
+
+        def club_routes(routes: HttpRoutes) -> ClubRoutes:
+            return ClubRoutes(self.lobby, listing, self.settings.clubs, routes.web_root,
+                              routes.page)
+
+        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record, club_routes)
         self._server = await serve(
             self._handler,
             self.settings.host,

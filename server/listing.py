@@ -154,7 +154,8 @@ class Listing:
             if not (getattr(referee, "public", False) or club):
                 continue  # private: never on the board
             live[table_id] = summary(referee)
-            if club and referee.finished_record is not None:
+            if club and referee.finished_record is not None and not referee.in_game:
+                # between a game's end and the next one's start: the record is this game's
                 await self._keep_result(club, referee, now)
         refresh = now - self._sent_at >= REFRESH_S
         changed = {

@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -31,7 +31,7 @@ from clients.reconnect import LastingSession, Status
 from clients.session import SessionError
 from clients.terminal.choices import Menu
 from clients.terminal.errors import error_text, note_text
-from clients.terminal.event_text import chat_text, describe, history_lines
+from clients.terminal.event_text import chat_text, count_notes, describe, history_lines
 from clients.terminal.i18n import Translator
 from clients.terminal.render import board, header
 from protocol import client_messages as c
@@ -79,6 +79,7 @@ class TableApp(App[int]):
         self._shown: dict[str, str] = {}  # the text each widget shows now
         self._draw_pending = False
         self.confirming_new = False  # "n" once in a free game under way: "n" again confirms
+        self._counted: Mapping[str, Any] | None = None  # a hand count awaiting its scores
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -88,7 +89,7 @@ class TableApp(App[int]):
             with Vertical(id="board-column"):
                 yield Static("", id="board", markup=False)
                 yield Static("", id="menu", markup=False)
-            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False)
+            yield RichLog(id="log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=20)
         yield Input(placeholder=self.tr("chat_prompt"), id="chat", max_length=280)
 
     def on_mount(self) -> None:
@@ -131,6 +132,10 @@ class TableApp(App[int]):
             for line in history_lines(snap, self.tr):
                 self._add_line(line)
         self.snapshot = snap
+        if self._counted is not None and snap.view is not None:  # the scores after the count
+            for line in count_notes(self._counted, snap.view.scores, snap.info, self.tr):
+                self._add_line(line)
+            self._counted = None
         self.received_at = self.clock()
         if self.menu is None or self.menu.snapshot.legal != snap.legal:
             self.menu = Menu(snap)
@@ -141,6 +146,8 @@ class TableApp(App[int]):
     def _on_event(self, event: s.Event) -> None:
         if self.snapshot is None:
             return
+        if isinstance(event.event, dict) and event.event.get("type") == "hand_counted":
+            self._counted = event.event
         line = describe(event, self.snapshot.info, self.snapshot.you.seat, self.tr)
         if line is not None:
             self._add_line(line)

@@ -8,13 +8,14 @@ placeholder keeps its number but says nothing new.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
 from clients.terminal.i18n import Translator
 from clients.terminal.render import card_text, cards_text, seat_name, team_name
+from engine.scoring import count_points
 from protocol import game_events as g
 from protocol import server_messages as s
 from protocol.game_events import game_event
@@ -137,4 +138,21 @@ def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
                         limpia=False, points=0)
         lines.append(_played(play, name, tr))
     return lines
+
+
+def count_notes(counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo,
+                tr: Translator) -> list[str]:
+    """R14 libre-2p, "38 que no juega": why a hand's count gave a player on 38 nothing.
+
+    ``counted`` is the hand_counted event, ``scores`` the scores after it (a +0 count leaves
+    the player on 38); only a count the cards would have won (R11) needs saying.
+    """
+    if info.profile != "libre-2p" or counted.get("type") != "hand_counted":
+        return []
+    would = count_points((counted["piles"][0], counted["piles"][1]), counted["dealer"] % 2)
+    return [
+        tr("ev_at38", name=seat_name(info, team, tr))
+        for team in (0, 1)
+        if scores[team] == 38 and counted["points"][team] == 0 and would[team] > 0
+    ]
 

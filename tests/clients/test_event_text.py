@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from clients.terminal.event_text import describe, history_lines
+from clients.terminal.event_text import count_notes, describe, history_lines
 from clients.terminal.i18n import Translator
 from engine.events import Announced, GameOver, HandCounted, Played
 from engine.views import redact
 from protocol import server_messages as s
 from tests.clients.positions import worked_example
-from tests.clients.snapshots import snapshot_of, table_info
+from tests.clients.snapshots import NAMES, snapshot_of, table_info
 from tests.engine.helpers import cards
+from tests.ladder.test_rule38_note import a_count_voided_at_38
 
 EN, ES = Translator("en"), Translator("es")
 INFO = table_info()
@@ -62,3 +63,13 @@ def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
     assert history_lines(snap, EN) == [
         "hand 1: Dani deals", "Ana trails 2♣", "Beto trails 4♦", "Caro trails 7♥", "Dani trails J♣"]
     assert history_lines(snap, ES)[1] == "Ana tira 2♣"
+
+
+def test_r14_libre_2p_a_count_at_38_says_why_it_gave_nothing() -> None:
+    counted, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
+    info = table_info(seats=2).model_copy(update={"profile": "libre-2p"})
+    assert count_notes(counted, scores, info, ES) == [
+        f"{NAMES[team]} está en 38: a 38 solo cuenta la caída, sus cartones no suman"]
+    assert "only a caída scores" in count_notes(counted, scores, info, EN)[0]
+    heads_up = info.model_copy(update={"profile": "heads-up"})
+    assert count_notes(counted, scores, heads_up, EN) == []  # R14 heads-up counts at 38

@@ -11,7 +11,7 @@ import asyncio
 import re
 
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from clients.reconnect import LastingSession
 from clients.table import create_table
@@ -174,7 +174,7 @@ async def test_in_portuguese_the_draw_is_shown_as_dealt_and_bots_go_by_their_sea
         await place.open()
         tr = Translator("pt")
         app = TableApp(place, tr)
-        async with app.run_test(size=(140, 40)) as pilot:
+        async with app.run_test(size=(80, 40)) as pilot:  # a narrow terminal: nothing cut
             while app.snapshot is None:
                 await next_change(app)
             for _ in range(3):
@@ -205,4 +205,7 @@ async def test_in_portuguese_the_draw_is_shown_as_dealt_and_bots_go_by_their_sea
             seen = {w.lower() for w in re.findall(r"[A-Za-z']+", screen)}
             assert not seen & english_only_words(), seen & english_only_words()
             assert "Assento 1" in board_text(app)
+            log = app.query_one("#log", RichLog)
+            assert max(strip.cell_length for strip in log.lines) <= log.content_region.width
+            assert app.query_one("#board-column").size.width >= 36  # half the width, not a third
             await place.close()

@@ -81,7 +81,8 @@ def new_context(browser: Browser) -> Iterator[NewContext]:
     errors: list[Error] = []
 
     def make(**options: Any) -> BrowserContext:
-        context = browser.new_context(reduced_motion="reduce", **options)
+        options.setdefault("reduced_motion", "reduce")  # steady screenshots unless asked
+        context = browser.new_context(**options)
         context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(e)))
         contexts.append(context)
         return context

@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,36 @@ from protocol import server_messages as s
 from protocol.base import MAX_NAME_CHARS
 from protocol.text import clean_text
 from tests.server.players import leaked_cards, play_until_finished
+from tests.serving import ServerProcess
 from tests.web.conftest import ROOT, NewContext
 
 pytestmark = pytest.mark.browser
+CLUB = "quito"
+
+
+@pytest.fixture(scope="module")
+def club_server() -> Iterator[tuple[str, str]]:
+    """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout)."""
+    server = ServerProcess(
+        ["--claim-window", "1", "--store", "memory", "--log-level", "warning", "--clubs", CLUB]
+    )
+    server.start()
+    try:
+        assert server.process is not None
+        assert server.process.stdout is not None
+        line = server.process.stdout.readline()  # "club quito: <page> host link <url>t/<key>"
+        assert line.startswith(f"club {CLUB}: "), line
+        yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
+    finally:
+        server.kill()
+
+
+@pytest.fixture(scope="module")
+def web_url(club_server: tuple[str, str]) -> str:
+    """The module's pages are served by the club server (the conftest's, with --clubs)."""
+    return club_server[0]
+
+
 SHOTS = ROOT / "docs" / "screenshots"
 VIEWPORTS = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
 DIRTY = "\u202eEva\x00<img src=x onerror=alert(1)>" + "z" * 500
@@ -204,6 +232,12 @@ def test_the_tv_screen_joined_mid_game_shows_the_whole_log_both_piles_and_no_hid
         record = host.record()
         assert frames
         assert leaked_cards(frames, None, record) == []
+        # the rematch: the screen follows the table into the next game by itself
+        assert host.session is not None
+        host.run(host.session.request(c.Rematch()))
+        expect(tv.locator(".tv-final")).to_have_count(0, timeout=10_000)
+        later = tv.locator(".tv-log-lines li").last  # the oldest line shown: the new draw
+        expect(later).not_to_have_attribute("data-n", str(drawn))
     finally:
         host.close()
 
@@ -238,3 +272,68 @@ def test_the_replay_viewer_steps_a_record_to_the_end_and_back_with_the_engines_s
     start = Game.from_record(Record.from_json(json.loads(path.read_text())), play_actions=False)
     expect(page.locator("#replay-score")).to_have_text(f"{start.scores[0]} – {start.scores[1]}")
     assert page.locator(".replay-hand .card").count() == 20  # four hands of five, face up
+
+
+def test_a_public_table_is_in_the_lobby_within_a_second_and_a_private_one_never(
+    web_url: str, new_context: NewContext, artifacts: Path
+) -> None:
+    lobby = new_context().new_page()
+    lobby.goto(f"{web_url}/tables?lang=en")
+    host = new_context().new_page()
+    host.goto(f"{web_url}/?lang=en")
+    host.fill("#player-name", "Lucía")
+    host.check("#public-table")
+    host.click("button[type=submit]")
+    host.wait_for_selector("#link-watch")
+    watch = host.input_value("#link-watch")
+    host.goto(f"{web_url}/?lang=en")
+    host.fill("#player-name", "Privada")
+    host.click("button[type=submit]")
+    host.wait_for_selector("#link-watch")
+    private_watch = host.input_value("#link-watch")
+    key = watch.rsplit("/t/", 1)[1]
+    expect(lobby.locator(f".lobby-watch[href^='/t/{key}']")).to_be_visible(timeout=1000)
+    lobby.screenshot(path=str(artifacts / "lobby.png"))
+    listed = fetch_json(lobby, f"{web_url}/tables.json")
+    assert private_watch.rsplit("/t/", 1)[1] not in json.dumps(listed)
+    assert "Privada" not in lobby.inner_text("main")
+
+
+def test_the_club_page_shows_the_finished_game_with_its_replay_and_guards_the_export(
+    club_server: tuple[str, str], new_context: NewContext, artifacts: Path
+) -> None:
+    web_url, host_key = club_server
+    bots = Host(web_url)
+    try:
+        table = bots.run(play_club_game(bots.ws_url, host_key))
+    finally:
+        bots.close()
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{web_url}/c/{CLUB}?lang=en")
+    result = page.locator(f".club-result[data-table='{table}']")
+    expect(result).to_be_visible(timeout=5000)
+    page.screenshot(path=str(artifacts / "club-page.png"))
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "club-page.png"))
+    refused = page.evaluate("async (u) => (await fetch(u)).status", f"/c/{CLUB}/results.json")
+    assert refused == 403
+    export = fetch_json(page, f"/c/{CLUB}/results.json?key={host_key}")
+    assert [(r["table"], r["game"]) for r in export["results"]] == [(table, 1)]
+    result.locator("a", has_text="replay").click()
+    page.wait_for_selector("#replay-forward")
+    steps = page.evaluate("globalThis.__replay.replay.steps.length")
+    page.click("#replay-end")
+    shown = [int(page.inner_text(f"#replay-score [data-score='{team}']")) for team in (0, 1)]
+    assert shown == export["results"][0]["scores"]
+    assert steps > 1
+
+
+async def play_club_game(ws_url: str, host_key: str) -> str:
+    """Four bots at the club table (seated with its host key) play a whole game."""
+    async with await ClientSession.connect(ws_url, "Referee") as referee:
+        await referee.request(c.Watch(key=host_key))
+        for seat in range(4):
+            await referee.request(c.AddBot(level=1, seat=seat))
+        await referee.request(c.Start())
+        snap = await referee.next_snapshot(lambda x: x.info.stage == "finished", wait_s=60)
+        return snap.info.table

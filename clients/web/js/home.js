@@ -63,6 +63,9 @@ export function renderHome(root, app) {
       h("input#fill-bots", { type: "checkbox", checked: true }),
       h("label", { for: "fill-bots" }, t("home.bots"))),
     select("bot-level", BOT_LEVELS, t("home.botLevel"), 3, (l) => t(`bot.level.${l}`)),
+    h("div.field.field-inline", // issue 15: listed in the lobby of public tables (/tables)
+      h("input#public-table", { type: "checkbox" }),
+      h("label", { for: "public-table" }, t("club.publicOption"))),
     h("div.form-actions", h("button.btn.btn-primary", { type: "submit" }, t("home.create"))),
     h("p.form-error", { role: "alert", id: "create-error" }),
   );
@@ -93,6 +96,7 @@ export function renderHome(root, app) {
         turnTimer: Number(form.querySelector("#turn-timer").value),
         fillBots: form.querySelector("#fill-bots").checked,
         botLevel: Number(form.querySelector("#bot-level").value),
+        public: form.querySelector("#public-table").checked, // issue 15
       });
       renderCreated(root, keys);
     } catch (error) {

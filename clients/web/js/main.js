@@ -42,7 +42,7 @@ function homePage(root) {
       await conn.open();
       if (request.name) remember.setName(request.name);
       const created = await conn.request({ type: "create", profile: request.profile,
-        options: request.options, turn_timer: request.turnTimer });
+        options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public) });
       conn.close();
       const keys = { join: created.join_key, watch: created.watch_key, host: created.host_key };
       remember.setHostKey(keys.join, keys.host);

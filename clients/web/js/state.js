@@ -141,6 +141,7 @@ function applyDerived(model, event) {
       model.missed = [];
       break;
     case "played":
+      model.lastPlay = event; // highlighted on the felt until the next play
       model.lastTrail = event.take.length ? null : event.card;
       model.missed = event.missed || [];
       break;
@@ -159,6 +160,7 @@ function applyDerived(model, event) {
       model.gameOver = event;
       break;
     case "game_started":
+      model.lastPlay = null;
       model.gameOver = null;
       model.summary = null;
       model.log = [];

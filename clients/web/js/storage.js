@@ -34,4 +34,7 @@ export const remember = {
   setSetup: (key, setup) => write(`setup.${key}`, setup),
   tally: () => read("tally") === true,
   setTally: (on) => write("tally", on),
+  /** The "your turn" sound: off unless the person turned it on. */
+  sound: () => read("sound") === true,
+  setSound: (on) => write("sound", on),
 };

@@ -17,6 +17,8 @@ import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { toast } from "./toasts.js";
+import { motionFor } from "./motion.js";
+import { turnCue } from "./turn-cue.js";
 import { openChat } from "./chat.js"; // issue 15: chat
 import { openTv } from "./tv.js"; // issue 15: the TV table screen
 
@@ -46,6 +48,8 @@ export function openTable(root, key, { errorText }) {
   };
   model.nameOf = names.nameOf;
 
+  const motion = motionFor(model);
+  const cue = turnCue();
   let resuming = false;
   const conn = new Connection(socketUrl(), {
     hello: () => {
@@ -93,6 +97,7 @@ export function openTable(root, key, { errorText }) {
         draw();
         break;
       case "event": {
+        if (message.n > model.seenEvent) motion.before(message.event); // where things are now
         const outcome = applyEvent(model, message.n, message.event);
         tv.remember(message.n, message.event); // issue 15
         if (outcome === "gap") {
@@ -171,6 +176,7 @@ export function openTable(root, key, { errorText }) {
     if (now !== legalKey) {
       const turnStarts = (!legalKey || legalKey === "[]") && model.legal.length > 0;
       if (turnStarts) announce(t("prompt.yourTurn"));
+      cue.set(model.legal.length > 0 && model.role === "player");
       legalKey = now;
       selection = newSelection();
       focusPending = turnStarts;
@@ -300,6 +306,7 @@ export function openTable(root, key, { errorText }) {
         type: "button", id: "screen-mode", dataset: { focus: "screen" },
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
+      model.role === "player" ? cue.controls(draw) : null,
       model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
       freeGameButton(model, send));
   }
@@ -331,6 +338,7 @@ export function openTable(root, key, { errorText }) {
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
     h("aside.table-side", side)));
     fit();
+    motion.after();
     focusFirstChoice();
   }
 

@@ -2,7 +2,7 @@
 // the cards on the table with the caída target marked, and (for a player) the hand and controls.
 import { h } from "./dom.js";
 import { t, tn } from "../i18n/index.js";
-import { cardBack, cardElement } from "./cards.js";
+import { cardBack, cardElement, cardShort } from "./cards.js";
 import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
 import { actionBar, handView, pickTableCard, tableCardMarks } from "./play.js";
@@ -80,7 +80,8 @@ function seatPanel(model, seat, position) {
     : occupant.connected ? "online" : "offline";
   return h(`section.seat.seat-${position}`, {
     dataset: { seat: String(seat), state },
-    class: [isTurn ? "is-turn" : null, `team-${teamOf(seat, seats)}`].filter(Boolean).join(" "),
+    class: [isTurn ? "is-turn" : null, `team-${teamOf(seat, seats)}`,
+      model.lastPlay?.seat === seat && g?.phase !== "finished" ? "is-last" : null].filter(Boolean).join(" "),
     "aria-label": t("seat.aria", { name: seatName(occupant, seat, seats), compass:
       t(`seat.${compassOf(seat, seats)}`) }),
     "aria-current": isTurn ? "true" : null,
@@ -95,6 +96,21 @@ function seatPanel(model, seat, position) {
     Array.from({ length: handSize }, () => cardBack())) : null);
 }
 
+/** The last play in words, until the next one: who, which card, what it took, what it scored. */
+function lastPlayLine(model) {
+  const e = model.lastPlay;
+  if (!e || !model.game || model.game.phase === "finished") return null;
+  const name = model.nameOf(e.seat);
+  const extras = [e.caida ? t("fx.caida") : null, e.limpia ? t("fx.limpia") : null,
+    e.points ? `+${e.points}` : null].filter(Boolean).join(" ");
+  return h("p.last-play", { dataset: { seat: String(e.seat), card: e.card } },
+    h("span.last-play-label", t("table.last")), " ",
+    e.take.length
+      ? t("table.lastTook", { name, card: cardShort(e.card), cards: e.take.map(cardShort).join(" ") })
+      : t("table.lastTrailed", { name, card: cardShort(e.card) }),
+    extras ? h("strong.last-play-points", ` ${extras}`) : null);
+}
+
 function felt(model, selection, redraw) {
   const g = model.game;
   const marks = g && model.you !== null ? tableCardMarks(model, selection) : (code) => ({
@@ -105,13 +121,15 @@ function felt(model, selection, redraw) {
     cards.length ? h("div.table-cards", { role: "group", "aria-label": tn("table.cards", cards.length) },
       cards.map((code) => {
         const m = marks(code);
+        const last = model.lastPlay && !model.lastPlay.take.length && model.lastPlay.card === code;
         return cardElement(code, {
-          marks: m.marks,
+          marks: last ? [...m.marks, "last"] : m.marks,
           onPick: m.pickable ? (c) => { pickTableCard(selection, c); redraw(); } : null,
           pressed: m.pickable ? selection.take.includes(code) : null,
           focusKey: `table-${code}`,
         });
       })) : h("p.felt-empty", g ? t("table.empty") : t("table.notStarted")),
+    lastPlayLine(model),
     g && g.caidaTarget && g.phase === "play" ? h("p.caida-note", { "aria-live": "polite" },
       h("span.caida-dot", { "aria-hidden": "true" }), t("table.caidaTarget")) : null,
     g && g.phase === "claims" ? h("p.window-note", t("table.claimWindow"), " ",

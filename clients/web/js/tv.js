@@ -126,8 +126,12 @@ function lastPlayLine(event, names) {
     extras ? h("strong.tv-last-points", ` ${extras}`) : null);
 }
 
+/** The end of the game over the felt (the same final score the players' panel shows). */
 function finalLine(g, names) {
-  return h("p.tv-final", g.winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) }));
+  return h("section.game-over.tv-final", { "aria-labelledby": "end-title" },
+    h("h2#end-title", g.winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) })),
+    h("p.final-score", h("span", { dataset: { final: "0" } }, g.scores[0]), " – ",
+      h("span", { dataset: { final: "1" } }, g.scores[1])));
 }
 
 /** The score sheet: one row per counted hand (R11), the running score from the events' points. */

@@ -324,6 +324,16 @@ class Publisher:
             out.to(viewer.conn, deadlines)
 
 
+def seen_by(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry (parsed) as the viewer in ``seat`` (None: a spectator) was sent it: its
+    public form, or that viewer's redacted one (the reader of ``Publisher.entry``'s format)."""
+    if "a" in entry:
+        public: dict[str, Any] = entry["a"]
+        return public
+    form: dict[str, Any] = entry["v"][-1 if seat is None else seat]
+    return form
+
+
 def forms_of(entry: dict[str, Any]) -> bytes | tuple[bytes, ...]:
     """A log entry's wire forms, packed once: the public one, or one per seat then the
     spectators'."""

@@ -31,7 +31,7 @@ from engine.captures import (
 )
 from engine.cards import RANKS, card_code
 from engine.errors import IllegalAction
-from engine.memo import Memo
+from engine.memo import keep
 from engine.phase import Phase
 from engine.state import GameState
 
@@ -40,7 +40,8 @@ _TRAILS: tuple[tuple[Play, ...], ...] = tuple(
 )
 #: Shared immutable captures, per ``seat * 40 + card``, keyed by the taken-cards mask: listing
 #: the legal actions then costs a dict lookup per capture instead of a new frozenset.
-_CAPTURE_PLAYS: tuple[Memo[int, Play], ...] = tuple(Memo(4096) for _ in range(160))
+_CAPTURE_PLAYS: tuple[dict[int, Play], ...] = tuple({} for _ in range(160))
+_CAPTURE_PLAYS_LIMIT = 4096
 #: Every claim of each seat (R10): the claim window lists them all, so they are shared.
 _CLAIM_ACTIONS: tuple[tuple[Claim, ...], ...] = tuple(
     tuple(Claim(seat, rank) for rank in RANKS) for seat in range(4)
@@ -66,7 +67,8 @@ def _closed(phase: Phase) -> IllegalAction | None:
 def _play(seat: int, card: int, mask: int) -> Play:
     """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
-    return plays.keep(mask, play_of_mask(seat, card, mask, frozenset(cards_of(mask))))
+    action = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
+    return keep(plays, mask, action, _CAPTURE_PLAYS_LIMIT)
 
 
 #: The cards of each byte of a 40-bit mask: ``_BYTE_CARDS[k][byte]``, ascending.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.events import Announced, Event, PacketDealt
-from engine.memo import Memo
+from engine.memo import keep
 from engine.phase import Phase
 from engine.rules import Rules
 
@@ -88,13 +88,14 @@ class View:
 #: Each public history entry's `SeenPlay`, built once: a server builds every viewer's view after
 #: every change, and rebuilding the hand's whole history each time dominated `view_of`.
 #: A bounded memo of immutable values, invisible to callers.
-_SEEN: Memo[tuple[int, int, int, tuple[int, ...], bool], SeenPlay] = Memo(8192)
+_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], SeenPlay] = {}
+_SEEN_LIMIT = 8192
 
 
 def _seen_play(entry: tuple[int, int, int, tuple[int, ...], bool]) -> SeenPlay:
     seen = _SEEN.get(entry)
     if seen is None:
-        seen = _SEEN.keep(entry, SeenPlay(*entry))
+        seen = keep(_SEEN, entry, SeenPlay(*entry), _SEEN_LIMIT)
     return seen
 
 

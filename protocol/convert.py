@@ -15,7 +15,7 @@ from engine.actions import Play as EnginePlay
 from engine.actions import TakeMissed as EngineTakeMissed
 from engine.cards import card_code, parse_card
 from engine.errors import IllegalAction
-from engine.memo import Memo
+from engine.memo import keep
 from engine.phase import Phase
 from engine.rules import resolve_rules
 from engine.views import SeenPlay as EngineSeenPlay
@@ -32,7 +32,8 @@ def card_codes(cards: Any) -> list[str]:
 #: Wire form of each history entry seen lately. The history is public and grows by one play
 #: at a time, yet every snapshot carries all of it: building each entry once (a pure function of
 #: the entry) keeps snapshots cheap. Bounded like a cache; the dicts are never mutated.
-_SEEN: Memo[tuple[int, int, int, tuple[int, ...], bool], dict[str, Any]] = Memo(8192)
+_SEEN: dict[tuple[int, int, int, tuple[int, ...], bool], dict[str, Any]] = {}
+_SEEN_LIMIT = 8192
 
 
 def seen_play_fields(entry: EngineSeenPlay) -> dict[str, Any]:
@@ -40,13 +41,14 @@ def seen_play_fields(entry: EngineSeenPlay) -> dict[str, Any]:
     key = (entry.packet, entry.seat, entry.card, entry.take, entry.caida)  # hashed in C
     wire = _SEEN.get(key)
     if wire is None:
-        wire = _SEEN.keep(key, {
+        fields = {
             "packet": entry.packet,
             "seat": entry.seat,
             "card": card_code(entry.card) if entry.card >= 0 else None,
             "take": card_codes(entry.take),
             "caida": entry.caida,
-        })
+        }
+        wire = keep(_SEEN, key, fields, _SEEN_LIMIT)
     return wire
 
 
@@ -142,14 +144,16 @@ def view_from_wire(wire: GameView) -> View:
 
 #: Each offered action's wire form, built once: a decision's legal list is sent after every
 #: change, and engine actions are small immutable values. Bounded like a cache.
-_ACTIONS: Memo[EngineAction, dict[str, Any]] = Memo(8192)
+_ACTIONS: dict[EngineAction, dict[str, Any]] = {}
+_ACTIONS_LIMIT = 8192
 
 
 def action_fields(action: EngineAction) -> dict[str, Any]:
     """``action_to_wire(action)``'s JSON form, built once per action (never mutate it)."""
     wire = _ACTIONS.get(action)
     if wire is None:
-        wire = _ACTIONS.keep(action, action_to_wire(action).model_dump(mode="json"))
+        fields = action_to_wire(action).model_dump(mode="json")
+        wire = keep(_ACTIONS, action, fields, _ACTIONS_LIMIT)
     return wire
 
 

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from engine.game import Game
-from engine.memo import Memo
+from engine.memo import keep
 from engine.views import SeenPlay, own_hand, redact, seen_history, view_of
 from protocol import frames
 from protocol import server_messages as s
@@ -146,7 +146,8 @@ class Pieces:
         return data
 
 
-_YOU: Memo[tuple[int | None, bool, str], bytes] = Memo(4096)
+_YOU: dict[tuple[int | None, bool, str], bytes] = {}
+_YOU_LIMIT = 4096
 
 
 def _you(viewer: Viewer) -> bytes:
@@ -154,7 +155,7 @@ def _you(viewer: Viewer) -> bytes:
     key = (viewer.seat, viewer.host, viewer.name)
     data = _YOU.get(key)
     if data is None:
-        data = _YOU.keep(key, frames.you(viewer.seat, viewer.host, viewer.name))
+        data = keep(_YOU, key, frames.you(viewer.seat, viewer.host, viewer.name), _YOU_LIMIT)
     return data
 
 

@@ -7,12 +7,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 WEB    := clients/web
-HOST   ?= 127.0.0.1
-PORT   ?= 8765
+# `make run PORT=8766` or `CUARENTA_PORT=8766 make run` (likewise HOST / CUARENTA_HOST).
+HOST   ?= $(or $(CUARENTA_HOST),127.0.0.1)
+PORT   ?= $(or $(CUARENTA_PORT),8765)
+# `make run` installs only what serving needs; the test tools come with `make test` (.[dev]).
+RUN_STAMP := $(VENV)/.installed-run
+PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(BIN)/pip install --quiet --progress-bar off
 # pytest-xdist workers: one per core keeps the whole suite within a few minutes on 2 cores.
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test lint check bench services clean lock help
+.PHONY: run test lint check bench services clean lock help fuzz
 
 help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
@@ -20,22 +24,31 @@ help:
 	@echo "make bench  - print the performance figures (see BENCHMARKS.md)"
 	@echo "make lint   - ruff, mypy --strict and the import-layer contracts"
 
-$(STAMP): pyproject.toml requirements.lock
+$(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
+	@$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml requirements.lock | $(BIN)/python
+	$(PIP) --upgrade pip
+	$(PIP) -c requirements.lock -e '.[dev]'
+	@touch $@ $(RUN_STAMP)
+
+# Quiet: pip's output goes to a log that is shown only if the install fails.
+$(RUN_STAMP): pyproject.toml requirements.lock | $(BIN)/python
+	@echo "setting up .venv (the server's packages only)..."
+	@$(PIP) -c requirements.lock -e . >$(VENV)/pip-run.log 2>&1 || { cat $(VENV)/pip-run.log; exit 1; }
 	@touch $@
 
 $(WEB)/node_modules/.installed: $(WEB)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is missing: apt-get install npm"; exit 1; }
-	npm ci --prefix $(WEB) --no-audit --no-fund --silent
+	@npm ci --prefix $(WEB) --no-audit --no-fund --silent
 	@touch $@
 
 WEB_DEPS := $(if $(wildcard $(WEB)/package-lock.json),$(WEB)/node_modules/.installed,)
 
-run: $(STAMP) $(WEB_DEPS)
-	$(BIN)/cuarenta serve --host $(HOST) --port $(PORT) --store memory
+# The server's last line is the address to open (`listening on http://HOST:PORT/`).
+run: $(RUN_STAMP) $(WEB_DEPS)
+	@$(BIN)/cuarenta serve --host $(HOST) --port $(PORT) --store memory --log-level warning
 
 # Debian packages the tests start themselves: a private redis-server and headless chromium.
 services:
@@ -61,6 +74,9 @@ check: test
 
 bench: $(STAMP) $(WEB_DEPS)
 	$(BIN)/cuarenta bench all
+
+fuzz: $(STAMP)  ## the long fuzzing run against a real server: FUZZ_SECONDS=300 make fuzz
+	$(BIN)/pytest -m fuzz -s -q -p no:cacheprovider tests/server/test_fuzz.py
 
 # Re-pin every Python dependency after changing pyproject.toml.
 lock:

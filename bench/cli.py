@@ -1,4 +1,4 @@
-"""`cuarenta bench engine|bots|server|store|all`: dispatch to the module that measures it.
+"""`cuarenta bench engine|bots|server|store|soak|all`: dispatch to the module that measures it.
 
 Each benchmark is a module ``bench.<what>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; it is imported only when chosen, so a benchmark that needs Redis or a
@@ -15,6 +15,8 @@ from types import ModuleType
 
 #: the benchmarks ``all`` runs, in order (modules that do not exist yet are skipped).
 ORDER = ("engine", "bots", "server", "store")
+#: benchmarks run only by name (minutes long): ``cuarenta bench soak``.
+BY_NAME = ("soak",)
 
 
 def _module(what: str) -> ModuleType | None:
@@ -26,7 +28,7 @@ def _module(what: str) -> ModuleType | None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``what`` and pass every further argument to that benchmark."""
-    parser.add_argument("what", help=f"one of {', '.join(ORDER)}, or all")
+    parser.add_argument("what", help=f"one of {', '.join(ORDER + BY_NAME)}, or all")
     parser.add_argument("options", nargs=argparse.REMAINDER, help="the benchmark's own options")
 
 
@@ -44,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.what != "all":
         module = _module(args.what)
         if module is None:
-            print(f"cuarenta bench: no benchmark {args.what!r} (known: {', '.join(ORDER)}, all)")
+            known = ", ".join(ORDER + BY_NAME)
+            print(f"cuarenta bench: no benchmark {args.what!r} (known: {known}, all)")
             return 2
         return _run_one(args.what, module, args.options, strict=True)
     worst = 0

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote
 
+import structlog
 from websockets.http11 import Response
 
 from server import keys
@@ -41,6 +42,7 @@ from server.replay_positions import BadRecord, inflate, positions
 if TYPE_CHECKING:
     from server.lobby import Lobby
 
+log = structlog.get_logger("server.club_routes")
 PAGES = {"/tables": "tables.html", "/replay": "replay.html"}
 FileAnswer = Callable[[Path], Awaitable[Response]]
 
@@ -63,6 +65,13 @@ class ClubRoutes:
         self.page = page
 
     async def __call__(self, path: str, query: str) -> Response | None:
+        try:
+            return await self._route(path, query)
+        except Exception:  # the store or the board unreachable: a clear answer, not a dropped one
+            log.exception("club night route failed", path=path)
+            return _text(http.HTTPStatus.SERVICE_UNAVAILABLE, "storage unavailable, try again")
+
+    async def _route(self, path: str, query: str) -> Response | None:
         asked = parse_qs(query)
         if path in PAGES:
             return await self.page(self.web_root / PAGES[path])

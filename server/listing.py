@@ -123,6 +123,7 @@ class Listing:
         self._sent_at = 0.0
         self._kept: set[str] = set()
         self._task: asyncio.Task[None] | None = None
+        self._failing = False
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="listing")
@@ -141,8 +142,14 @@ class Listing:
             await asyncio.sleep(PERIOD_S)  # a polling period, not a synchronisation
             try:
                 await self.publish()
-            except Exception:
-                log.exception("listing the tables failed")
+            except Exception:  # the board unreachable (Redis down): say so once, keep trying
+                if not self._failing:
+                    log.exception("listing the tables failed; retrying until it works")
+                self._failing = True
+            else:
+                if self._failing:
+                    log.info("listing the tables works again")
+                self._failing = False
 
     async def publish(self) -> None:
         """Write what changed in this process's listed tables; keep the clubs' new results."""

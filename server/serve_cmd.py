@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import gc
 import signal
 import sys
@@ -31,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
             asyncio.run(serve(settings))
     except StoreUnavailable as exc:  # e.g. Redis unreachable at start: say so and exit
         print(f"cuarenta serve: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        if exc.errno != errno.EADDRINUSE:
+            raise
+        # One clear line, not a traceback: the newcomer's next step is another port.
+        print(f"port {settings.port} is in use: make run PORT={settings.port + 1}", file=sys.stderr)
         return 1
     return 0
 

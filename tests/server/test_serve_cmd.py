@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import socket
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -41,3 +44,19 @@ async def test_serve_prints_its_address_serves_a_game_and_stops_cleanly(
         assert len(created.join_key) >= 16, "at least 96 random bits"
         assert len({created.join_key, created.watch_key, created.host_key}) == 3
     assert process.stop() == 0
+
+
+def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
+    """A newcomer whose port is taken reads what to do next (issue 14)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port",
+             str(port), "--log-level", "warning"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"port {port} is in use: make run PORT={port + 1}"
+    assert "Traceback" not in done.stderr

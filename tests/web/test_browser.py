@@ -200,7 +200,9 @@ def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
     # R12: the game ends only with a winner (at 40, or at once by a cuarenta of R6).
     assert result["winner"] in (0, 1)
     winner_text = page.inner_text("#end-title")
-    assert ("Norte–Sur" if result["winner"] == 0 else "Este–Oeste") in winner_text
+    # The winners by name, partners together (R1: seats 0 and 2 are team 0), with the score.
+    assert ("Lucía y Norte" if result["winner"] == 0 else "Oeste y Este") in winner_text
+    assert f"{max(shown)}–{min(shown)}" in winner_text
     watcher.wait_for_selector(".game-over")
     assert [int(watcher.inner_text(f".game-over [data-final='{t}']")) for t in (0, 1)] == shown
     assert missing_strings(page) == []

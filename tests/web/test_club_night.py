@@ -218,17 +218,31 @@ def test_the_tv_screen_joined_mid_game_shows_the_whole_log_both_piles_and_no_hid
         numbers = {int(n) for n in shown.evaluate_all("(els) => els.map((e) => e.dataset.n)")}
         assert set(plays) <= numbers  # every play so far, not only those after the joining
         for team in (0, 1):
-            expect(tv.locator(f"[data-pile='{team}']")).to_contain_text("cards won")
+            expect(tv.locator(f"[data-pile='{team}']")).to_contain_text("cards")
             expect(tv.locator(f"[data-score='{team}']")).to_be_visible()
         tv.screenshot(path=str(artifacts / "tv-1920x1080-mid-game.png"))
+        # a dropped connection: the screen watches again, and the plays it missed are in its log
+        welcomes = tv.evaluate("globalThis.__cuarenta.model.welcomes")
+        tv.evaluate("globalThis.__cuarenta.dropConnection()")
+        host.play(stop_after=plays[-1] + 12)
+        tv.wait_for_function(f"globalThis.__cuarenta.model.welcomes > {welcomes}")
+        log = fetch_json(tv, f"{web_url}/watch-log/{created.watch_key}")["log"]
+        plays = [e["n"] for e in log if e["event"]["type"] == "played"]
+        tv.wait_for_function(
+            f"Number(document.querySelector('.tv-log-lines li').dataset.n) >= {plays[-1]}"
+        )
+        numbers = {int(n) for n in shown.evaluate_all("(els) => els.map((e) => e.dataset.n)")}
+        assert set(plays) <= numbers
         host.play()  # to the end: the hands' score sheet fills in
         expect(tv.locator(".tv-final")).to_be_visible(timeout=30_000)
         expect(tv.locator(".tv-sheet tbody tr").first).to_be_visible()
         tv.screenshot(path=str(artifacts / "tv-1920x1080.png"))
         SHOTS.mkdir(exist_ok=True)
         tv.screenshot(path=str(SHOTS / "tv-table-screen.png"))
+        assert_legible_from_three_metres(tv, 1080)
         tv.set_viewport_size({"width": 1280, "height": 720})
         tv.screenshot(path=str(artifacts / "tv-1280x720.png"))
+        assert_legible_from_three_metres(tv, 720)
         record = host.record()
         assert frames
         assert leaked_cards(frames, None, record) == []
@@ -337,3 +351,37 @@ async def play_club_game(ws_url: str, host_key: str) -> str:
         await referee.request(c.Start())
         snap = await referee.next_snapshot(lambda x: x.info.stage == "finished", wait_s=60)
         return snap.info.table
+
+
+def assert_legible_from_three_metres(tv: Page, height: int) -> None:
+    """Scores a tenth of the screen high, text at least 2% of it, nothing cut or overlapping."""
+    sizes = tv.evaluate(
+        """() => Object.fromEntries([".tv-score", ".tv-pile", ".tv-turn", ".tv-log-lines li",
+          ".tv-seat"].map((sel) => [sel, parseFloat(getComputedStyle(document.querySelector(sel))
+          .fontSize)]))"""
+    )
+    assert sizes[".tv-score"] >= height / 10, sizes
+    assert min(sizes.values()) >= max(14, height * 0.019), sizes
+    boxes = {
+        sel: tv.locator(sel).first.bounding_box()
+        for sel in (".tv-team-0", ".tv-team-1", ".tv-side", ".tv-felt", ".tv-qr")
+    }
+    for box in boxes.values():
+        assert box is not None
+        assert box["y"] + box["height"] <= height + 1, boxes
+    side = boxes[".tv-side"]
+    for sel in (".tv-team-1", ".tv-felt"):
+        box = boxes[sel]
+        assert box is not None
+        assert side is not None
+        assert box["x"] + box["width"] <= side["x"], (sel, boxes)
+    for team in (0, 1):  # the score's digits stay inside their team's box
+        score = tv.locator(f"[data-score='{team}']").bounding_box()
+        own = boxes[f".tv-team-{team}"]
+        assert score is not None
+        assert own is not None
+        assert score["x"] + score["width"] <= own["x"] + own["width"] + 1, (team, score, own)
+        for part in (".tv-team-name", ".tv-pile"):  # names and piles never run under the score
+            box = tv.locator(f".tv-team-{team} {part}").bounding_box()
+            assert box is not None
+            assert box["x"] + box["width"] <= score["x"] + 1, (team, part, box, score)

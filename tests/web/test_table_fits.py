@@ -12,7 +12,14 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import DECISION, MAX_DECISIONS, STEP_TIMEOUT_MS, create_table, model
+from tests.web.test_browser import (
+    DECISION,
+    MAX_DECISIONS,
+    STEP_TIMEOUT_MS,
+    create_table,
+    model,
+    show_choices,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -22,6 +29,9 @@ VIEWPORTS = {
     "1920x1080": {"width": 1920, "height": 1080},
     "phone-390x844": {"width": 390, "height": 844},
 }
+#: The README's pictures are written by these tests (docs/screenshots/).
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+README_SHOTS = {"1366x768": "table-desktop.png", "phone-390x844": "table-phone.png"}
 #: What a player must see without scrolling: every seat, the felt, each team's score box (with its
 #: card pile), the hand and the action prompt.
 MUST_SEE = ".seat, .felt, .scoreboard .team, .hand, .action-bar"
@@ -75,7 +85,13 @@ def open_started_table(page: Page, base: str) -> None:
     page.click("#go-to-table")
     page.wait_for_selector("#start-game")
     page.click("#start-game")
-    page.wait_for_selector(".hand button.card.is-playable", timeout=STEP_TIMEOUT_MS)
+    for _ in range(5):  # a cuarenta dealt at once ends a game before any card (R6): play again
+        page.wait_for_selector(".hand button.card.is-playable, .game-over", timeout=STEP_TIMEOUT_MS)
+        if not page.locator(".game-over").count():
+            return
+        page.click("#rematch")
+        page.wait_for_selector(".game-over", state="detached")
+    pytest.fail("five games in a row ended at their first deal")
 
 
 @pytest.mark.timeout(120)
@@ -88,6 +104,11 @@ def test_the_whole_table_is_on_screen_and_notices_cover_none_of_it(
         page.set_viewport_size(viewport)
         page.reload()  # laid out afresh at this size: the seat token brings the player back
         page.wait_for_selector(".hand button.card.is-playable", timeout=STEP_TIMEOUT_MS)
+        if name in README_SHOTS:  # the README's pictures: a card chosen, its captures offered
+            show_choices(page)
+            page.wait_for_timeout(250)  # the chosen card's lift settles (a CSS transition)
+            page.screenshot(path=SHOTS / README_SHOTS[name])
+            page.locator(".hand button.card[aria-pressed='true']").press("Enter")  # unselect
         # A notice in its strip, as after every caída or limpia: it must cover nothing.
         page.evaluate("import('/js/toasts.js').then((m) => m.toast('Marta hace caída: +2'))")
         page.wait_for_selector(".toast")
@@ -133,4 +154,16 @@ def test_a_whole_game_by_clicking_at_1366x768_never_scrolls(
         assert page.evaluate("document.documentElement.scrollHeight") <= 768
     page.wait_for_selector(".game-over")
     assert page.evaluate("[window.scrollY, window.__scrolled]") == [0, 0]
+    # The score sheet at the end: its running totals end at the final score, hand by hand.
+    final = [int(page.inner_text(f".game-over [data-final='{team}']")) for team in (0, 1)]
+    totals = page.evaluate(
+        """() => [0, 1].map((team) => [...document.querySelectorAll(
+          `.end-sheet tr[data-team='${team}'] [data-total]`)]
+          .map((td) => Number(td.dataset.total)))"""
+    )
+    if totals[0]:  # a cuarenta at the first deal (R6) ends the game before any hand
+        assert [totals[0][-1], totals[1][-1]] == final
+        assert all(a <= b for a, b in zip(totals[0], totals[0][1:], strict=False))
     page.screenshot(path=artifacts / "fits-game-over-1366x768.png")
+    page.screenshot(path=SHOTS / "game-over.png")
+    page.locator(".game-over").screenshot(path=SHOTS / "score-sheet.png")

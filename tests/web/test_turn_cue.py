@@ -44,3 +44,25 @@ def test_the_tab_title_the_sound_switch_and_a_notification_when_hidden(
             break
     page.wait_for_function("window.__notes.length > 0")
     assert page.evaluate("window.__notes[0]") == "Tu turno"
+
+
+@pytest.mark.timeout(120)
+def test_the_person_is_told_when_a_bot_played_for_them(
+    new_context: NewContext, web_url: str
+) -> None:
+    """A turn timer ran out: the stand-in's play is told to the person it played for."""
+    page = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    page.goto(f"{web_url}/")
+    page.fill("#player-name", "Lucía")
+    page.select_option("#turn-timer", "15")
+    page.check("#fill-bots")
+    page.select_option("#bot-level", "1")
+    page.click("button[type=submit]")
+    page.click("#go-to-table")
+    page.click("#start-game")
+    page.wait_for_selector(".hand button.card.is-playable, .game-over", timeout=20_000)
+    if page.locator(".game-over").count():
+        pytest.skip("a cuarenta at the first deal ended the game (R6)")
+    # Lucía does nothing: after 15 s the stand-in plays her card, and she reads so.
+    page.wait_for_selector(".toast >> text=un bot jugó", timeout=40_000)
+    assert "por ti" in page.inner_text(".toast")

@@ -124,10 +124,11 @@ export class Connection {
     }
     this.pending.clear();
     if (this.closedByUs) return;
-    this.handlers.onStatus("lost");
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (0.75 + Math.random() / 2);
     this.attempt += 1;
-    setTimeout(() => this.open(), delay * (0.75 + Math.random() / 2));
+    this.retryAt = Date.now() + delay; // the page counts down to it ("retrying in 3 s")
+    this.handlers.onStatus("lost");
+    setTimeout(() => this.open(), delay);
   }
 
   startPing() {

@@ -45,8 +45,8 @@ export function describeEvent(event, names) {
     case "game_over":
       return event.winner === "draw"
         ? line("end", "log.draw", {}, true)
-        : line("end", "log.gameOver", { team: names.teamOf(event.winner),
-          a: event.scores[0], b: event.scores[1] }, true);
+        : line("end", names.seats === 2 ? "end.winnerOne" : "end.winners", { team: names.teamOf(event.winner),
+          a: event.scores[event.winner], b: event.scores[1 - event.winner] }, true);
     case "seat_taken":
       return line("table", event.bot_level ? "log.botSeated" : "log.seatTaken",
         { name: event.name, level: event.bot_level });

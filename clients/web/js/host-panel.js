@@ -5,6 +5,18 @@ import { t } from "../i18n/index.js";
 import { BOT_LEVELS, TURN_TIMERS, optionsFor, parseOptionValue } from "./options.js";
 import { seatName } from "./seats.js";
 
+/** Before the start the host moves anyone, person or bot, to another chair (a swap). */
+function moveTo(model, seat, send) {
+  const seats = model.table.seats;
+  return h("select", {
+    "aria-label": t("host.moveTo"), dataset: { focus: `move-${seat}`, action: `move-${seat}` },
+    onchange: (e) => { if (e.target.value !== "") send({ type: "swap", seat, other: Number(e.target.value) }); },
+  }, h("option", { value: "" }, t("host.moveTo")),
+  Array.from({ length: seats }, (_, other) => other).filter((other) => other !== seat).map((other) =>
+    h("option", { value: String(other) }, `${t("seat.n", { n: other + 1 })} · ${
+      model.table.occupants[other].empty ? t("seat.empty") : seatName(model.table.occupants[other], other, seats)}`)));
+}
+
 function seatRow(model, seat, send) {
   const occupant = model.table.occupants[seat];
   const lobby = !model.table.started;
@@ -28,6 +40,7 @@ function seatRow(model, seat, send) {
       onclick: () => send({ type: "kick", seat }),
     }, t("host.kick")));
   }
+  if (lobby && !occupant.empty) controls.push(moveTo(model, seat, send));
   return h("li.host-seat", { dataset: { seat: String(seat) } },
     h("span.host-seat-name", `${t(`seat.n`, { n: seat + 1 })} · ${name}`),
     occupant.bot ? h("span.badge.badge-bot", t("seat.bot", { level: occupant.bot })) : null,

@@ -7,12 +7,15 @@ import { openTable } from "./table-page.js";
 import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
+import { clearToasts } from "./toasts.js";
 
 function chrome() {
   document.title = t("app.title");
   document.querySelector(".skip-link").textContent = t("app.skip");
   document.querySelector("#lang-label").textContent = t("app.language");
   document.querySelector("#solo-link").textContent = t("solo.link");
+  const rules = document.querySelector("#rules-link"); // the rules from every screen (a new tab)
+  if (rules) { rules.textContent = t("rules.link"); rules.title = t("rules.link.tooltip"); }
   const picker = document.querySelector("#lang");
   picker.replaceChildren(...Object.keys(LANGUAGES).map((code) =>
     h("option", { value: code, selected: code === language() }, LANGUAGES[code]["app.languageName"])));
@@ -72,6 +75,7 @@ function boot() {
   }
   document.querySelector("#lang").addEventListener("change", (event) => {
     setLanguage(event.target.value, { remember: true });
+    clearToasts(); // a notice in the old language would linger: the log keeps every line
     chrome();
     rerender();
   });

@@ -2,15 +2,29 @@
 // awards) and the end of the game with its rematch.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
+import { describeEvent } from "./event-text.js";
+import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
 
-export function logPanel(model) {
-  const entries = model.log.slice(-60).reverse();
+/** A short explanation of the game's own words where they appear (caída, limpia, ronda). */
+export function explain(event) {
+  const words = [];
+  if (event.type === "played" && event.caida) words.push(t("explain.caida"));
+  if (event.type === "played" && event.limpia) words.push(t("explain.limpia"));
+  if (event.type === "announced" && event.call === "ronda") words.push(t("explain.ronda"));
+  return words.length ? words.join(" ") : null;
+}
+
+/** The current game's log, worded now (this language, these names), newest first. */
+export function logPanel(model, names) {
+  const entries = gameEvents(model).map(([n, event]) => ({ n, tip: explain(event),
+    ...(describeEvent(event, names) || {}) }))
+    .filter((e) => e.text).slice(-60).reverse();
   return h("section.panel.log-panel", { "aria-labelledby": "log-title" },
     h("h2#log-title", t("log.title")),
     entries.length
-      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, { dataset: { n: String(e.n) } },
-        e.text)))
+      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, {
+        dataset: { n: String(e.n) }, title: e.tip, class: e.tip ? "has-tip" : null }, e.text)))
       : h("p.hint", t("log.empty")));
 }
 
@@ -42,12 +56,22 @@ export function summaryPanel(model, names, onClose) {
  * Shown over the felt when the game has ended; seated players may ask for a rematch and anyone
  * holding a seat token or the host key may download the R15 record (`record` is its URL).
  */
-export function gameOverPanel(model, names, { rematch, record }) {
+/** "1 of 2 ask for a rematch": people only, since bots always agree. */
+function rematchLine(model, asked) {
+  const people = model.table.occupants.map((o, seat) => (!o.empty && !o.bot ? seat : null))
+    .filter((seat) => seat !== null);
+  const askedPeople = asked.filter((seat) => people.includes(seat));
+  if (!askedPeople.length || people.length < 2) return null;
+  return h("p#rematch-count.hint", t("end.rematchCount", { count: askedPeople.length, seats: people.length }));
+}
+
+export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
   const g = model.game;
   if (!g || g.phase !== "finished") return null;
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
-  const title = winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(winner) });
+  const title = winner === "draw" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
+    { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
   return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
     h("h2#end-title", title),
     h("p.final-score", { "aria-label": t("end.final") },
@@ -55,8 +79,9 @@ export function gameOverPanel(model, names, { rematch, record }) {
     model.you !== null ? h("button.btn.btn-primary", {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,
-    asked.length ? h("p.hint", t("end.rematchCount", { count: asked.length, seats: model.table.seats })) : null,
+    rematchLine(model, asked),
     record ? h("a.btn.btn-quiet", { href: record, download: "" }, t("end.record")) : null,
     record ? h("a#replay-link.btn.btn-quiet", { href: `/replay?record=${encodeURIComponent(record)}` }, // issue 15
-      t("replay.open")) : null);
+      t("replay.open")) : null,
+    sheet);
 }

@@ -40,6 +40,13 @@ export function seatName(occupant, seat, seats) {
   return occupant.name || compass;
 }
 
+/** "Ana y Luis": a team named by its players (bots by their seat), as people call a team. */
+export function teamPlayers(team, seats, occupants) {
+  if (!occupants?.length) return teamName(team, seats);
+  if (seats === 2) return seatName(occupants[team], team, 2);
+  return t("team.pair", { a: seatName(occupants[team], team, 4), b: seatName(occupants[team + 2], team + 2, 4) });
+}
+
 /** "Norte–Sur" / "North–South": a team named by its seats. */
 export function teamName(team, seats) {
   if (seats === 2) return t(`seat.${compassOf(team, 2)}`);

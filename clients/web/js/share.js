@@ -54,11 +54,12 @@ export function linkRow(kind, url) {
     h("p.hint", t(`share.${kind}.hint`)));
 }
 
-/** Join link, watch link and the join QR code together. */
+/** Join link, watch link, the host link (once, for whoever created the table) and the join QR. */
 export function sharePanel(keys) {
   const join = tableUrl(keys.join);
   const watch = tableUrl(keys.watch);
   return h("section.share", { "aria-label": t("share.title") },
-    h("div.share-links", linkRow("join", join), linkRow("watch", watch)),
+    h("div.share-links", linkRow("join", join), linkRow("watch", watch),
+      keys.host ? linkRow("host", tableUrl(keys.host)) : null),
     h("figure.share-qr", qrCode(join, t("share.qr")), h("figcaption", t("share.qr"))));
 }

@@ -18,6 +18,7 @@ export function emptyModel() {
     lastEvent: 0, // the highest event number known (snapshot or event): sent on resume
     seenEvent: 0, // the last event applied to the log and the derived state
     log: [],
+    events: new Map(), // n -> event: the table's public log (fetched) and every live event
     summary: null,
     gameOver: null,
     lastTrail: null,
@@ -89,6 +90,25 @@ function gameOf(model, view) {
     derived: !explicit,
     deadline: deadlineFor(model, view),
   };
+}
+
+/** The current game's events in order ([n, event]), from its start (the last game_started). */
+export function gameEvents(model) {
+  const all = [...model.events.entries()].sort((a, b) => a[0] - b[0]);
+  let start = 0;
+  all.forEach(([, e], i) => { if (e.type === "game_started") start = i; });
+  return all.slice(start);
+}
+
+/** The last counted hand's summary (a page arriving mid-game rebuilds it from the log). */
+export function lastSummary(events) {
+  const claims = [];
+  let summary = null;
+  for (const [, e] of events) {
+    if (e.type === "claimed" || e.type === "awarded") claims.push(e);
+    if (e.type === "hand_counted") { summary = { ...e, claims: [...claims] }; claims.length = 0; }
+  }
+  return summary;
 }
 
 /** Apply a snapshot: replace everything it describes. */

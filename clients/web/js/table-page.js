@@ -2,21 +2,24 @@
 // server's messages, draw it, and send the player's choices. Reconnects resume the same seat
 // with the stored seat token and the last event number seen.
 import { h, renderInto } from "./dom.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
 import {
   applyDeadlines, applyEvent, applyPresence, applySnapshot, emptyModel,
 } from "./state.js";
 import { describeEvent } from "./event-text.js";
-import { seatName, teamName } from "./seats.js";
+import { seatName, teamPlayers } from "./seats.js";
 import { secondsLeft, tableView } from "./table-view.js";
 import { newSelection } from "./play.js";
 import { hostPanel } from "./host-panel.js";
 import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
-import { toast } from "./toasts.js";
+import { clearToasts, toast } from "./toasts.js";
+import { cardName } from "./cards.js";
+import { gameEvents, lastSummary } from "./state.js";
+import { sheetPanel, sheetRows, sheetTable } from "./sheet.js";
 import { motionFor } from "./motion.js";
 import { turnCue } from "./turn-cue.js";
 import { openChat } from "./chat.js"; // issue 15: chat
@@ -39,18 +42,22 @@ export function openTable(root, key, { errorText }) {
   let summaryOpen = false;
   let focusPending = false;
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
-  let joinRefused = false; // this key cannot seat anyone (a watch link): stop offering a seat
+  let joinRefused = false;
+  let wantedSeat = null; // the free chair the visitor clicked, or null for the first free one // this key cannot seat anyone (a watch link): stop offering a seat
   const hostKey = remember.hostKey(key);
 
   const names = {
     nameOf: (seat) => seatName(model.table?.occupants[seat], seat, model.table?.seats ?? 4),
-    teamOf: (team) => teamName(team, model.table?.seats ?? 4),
+    teamOf: (team) => teamPlayers(team, model.table?.seats ?? 4, model.table?.occupants),
+    get seats() { return model.table?.seats ?? 4; },
   };
   model.nameOf = names.nameOf;
+  model.teamOf = names.teamOf;
 
   const motion = motionFor(model);
   const cue = turnCue();
   let resuming = false;
+  let ownMove = false; // this page sent the seat's move: a play it did not send was a stand-in's
   const conn = new Connection(socketUrl(), {
     hello: () => {
       const held = remember.seat(key);
@@ -67,9 +74,7 @@ export function openTable(root, key, { errorText }) {
     onWelcome: () => {
       model.welcomes += 1;
       if (resuming) return;
-      // Someone who never told us a name first watches; the "sit down" panel asks for it.
-      if (wantsSeat || remember.name() || hostKey) join();
-      else watch();
+      enter();
     },
     onHelloError: (error) => {
       if (error.code === "bad_token") {
@@ -83,6 +88,12 @@ export function openTable(root, key, { errorText }) {
   const chat = openChat({ request: (message) => conn.request(message), model });
   const tv = openTv(root, key, names);
 
+  /** Someone who never told us a name first watches; the "sit down" panel asks for it. */
+  function enter() {
+    if (wantsSeat || remember.name() || hostKey) join();
+    else watch();
+  }
+
   function persistEvent() {
     const held = remember.seat(key);
     if (held) remember.setSeat(key, { ...held, lastEvent: model.lastEvent });
@@ -92,6 +103,7 @@ export function openTable(root, key, { errorText }) {
     switch (message.type) {
       case "snapshot":
         applySnapshot(model, message);
+        fetchHistory();
         persistEvent();
         resetSelectionIfStale();
         draw();
@@ -127,6 +139,15 @@ export function openTable(root, key, { errorText }) {
       case "seated":
         remember.setSeat(key, { token: message.token, seat: message.seat, lastEvent: model.lastEvent });
         break;
+      case "error":
+        // The hello was welcomed but its seat token holds nothing (the table is gone, or the
+        // seat was given up): enter as a newcomer would, which finds out whether it still exists.
+        if (message.code === "bad_token" && resuming) {
+          resuming = false;
+          remember.setSeat(key, null);
+          enter();
+        }
+        break;
       case "goodbye":
         // Kicked, or this seat was resumed elsewhere (another tab): reconnecting would only
         // push the other window out in turn, so stop here until the player reloads.
@@ -143,31 +164,64 @@ export function openTable(root, key, { errorText }) {
     }
   }
 
+  /**
+   * Keep the event (the log and the score sheet are drawn from events, in the language and with
+   * the names of the moment they are drawn), and tell what deserves a glance.
+   */
   function tell(n, event) {
-    const told = describeEvent(event, names);
-    if (!told) return;
-    model.log.push({ n, ...told });
-    if (model.log.length > 300) model.log.splice(0, model.log.length - 300);
+    model.events.set(n, event);
     saveLog();
+    const mine = model.you !== null && event.seat === model.you;
+    if (event.type === "played" && mine && !ownMove && model.role === "player") {
+      toast(t("notice.botPlayed", { card: cardName(event.card) }), "warn"); // a stand-in played
+    }
+    if (event.type === "played" && mine) ownMove = false;
+    if (event.type === "stand_in" && mine && event.active) toast(t("notice.standIn"), "warn");
     if (event.type === "hand_counted") summaryOpen = true;
-    if (told.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
+    // The game ended before this hand's count: the summary shown is an older hand's.
+    if (event.type === "game_over" && model.summary && model.summary.hand !== model.game?.handNumber) {
+      summaryOpen = false;
+    }
+    const told = describeEvent(event, names);
+    if (told?.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
   }
 
-  /** The log survives a reload of this tab (the server resends only the events we missed). */
+  /** The events survive a reload of this tab; the whole log comes from /watch-log anyway. */
   function saveLog() {
     try {
-      sessionStorage.setItem(`cuarenta.log.${key}`, JSON.stringify(model.log.slice(-120)));
+      const kept = [...model.events.entries()].sort((a, b) => a[0] - b[0]).slice(-300);
+      sessionStorage.setItem(`cuarenta.events.${key}`, JSON.stringify(kept));
     } catch {
-      /* storage unavailable: the log restarts after a reload */
+      /* storage unavailable: the fetched log fills in after a reload */
     }
   }
 
   function loadLog() {
     try {
-      const saved = JSON.parse(sessionStorage.getItem(`cuarenta.log.${key}`) || "[]");
-      if (Array.isArray(saved)) model.log = saved;
+      const saved = JSON.parse(sessionStorage.getItem(`cuarenta.events.${key}`) || "[]");
+      if (Array.isArray(saved)) for (const [n, event] of saved) model.events.set(n, event);
     } catch {
-      model.log = [];
+      /* nothing kept */
+    }
+  }
+
+  /**
+   * The table's whole public log (a spectator arriving mid-game, a reload, a return): the same
+   * redacted events a spectator receives, so nothing private; live events keep their own form.
+   */
+  let historyFetched = -1;
+  async function fetchHistory() {
+    if (historyFetched === model.welcomes) return;
+    historyFetched = model.welcomes;
+    try {
+      const answer = await (await fetch(`/watch-log/${encodeURIComponent(hostKey || key)}`)).json();
+      for (const { n, event } of answer.log || []) if (!model.events.has(n)) model.events.set(n, event);
+      const events = gameEvents(model);
+      if (!model.summary) model.summary = lastSummary(events);
+      if (!model.lastPlay) model.lastPlay = events.map(([, e]) => e).filter((e) => e.type === "played").pop() ?? null;
+      draw();
+    } catch {
+      historyFetched = -1; // try again with the next snapshot
     }
   }
 
@@ -209,6 +263,7 @@ export function openTable(root, key, { errorText }) {
   }
 
   function act(action) {
+    ownMove = true;
     selection = newSelection();
     send({ ...action, at: model.lastEvent });
   }
@@ -230,12 +285,29 @@ export function openTable(root, key, { errorText }) {
     await send({ type: "start" });
   }
 
+  /** A visitor chose a free chair: sit there under the name given (asked for if missing). */
+  function sitAt(seat) {
+    const input = root.querySelector("#sit-name");
+    const name = (input?.value || remember.name()).trim();
+    if (!name) {
+      input?.focus();
+      toast(t("sit.needName"), "warn");
+      return;
+    }
+    remember.setName(name);
+    wantsSeat = true;
+    wantedSeat = seat;
+    conn.reconnectNow(); // the name travels in the hello of the new connection
+  }
+
   async function join() {
     const joinWith = hostKey || key;
     const asked = wantsSeat;
+    const seat = wantedSeat;
     wantsSeat = false;
+    wantedSeat = null;
     try {
-      await conn.request({ type: "join", key: joinWith });
+      await conn.request({ type: "join", key: joinWith, seat });
     } catch (error) {
       if (error.code === "offline") return; // the next welcome tries again
       joinRefused = true;
@@ -248,7 +320,8 @@ export function openTable(root, key, { errorText }) {
     try {
       await conn.request({ type: "watch", key: hostKey || key });
     } catch (error) {
-      if (error.code !== "offline") drawFailure(errorText(error));
+      if (error.code === "not_found") drawGone();
+      else if (error.code !== "offline") drawFailure(errorText(error));
     }
   }
 
@@ -279,7 +352,35 @@ export function openTable(root, key, { errorText }) {
     const status = document.querySelector("#status");
     if (!status) return;
     status.dataset.status = model.status;
-    status.textContent = model.status === "open" ? "" : t(`status.${model.status}`);
+    status.textContent = statusText();
+    const loading = root.querySelector(".loading");
+    if (loading && model.status !== "open") loading.textContent = statusText() || t("status.connecting");
+  }
+
+  function statusText() {
+    if (model.status === "open") return "";
+    if (model.status === "lost" && conn.retryAt) {
+      return t("status.retrying", { s: Math.max(1, Math.ceil((conn.retryAt - Date.now()) / 1000)) });
+    }
+    return t(`status.${model.status}`);
+  }
+
+  /**
+   * The table no longer exists (a server restart on the memory store, or an expired table): say
+   * so plainly, stop reconnecting, and offer a new table (the home page keeps the name).
+   */
+  function drawGone() {
+    conn.close();
+    clearInterval(ticker);
+    model.status = "gone";
+    drawStatus();
+    remember.setSeat(key, null);
+    clearToasts();
+    document.body.classList.remove("screen-mode");
+    renderInto(root, h("div.home", h("section.created.table-gone",
+      h("h1#gone-title", t("gone.title")), h("p.lede", t("gone.text")),
+      h("div.form-actions", h("a#new-table.btn.btn-primary", { href: "/" }, t("gone.newTable"))),
+      h("p.hint", t("gone.hint")))));
   }
 
   function drawFailure(reason) {
@@ -307,6 +408,8 @@ export function openTable(root, key, { errorText }) {
         onclick: toggleScreen,
       }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
       model.role === "player" ? cue.controls(draw) : null,
+      model.table.spectators && model.role === "player" ? h("span#watchers.badge.badge-watchers", { title: t("table.watchers.tooltip") },
+        tn("table.spectators", model.table.spectators)) : null,
       model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
       freeGameButton(model, send));
   }
@@ -323,11 +426,16 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
     chat.refresh(); // issue 15
-    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims };
-    const side = model.screenMode ? [logPanel(model)] : [
+    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims,
+      sitAt: model.role === "spectator" && !joinRefused && !model.table.started ? sitAt : null };
+    const events = gameEvents(model);
+    const rows = sheetRows(events, model.table.seats);
+    const finished = model.game?.phase === "finished";
+    const side = model.screenMode ? [logPanel(model, names)] : [
       model.isHost ? hostPanel(model, { send, start }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
-      logPanel(model),
+      model.table.started ? sheetPanel(rows, names, finished || summaryOpen) : null,
+      logPanel(model, names),
       model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },
         h("summary", t("share.title")), sharePanel({ join: key, watch: remember.setup(key)?.watch })) : null,
       chat.element, // issue 15
@@ -335,7 +443,8 @@ export function openTable(root, key, { errorText }) {
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
     h("div.table-main", model.screenMode ? null : sitPanel(), tableView(model, ctx),
-      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl() })),
+      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
+        sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
     h("aside.table-side", side)));
     fit();
     motion.after();
@@ -348,12 +457,18 @@ export function openTable(root, key, { errorText }) {
     if (!main) return;
     const top = main.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
-    root.querySelector(".table-page")?.style.setProperty("--fit-h", `${height}px`);
+    const page = root.querySelector(".table-page");
+    page?.style.setProperty("--fit-h", `${height}px`);
+    // Cards as large as the height allows: a short table (the solo page's bar above it) gets
+    // smaller cards rather than a hand below the fold.
+    const card = Math.max(34, Math.min(76, window.innerWidth * 0.12, (height - 260) / 3.9));
+    page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
   }
   window.addEventListener("resize", fit);
 
   /** Count down visible deadlines once a second without redrawing the table. */
   const ticker = setInterval(() => {
+    if (model.status === "lost") drawStatus();
     for (const el of document.querySelectorAll("[data-deadline]")) {
       el.textContent = `${secondsLeft(Number(el.dataset.deadline))} s`;
     }

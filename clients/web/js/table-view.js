@@ -41,7 +41,7 @@ function scoreboard(model, tools) {
       const pile = g ? g.piles[team] : 0;
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
-      h("div.team-name", h("span.team-label", teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-name", h("span.team-label", model.teamOf ? model.teamOf(team) : teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, g ? g.scores[team] : 0)),
@@ -56,7 +56,22 @@ function scoreboard(model, tools) {
       h("span.target", t("score.target"))));
 }
 
-function seatPanel(model, seat, position) {
+/** An empty chair before the start: who it sits with, and (for a visitor) a button to take it. */
+function emptySeatChoice(model, seat, ctx) {
+  const seats = model.table.seats;
+  const partner = seats === 4 ? model.table.occupants[(seat + 2) % 4] : null;
+  const withWhom = partner && !partner.empty ? t("seat.partnerOf", { name: seatName(partner, (seat + 2) % 4, 4) })
+    : null;
+  return [
+    withWhom ? h("div.seat-with", withWhom) : null,
+    ctx?.sitAt ? h("button.btn.btn-small.btn-primary", {
+      type: "button", dataset: { action: `sit-${seat}`, focus: `sit-${seat}` },
+      onclick: () => ctx.sitAt(seat),
+    }, t("seat.sitHere")) : null,
+  ];
+}
+
+function seatPanel(model, seat, position, ctx) {
   const g = model.game;
   const seats = model.table.seats;
   const occupant = model.table.occupants[seat] || { empty: true };
@@ -92,6 +107,7 @@ function seatPanel(model, seat, position) {
     occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
   h("div.seat-badges", badges),
   isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
+  occupant.empty && !model.table.started ? emptySeatChoice(model, seat, ctx) : null,
   !you && g && handSize ? h("div.seat-cards", { "aria-label": tn("seat.cards", handSize) },
     Array.from({ length: handSize }, () => cardBack())) : null);
 }
@@ -108,7 +124,8 @@ function lastPlayLine(model) {
     e.take.length
       ? t("table.lastTook", { name, card: cardShort(e.card), cards: e.take.map(cardShort).join(" ") })
       : t("table.lastTrailed", { name, card: cardShort(e.card) }),
-    extras ? h("strong.last-play-points", ` ${extras}`) : null);
+    extras ? h("strong.last-play-points.has-tip", { title: [e.caida ? t("explain.caida") : null,
+      e.limpia ? t("explain.limpia") : null].filter(Boolean).join(" ") || null }, ` ${extras}`) : null);
 }
 
 function felt(model, selection, redraw) {
@@ -141,7 +158,7 @@ export function tableView(model, ctx) {
   const seats = model.table.seats;
   const positions = screenPositions(model.you, seats, model.table.options.direction);
   const bySeat = Object.entries(positions).map(([seat, position]) =>
-    seatPanel(model, Number(seat), position));
+    seatPanel(model, Number(seat), position, ctx));
   const player = model.you !== null && model.game && model.game.phase !== "finished";
   return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
     scoreboard(model, ctx.tools),

@@ -9,10 +9,14 @@ const MAX_VISIBLE = 1;
 export function toast(text, kind = "info") {
   const box = document.querySelector("#toasts");
   if (!box) return;
-  const item = h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null, title: text }, text);
+  // A warning for this person ("a bot played for you") is not pushed out by the table's news.
+  const urgent = kind === "warn" || kind === "error";
+  const item = h(`div.toast.toast-${kind}`, { role: kind === "error" ? "alert" : null, title: text,
+    dataset: { urgent: String(urgent) } }, text);
   box.append(item);
-  while (box.children.length > MAX_VISIBLE) box.firstElementChild.remove();
-  setTimeout(() => item.remove(), SHOW_MS);
+  const same = [...box.children].filter((el) => el.dataset.urgent === String(urgent));
+  while (same.length > MAX_VISIBLE) same.shift().remove();
+  setTimeout(() => item.remove(), urgent ? SHOW_MS * 2 : SHOW_MS);
 }
 
 /** Clear the strip: a language switch or a new page must not leave an old sentence behind. */

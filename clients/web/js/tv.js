@@ -19,28 +19,40 @@ import { qrCode, tableUrl } from "./share.js";
  */
 export function openTv(root, key, names) {
   const fetched = new Map(); // n -> event: the fetched public log, then each live event
-  let asked = false;
+  let asking = false;
+  let known = 0; // the highest event number held
+  let askedAt = -1; // the table's last event when the log was last asked for
   let last = null;
 
-  /** Once per screen: the log so far (a live event arriving meanwhile lands by its number). */
+  /** The log so far: when the screen opens, and after a reconnect skipped events (a spectator
+   * watches again and gets a snapshot, not the missed events). Live events land by number. */
   async function fetchLog() {
-    asked = true;
+    asking = true;
     try {
       const answer = await (await fetch(`/watch-log/${encodeURIComponent(key)}`)).json();
-      for (const { n, event } of answer.log) fetched.set(n, event);
+      for (const { n, event } of answer.log) remember(n, event);
     } catch {
-      asked = false; // try again on the next redraw
+      /* the next redraw asks again */
     }
+    asking = false;
     if (last) draw(...last);
+  }
+
+  function remember(n, event) {
+    fetched.set(n, event);
+    known = Math.max(known, n);
   }
 
   function draw(model, leave) {
     last = [model, leave];
     if (!model.table) return;
-    if (!asked) fetchLog();
+    if (!asking && askedAt !== model.lastEvent && (known === 0 || model.lastEvent > known)) {
+      askedAt = model.lastEvent;
+      fetchLog();
+    }
     renderInto(root, screen(model, gameEvents(fetched), names, key, leave));
   }
-  return { draw, remember: (n, event) => fetched.set(n, event) };
+  return { draw, remember };
 }
 
 /** The current game's events in order: from its diamond draw (R3) on. */
@@ -92,7 +104,8 @@ function teamBox(model, team, names) {
     h("h2.tv-team-name", names.teamOf(team)),
     h("p.tv-score", { dataset: { score: String(team) } }, g ? g.scores[team] : 0),
     h("p.tv-pile", { dataset: { pile: String(team) } },
-      h("span.tv-pile-icon", { "aria-hidden": "true" }), t("tv.pile", { count: g ? g.piles[team] : 0 })));
+      h("span.tv-pile-icon", { "aria-hidden": "true" }), t("tv.pile", { count: g ? g.piles[team] : 0 }),
+      h("span.visually-hidden", t("tv.pileWon"))));
 }
 
 function centre(model, names) {

@@ -1,0 +1,74 @@
+// The score sheet (issue 14): per hand, each team's caídas, limpias, rondas, +10 awards and
+// card-count points, with the running total; built from the game's public events (the whole log
+// is fetched once from /watch-log, then each live event lands by its number).
+import { h } from "./dom.js";
+import { formatNumber, t } from "../i18n/index.js";
+import { teamOf } from "./seats.js";
+
+function emptyRow(hand) {
+  return { hand, teams: [0, 1].map(() => ({ caidas: 0, limpias: 0, play: 0, rondas: 0, awards: 0,
+    count: 0, total: 0 })), counted: false };
+}
+
+/** Rows of the current game's hands, from its events in order ([n, event] pairs). */
+export function sheetRows(events, seats) {
+  const rows = [];
+  let row = null;
+  const running = [0, 0];
+  for (const [, e] of events) {
+    if (e.type === "game_started") { rows.length = 0; row = null; running[0] = 0; running[1] = 0; }
+    if (e.type === "hand_started") { row = emptyRow(e.hand); rows.push(row); }
+    if (!row) continue;
+    const team = (seat) => row.teams[teamOf(seat, seats)];
+    if (e.type === "played") {
+      const side = team(e.seat);
+      if (e.caida) side.caidas += 1;
+      if (e.limpia) side.limpias += 1;
+      side.play += e.points || 0;
+      running[teamOf(e.seat, seats)] += e.points || 0;
+    } else if (e.type === "announced" && e.points) {
+      team(e.seat).rondas += e.points;
+      running[teamOf(e.seat, seats)] += e.points;
+    } else if (e.type === "claimed" && e.valid && e.points) {
+      team(e.seat).awards += e.points;
+      running[teamOf(e.seat, seats)] += e.points;
+    } else if (e.type === "awarded" && e.points) {
+      row.teams[e.team].awards += e.points;
+      running[e.team] += e.points;
+    } else if (e.type === "hand_counted") {
+      [0, 1].forEach((i) => { row.teams[i].count = e.points[i]; running[i] += e.points[i]; });
+      row.counted = true;
+    }
+    row.teams[0].total = running[0];
+    row.teams[1].total = running[1];
+  }
+  return rows;
+}
+
+/** The sheet as a table: two lines per hand, one per team, the running total at the right. */
+export function sheetTable(rows, names) {
+  if (!rows.length) return h("p.hint", t("sheet.empty"));
+  const head = ["sheet.hand", "sheet.team", "sheet.caidas", "sheet.limpias", "sheet.rondas",
+    "sheet.awards", "sheet.count", "sheet.total"];
+  return h("div.sheet-scroll", h("table.sheet-table",
+    h("thead", h("tr", head.map((key) => h("th", { scope: "col", title: t(`${key}.tooltip`) },
+      t(key))))),
+    h("tbody", rows.flatMap((row) => [0, 1].map((team) => {
+      const s = row.teams[team];
+      return h("tr", { class: team === 0 ? "sheet-first" : null, dataset: { hand: String(row.hand),
+        team: String(team) } },
+      team === 0 ? h("th", { scope: "rowgroup", rowspan: "2" }, formatNumber(row.hand + 1)) : null,
+      h("td.sheet-team", { title: names.teamOf(team) }, h(`span.sheet-dot.dot-${team}`), names.teamOf(team)),
+      h("td", s.caidas ? `${formatNumber(s.caidas)}` : "–"),
+      h("td", s.limpias ? `${formatNumber(s.limpias)}` : "–"),
+      h("td", s.rondas ? `+${formatNumber(s.rondas)}` : "–"),
+      h("td", s.awards ? `+${formatNumber(s.awards)}` : "–"),
+      h("td", row.counted ? `+${formatNumber(s.count)}` : "…"),
+      h("td.sheet-total", { dataset: { total: String(s.total) } }, formatNumber(s.total)));
+    })))));
+}
+
+export function sheetPanel(rows, names, open) {
+  return h("details.panel.sheet-panel", { open: open || null },
+    h("summary", h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));
+}

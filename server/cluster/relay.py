@@ -27,7 +27,7 @@ from redis.exceptions import RedisError
 from server.errors import ServerError
 from server.tasks import cancel_and_wait
 
-log = structlog.get_logger("server.relay")
+log = structlog.get_logger("server.cluster.relay")
 
 Frame = dict[str, Any]
 Handler = Callable[[Frame], None]

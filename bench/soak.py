@@ -64,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=30.0,
         help="the server's --idle-unload: finished tables leave memory after it",
     )
+    parser.add_argument(
+        "--table-ttl",
+        type=float,
+        default=None,
+        help="the server's --table-ttl (default its own: a week; the memory "
+        "store keeps every table that long)",
+    )
     parser.add_argument("--json", action="store_true", help="also print one JSON line per sample")
 
 

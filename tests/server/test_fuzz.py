@@ -190,6 +190,13 @@ def _rid_of(value: Any) -> int | None:
     return rid if ok else None
 
 
+def _unpacked(frame: bytes) -> Any:
+    try:
+        return msgpack.unpackb(frame, raw=False, strict_map_key=False)
+    except Exception:  # not one msgpack value: the server closes, there is no rid
+        return None
+
+
 def _packed(value: Any) -> tuple[bytes, int | None]:
     return msgpack.packb(value, use_bin_type=True), _rid_of(value)
 
@@ -205,11 +212,13 @@ def frames(draw: st.DrawFn) -> tuple[bytes | str, int | None]:
         return _packed(draw(mutated_values()))
     if kind == "bytes":
         frame, _ = _packed(draw(mutated_values()))
-        return draw(byte_mutations(frame)), None
+        mutated = draw(byte_mutations(frame))
+        return mutated, _rid_of(_unpacked(mutated))  # a cut frame may still be a message
     if kind == "junk":
         return _packed(draw(junk))
     if kind == "raw":
-        return draw(st.binary(max_size=64)), None
+        raw = draw(st.binary(max_size=64))
+        return raw, _rid_of(_unpacked(raw))
     if kind == "text":
         return draw(st.text(max_size=64)), None
     size = CLIENT_LIMITS.max_frame_bytes + draw(st.integers(1, 4096))

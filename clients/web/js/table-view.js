@@ -1,7 +1,7 @@
 // The table as everyone sees it: seats around a green felt, partners opposite, scores and piles,
 // the cards on the table with the caída target marked, and (for a player) the hand and controls.
 import { h } from "./dom.js";
-import { t, tn } from "../i18n/index.js";
+import { formatNumber, t, tn } from "../i18n/index.js";
 import { cardBack, cardElement, cardShort } from "./cards.js";
 import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
@@ -44,7 +44,7 @@ function scoreboard(model, tools) {
       h("div.team-name", h("span.team-label", model.teamOf ? model.teamOf(team) : teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
-          : h("span.score-number", { dataset: { score: String(team) } }, g ? g.scores[team] : 0)),
+          : h("span.score-number", { dataset: { score: String(team) } }, formatNumber(g ? g.scores[team] : 0))),
       h("div.team-pile", { class: pile >= PILE_GOLD ? "is-gold" : null,
         title: t("score.pile.tooltip") },
       h("span.pile-icon", { "aria-hidden": "true" }),

@@ -125,9 +125,13 @@ def view_from_wire(wire: GameView) -> View:
         missed=_cards(wire.missed),
         missed_takers=tuple(wire.missed_takers),
         history=tuple(
-            EngineSeenPlay(entry.packet, entry.seat,
-                           -1 if entry.card is None else parse_card(entry.card),
-                           _cards(entry.take), entry.caida)
+            EngineSeenPlay(
+                entry.packet,
+                entry.seat,
+                -1 if entry.card is None else parse_card(entry.card),
+                _cards(entry.take),
+                entry.caida,
+            )
             for entry in wire.history
         ),
         announced=tuple((seat, call) for seat, call in wire.announced),

@@ -88,9 +88,19 @@ class TableServer:
             def share(lobby: Lobby) -> Cluster:
                 return Cluster(redis_store, lobby, self.connections, lease_s)
 
-        self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
-                           self._clock, self._seeds, self.settings.lease_s,
-                           self.settings.idle_unload_s, share)
+        self.lobby = Lobby(
+            store,
+            config,
+            self.bots,
+            self.metrics,
+            self._deliver,
+            self._detached,
+            self._clock,
+            self._seeds,
+            self.settings.lease_s,
+            self.settings.idle_unload_s,
+            share,
+        )
         self.cluster = self.lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
         if self.cluster is not None:
@@ -102,8 +112,9 @@ class TableServer:
         listing.start()
 
         def club_routes(routes: HttpRoutes) -> ClubRoutes:
-            return ClubRoutes(self.lobby, listing, self.settings.clubs, routes.web_root,
-                              routes.page)
+            return ClubRoutes(
+                self.lobby, listing, self.settings.clubs, routes.web_root, routes.page
+            )
 
         routes = HttpRoutes(self.settings.web_root, self.metrics, self._record, club_routes)
         self._server = await serve(

@@ -52,8 +52,14 @@ SEND_FRAME_BYTES = 4096
 class Connection:
     """A client connection and the table it is at (at most one)."""
 
-    def __init__(self, ws: ServerConnection, settings: Settings, metrics: Metrics, lobby: Lobby,
-                 ladder: Ladder) -> None:
+    def __init__(
+        self,
+        ws: ServerConnection,
+        settings: Settings,
+        metrics: Metrics,
+        lobby: Lobby,
+        ladder: Ladder,
+    ) -> None:
         self.ws = ws
         self.metrics = metrics
         self.lobby = lobby
@@ -122,8 +128,13 @@ class Connection:
             return True
         if not self.bucket.allow(time.monotonic()):
             self.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
-            self.push(s.Error(rid=message.rid, code=ErrorCode.RATE_LIMITED,
-                              message="too many messages: slow down"))
+            self.push(
+                s.Error(
+                    rid=message.rid,
+                    code=ErrorCode.RATE_LIMITED,
+                    message="too many messages: slow down",
+                )
+            )
             return True
         keep = await self._dispatch(message)
         self.metrics.command_latency.observe(time.perf_counter() - started)
@@ -133,8 +144,13 @@ class Connection:
         outcome = "ok"
         try:
             if not self.greeted and not isinstance(message, c.Hello):
-                self.push(s.Error(rid=message.rid, code=ErrorCode.HELLO_REQUIRED,
-                                  message="the first message must be hello"))
+                self.push(
+                    s.Error(
+                        rid=message.rid,
+                        code=ErrorCode.HELLO_REQUIRED,
+                        message="the first message must be hello",
+                    )
+                )
                 await self._close_after_sending("hello required")
                 return False
             return await self._handle(message)
@@ -156,12 +172,19 @@ class Connection:
         if isinstance(message, c.Ping):
             self.push(s.Pong(rid=message.rid, server_time=time.time()))
         elif isinstance(message, c.CreateTable):
-            created = await lobby.create(message.profile, dict(message.options),
-                                         message.turn_timer, public=message.public)
+            created = await lobby.create(
+                message.profile, dict(message.options), message.turn_timer, public=message.public
+            )
             keys_ = created.referee.keys
-            self.push(s.TableCreated(rid=message.rid, table=created.table_id,
-                                     join_key=keys_["join"], watch_key=keys_["watch"],
-                                     host_key=keys_["host"]))
+            self.push(
+                s.TableCreated(
+                    rid=message.rid,
+                    table=created.table_id,
+                    join_key=keys_["join"],
+                    watch_key=keys_["watch"],
+                    host_key=keys_["host"],
+                )
+            )
         elif isinstance(message, c.Join | c.Watch):
             found = await lobby.by_key(message.key)
             if found is None:
@@ -182,15 +205,23 @@ class Connection:
 
     async def _hello(self, message: c.Hello) -> bool:
         if message.version != PROTOCOL_VERSION:
-            self.push(s.Error(rid=message.rid, code=ErrorCode.VERSION_MISMATCH,
-                              message=f"this server speaks protocol {PROTOCOL_VERSION}, "
-                                      f"not {message.version}"))
+            self.push(
+                s.Error(
+                    rid=message.rid,
+                    code=ErrorCode.VERSION_MISMATCH,
+                    message=f"this server speaks protocol {PROTOCOL_VERSION}, "
+                    f"not {message.version}",
+                )
+            )
             await self._close_after_sending("protocol version mismatch")
             return False
         self.greeted = True
         self.name = message.name
-        self.push(s.Welcome(rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME,
-                            connection=self.id))
+        self.push(
+            s.Welcome(
+                rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
+            )
+        )
         if message.resume is None:
             return True
         table_id = keys.table_of_token(message.resume)

@@ -20,6 +20,7 @@ from protocol import server_messages as s
 RECENT: Final = 512
 """Messages remembered: far more than one change sends to one table's viewers."""
 
+
 @dataclass(frozen=True, slots=True)
 class Built:
     """A server message already encoded, with its header: what the shell and the relay need to

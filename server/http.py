@@ -54,8 +54,13 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 class HttpRoutes:
     """The ``process_request`` hook: answer plain HTTP, let ``/ws`` upgrade."""
 
-    def __init__(self, web_root: Path, metrics: Metrics, records: RecordLookup,
-                 more: Callable[[HttpRoutes], MoreRoutes] | None = None) -> None:
+    def __init__(
+        self,
+        web_root: Path,
+        metrics: Metrics,
+        records: RecordLookup,
+        more: Callable[[HttpRoutes], MoreRoutes] | None = None,
+    ) -> None:
         """``more`` makes the further routes (given these, for their pages and files)."""
         self.web_root = web_root.resolve()
         self.metrics = metrics

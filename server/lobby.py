@@ -45,6 +45,7 @@ log = structlog.get_logger("server.lobby")
 IDLE_UNLOAD_S = 600.0
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
 
+
 class Lobby:
     """All tables this process serves, and where their messages go."""
 
@@ -87,8 +88,14 @@ class Lobby:
         if self.idle_unload_s > 0:
             self._reaper = asyncio.create_task(self._reap_idle(), name="idle-tables")
 
-    async def create(self, profile: str, options: dict[str, Any], turn_timer: TurnTimer,
-                     club: str | None = None, public: bool = False) -> Room:
+    async def create(
+        self,
+        profile: str,
+        options: dict[str, Any],
+        turn_timer: TurnTimer,
+        club: str | None = None,
+        public: bool = False,
+    ) -> Room:
         """Create and store a new table (``Refused`` for bad options); a public one is listed."""
         referee = Referee.create(profile, options, turn_timer, self.config, self.seeds, club)
         referee.table.public = public
@@ -167,16 +174,28 @@ class Lobby:
 
     def _adopt(self, referee: Referee, version: int) -> Room:
         lost = self.cluster.relinquish if self.cluster is not None else None
-        room = Room(referee, RoomStore(self.store), version, self.bots, self.metrics,
-                    self.deliver, self.on_detach, self.owner, self.clock, self.lease_s, lost)
+        room = Room(
+            referee,
+            RoomStore(self.store),
+            version,
+            self.bots,
+            self.metrics,
+            self.deliver,
+            self.on_detach,
+            self.owner,
+            self.clock,
+            self.lease_s,
+            lost,
+        )
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
         room.start()
         self.metrics.tables.set(len(self.rooms))
         return room
 
-    async def record(self, table_id: str, credential: str,
-                     game: int | None = None) -> dict[str, Any] | None:
+    async def record(
+        self, table_id: str, credential: str, game: int | None = None
+    ) -> dict[str, Any] | None:
         """A finished game's R15 record (``game`` None: the latest) for a seat token or host key.
 
         The kept record answers first — it outlives the table and needs no table loaded; a live
@@ -235,8 +254,12 @@ class Lobby:
         pass, and the reload runs it, as a takeover does.
         """
         referee = room.referee
-        if referee.viewers or (referee.in_game and not referee.solo) or room.failed \
-                or room.lock.locked():
+        if (
+            referee.viewers
+            or (referee.in_game and not referee.solo)
+            or room.failed
+            or room.lock.locked()
+        ):
             return False
         wake = referee.next_wakeup()
         return wake is None or wake > now + self.idle_unload_s
@@ -268,7 +291,11 @@ class RoomStore:
         self.retired = False
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         if self.retired:

@@ -23,8 +23,7 @@ from protocol.game_events import game_event
 Names = Callable[[int], str]
 
 
-def describe(event: s.Event, info: s.TableInfo, viewer: int | None,
-             tr: Translator) -> str | None:
+def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translator) -> str | None:
     """The log line of ``event`` for ``viewer`` (names taken from ``info``)."""
     body = event.event
 
@@ -59,8 +58,9 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
     return None  # a hidden placeholder
 
 
-def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
-                 tr: Translator) -> str | None:
+def _engine_line(
+    body: Mapping[str, Any], name: Names, viewer: int | None, tr: Translator
+) -> str | None:
     try:
         event = game_event(body)
     except ValidationError:
@@ -134,14 +134,21 @@ def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
         if entry.card is None:
             lines.append(tr("ev_missed_taken", name=name(entry.seat), cards=cards_text(entry.take)))
             continue
-        play = g.Played(seat=entry.seat, card=entry.card, take=entry.take, caida=entry.caida,
-                        limpia=False, points=0)
+        play = g.Played(
+            seat=entry.seat,
+            card=entry.card,
+            take=entry.take,
+            caida=entry.caida,
+            limpia=False,
+            points=0,
+        )
         lines.append(_played(play, name, tr))
     return lines
 
 
-def count_notes(counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo,
-                tr: Translator) -> list[str]:
+def count_notes(
+    counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo, tr: Translator
+) -> list[str]:
     """R14 libre-2p, "38 que no juega": why a hand's count gave a player on 38 nothing.
 
     ``counted`` is the hand_counted event, ``scores`` the scores after it (a +0 count leaves
@@ -155,4 +162,3 @@ def count_notes(counted: Mapping[str, Any], scores: Sequence[int], info: s.Table
         for team in (0, 1)
         if scores[team] == 38 and counted["points"][team] == 0 and would[team] > 0
     ]
-

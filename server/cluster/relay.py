@@ -54,9 +54,7 @@ class Relay:
         self.client = client
         self.process = process
         self.handler = handler
-        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
-            asyncio.Queue()
-        )
+        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = asyncio.Queue()
         self._waiting: dict[int, asyncio.Future[Frame]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []

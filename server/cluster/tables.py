@@ -98,8 +98,9 @@ class Local(Protocol):
 class Cluster:
     """This process's share of the tables: ownership, forwarding, relaying, takeover."""
 
-    def __init__(self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local],
-                 lease_s: float) -> None:
+    def __init__(
+        self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local], lease_s: float
+    ) -> None:
         self.store = store
         self.lobby = lobby
         self.connections = connections
@@ -203,8 +204,18 @@ class Cluster:
         process = self.remote_conns.get(conn)
         if process is not None:
             frame = built(message)
-            _ignore(self.relay.send(process, {"k": "msg", "conn": conn, "data": frame.data,
-                                              "t": frame.type, "n": frame.last_event}))
+            _ignore(
+                self.relay.send(
+                    process,
+                    {
+                        "k": "msg",
+                        "conn": conn,
+                        "data": frame.data,
+                        "t": frame.type,
+                        "n": frame.last_event,
+                    },
+                )
+            )
 
     def detached(self, conn: str, table_id: str) -> None:
         process = self.remote_conns.pop(conn, None)
@@ -221,8 +232,10 @@ class Cluster:
             self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE, str(exc)))
             return
         if not isinstance(command, ConnectionCommand):
-            self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE,
-                                             f"{type(command).__name__} is not forwarded"))
+            self.relay.reply(
+                frame,
+                _refusal(ErrorCode.INVALID_MESSAGE, f"{type(command).__name__} is not forwarded"),
+            )
             return
         try:
             room = await self.lobby.room(table_id)
@@ -250,8 +263,9 @@ class Cluster:
             self._spawn(self._serve_command(frame), "forwarded command")
         elif kind == "msg":
             number = frame["n"]
-            message = Built(bytes(frame["data"]), str(frame["t"]),
-                            number if isinstance(number, int) else None)
+            message = Built(
+                bytes(frame["data"]), str(frame["t"]), number if isinstance(number, int) else None
+            )
             self._relay_message(str(frame["conn"]), message)
         elif kind == "detached":
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
@@ -319,8 +333,9 @@ class RemoteRoom:
             if local is not None:  # taken over meanwhile
                 return await local.run(command)
             owner = await self.cluster.store.lease_owner(self.table_id)
-            log.debug("forwarding", table=self.table_id, command=type(command).__name__,
-                      owner=owner)
+            log.debug(
+                "forwarding", table=self.table_id, command=type(command).__name__, owner=owner
+            )
             if owner is None or owner == self.cluster.process:
                 if await self.cluster.lobby.room(self.table_id) is None:
                     raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
@@ -374,8 +389,12 @@ class RemoteRoom:
         if previous is None or previous == owner:
             return
         others = [ticket for ticket in self.settled_tickets() if ticket.conn != answered]
-        log.info("table changed owner; rejoining through the new one", table=self.table_id,
-                 owner=owner, connections=len(others))
+        log.info(
+            "table changed owner; rejoining through the new one",
+            table=self.table_id,
+            owner=owner,
+            connections=len(others),
+        )
         if others:
             self.cluster._spawn(self.rejoin(others), "rejoin")
 

@@ -124,7 +124,11 @@ class Store(Protocol):
         ...
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         """Atomically check the version, replace the state and append the events.

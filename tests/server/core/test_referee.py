@@ -117,9 +117,7 @@ def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
     assert ref.game is not None
 
 
-def _one_person_three_bots(
-    turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG
-) -> Referee:
+def _one_person_three_bots(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Referee:
     ref = new_table(turn_timer, config)
     host(ref)
     join(ref, "ana", seat=0)

@@ -154,7 +154,10 @@ class ClientSession:
         Raises ``RequestRefused`` if the server answers with an error.
         """
         rid = await self._send_request(message)
-        return await self._answer(rid, wait_s)
+        try:
+            return await self._answer(rid, wait_s)
+        finally:
+            self._answers.pop(rid, None)  # one answer per rid: a long session keeps no queues
 
     async def act(self, action: c.GameAction, wait_s: float = DEFAULT_TIMEOUT_S) -> None:
         """Play a game action against the last event seen (refused as stale if outdated)."""

@@ -185,7 +185,7 @@ def _rid_of(value: Any) -> int | None:
     """The rid the server can read back from a frame (as ``protocol.codec`` reads it)."""
     if not isinstance(value, dict):
         return None
-    rid = value.get("rid")
+    rid = value.get("rid", 0)  # a message without one has the default rid 0
     ok = isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid < 2**31
     return rid if ok else None
 

@@ -22,7 +22,7 @@ help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
 	@echo "make test   - set up and pass the whole suite (lint, types, tests)"
 	@echo "make bench  - print the performance figures (see BENCHMARKS.md)"
-	@echo "make lint   - ruff, mypy --strict and the import-layer contracts"
+	@echo "make lint   - ruff check and format, mypy --strict and the import-layer contracts"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -64,6 +64,7 @@ apt:
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

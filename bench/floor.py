@@ -67,8 +67,9 @@ async def serve_floor(host: str, port: int) -> None:
         asyncio.get_running_loop().add_signal_handler(signum, stop.cancel)
     tables = FloorTables()
     probe = asyncio.create_task(report_lag())
-    async with serve(tables.handler, host, port, max_size=MAX_FRAME_BYTES, max_queue=16,
-                     compression=None) as server:
+    async with serve(
+        tables.handler, host, port, max_size=MAX_FRAME_BYTES, max_queue=16, compression=None
+    ) as server:
         bound = next(iter(server.sockets)).getsockname()
         print(f"listening on ws://{bound[0]}:{bound[1]}/", flush=True)
         with contextlib.suppress(asyncio.CancelledError):

@@ -48,22 +48,51 @@ LAG_LINES_WAIT_S = 3.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tables", type=int, default=250,
-                        help="closed-loop tables of four seats (default %(default)s)")
-    parser.add_argument("--seconds", type=float, default=5.0,
-                        help="measurement window of each phase and step (default %(default)s)")
-    parser.add_argument("--warmup", type=float, default=2.0,
-                        help="seconds of play before each window (default %(default)s)")
-    parser.add_argument("--pace", type=float, default=1.0,
-                        help="paced actions per second per table (default %(default)s)")
-    parser.add_argument("--ramp", default="250,500,1000",
-                        help="paced steps: total tables, ascending (default %(default)s)")
-    parser.add_argument("--clients", type=int, default=2, choices=(1, 2, 3, 4),
-                        help="load processes (default %(default)s)")
-    parser.add_argument("--phases", default="closed,paced",
-                        help="closed, paced or both (default %(default)s)")
-    parser.add_argument("--profile", type=Path, default=None,
-                        help="write a CPU-time cProfile of the table server's closed-loop run here")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=250,
+        help="closed-loop tables of four seats (default %(default)s)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        help="measurement window of each phase and step (default %(default)s)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=2.0,
+        help="seconds of play before each window (default %(default)s)",
+    )
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="paced actions per second per table (default %(default)s)",
+    )
+    parser.add_argument(
+        "--ramp",
+        default="250,500,1000",
+        help="paced steps: total tables, ascending (default %(default)s)",
+    )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=2,
+        choices=(1, 2, 3, 4),
+        help="load processes (default %(default)s)",
+    )
+    parser.add_argument(
+        "--phases", default="closed,paced", help="closed, paced or both (default %(default)s)"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="write a CPU-time cProfile of the table server's closed-loop run here",
+    )
     parser.add_argument("--json", action="store_true", help="also print one JSON line per result")
 
 
@@ -102,9 +131,13 @@ class PacedStep:
     @property
     def holds(self) -> bool:
         w = self.window
-        return (w.delivery.count > 0 and w.delivery.p99_ms < DELIVERY_P99_LIMIT_MS
-                and w.server_lag.p99_ms < LAG_P99_LIMIT_MS and not w.errors
-                and w.rounds_per_s >= PACE_KEPT * self.scheduled_per_s)
+        return (
+            w.delivery.count > 0
+            and w.delivery.p99_ms < DELIVERY_P99_LIMIT_MS
+            and w.server_lag.p99_ms < LAG_P99_LIMIT_MS
+            and not w.errors
+            and w.rounds_per_s >= PACE_KEPT * self.scheduled_per_s
+        )
 
 
 @dataclass(slots=True)
@@ -150,12 +183,20 @@ def machine() -> dict[str, Any]:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version(),
-            "load_average_1m": round(os.getloadavg()[0], 2)}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "python": platform.python_version(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+    }
 
 
-def measure(target: TargetProcess, fleet: Fleet, warmup: float, seconds: float,
-            ) -> tuple[FleetFigures, Usage, Usage, list[float]]:
+def measure(
+    target: TargetProcess,
+    fleet: Fleet,
+    warmup: float,
+    seconds: float,
+) -> tuple[FleetFigures, Usage, Usage, list[float]]:
     """Play ``warmup`` seconds, then measure ``seconds``: load figures, server usage, lag."""
     start = time.monotonic() + warmup
     end = start + seconds
@@ -171,8 +212,15 @@ def measure(target: TargetProcess, fleet: Fleet, warmup: float, seconds: float,
     return figures, before, after, target.lag_between(start, end)
 
 
-def window_of(kind: str, tables: int, seconds: float, figures: FleetFigures,
-              before: Usage, after: Usage, lag: list[float]) -> Window:
+def window_of(
+    kind: str,
+    tables: int,
+    seconds: float,
+    figures: FleetFigures,
+    before: Usage,
+    after: Usage,
+    lag: list[float],
+) -> Window:
     return Window(
         target=kind,
         tables=tables,
@@ -188,8 +236,11 @@ def window_of(kind: str, tables: int, seconds: float, figures: FleetFigures,
     )
 
 
-def closed_loop(kind: TargetKind, args: argparse.Namespace, profile: Path | None = None,
-                ) -> Window:
+def closed_loop(
+    kind: TargetKind,
+    args: argparse.Namespace,
+    profile: Path | None = None,
+) -> Window:
     """Every table plays as fast as its turns come back: the throughput figure."""
     progress(f"closed loop, {kind}: starting the server and {args.clients} load process(es)")
     with TargetProcess(kind, profile) as target, Fleet(kind, target.url, args.clients) as fleet:
@@ -198,8 +249,9 @@ def closed_loop(kind: TargetKind, args: argparse.Namespace, profile: Path | None
         fleet.seat()
         progress(f"closed loop, {kind}: playing")
         fleet.start(time.monotonic() + START_DELAY_S, 0.0)
-        figures, before, after, lag = measure(target, fleet, START_DELAY_S + args.warmup,
-                                              args.seconds)
+        figures, before, after, lag = measure(
+            target, fleet, START_DELAY_S + args.warmup, args.seconds
+        )
         return window_of(kind, args.tables, args.seconds, figures, before, after, lag)
 
 
@@ -222,8 +274,7 @@ def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[
             step = PacedStep(
                 window=window_of(kind, tables, args.seconds, figures, start, end, lag),
                 scheduled_per_s=tables * args.pace,
-                bytes_per_connection=per_unit(before.rss_bytes, connected.rss_bytes,
-                                              SEATS * added),
+                bytes_per_connection=per_unit(before.rss_bytes, connected.rss_bytes, SEATS * added),
                 bytes_per_table=per_unit(connected.rss_bytes, seated.rss_bytes, added),
                 rss_bytes=end.rss_bytes,
                 growth_bytes_per_table_s=per_unit(start.rss_bytes, end.rss_bytes, tables)
@@ -246,19 +297,27 @@ def _ms(value: float | None) -> str:
 
 def print_report(report: Report) -> None:
     m = report.machine
-    print(f"server bench on {m['nproc']} cores ({m['cpu']}), Python {m['python']}, "
-          f"load average {m['load_average_1m']} at the start")
+    print(
+        f"server bench on {m['nproc']} cores ({m['cpu']}), Python {m['python']}, "
+        f"load average {m['load_average_1m']} at the start"
+    )
     if report.closed:
         any_window = next(iter(report.closed.values()))
-        print(f"\nclosed loop: {any_window.tables} tables x {SEATS} seats, "
-              f"{any_window.seconds:g} s window")
-        print(f"{'target':<9}{'rounds/s':>10}{'frames/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
-              f"{'lag p99':>9}{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}  errors")
+        print(
+            f"\nclosed loop: {any_window.tables} tables x {SEATS} seats, "
+            f"{any_window.seconds:g} s window"
+        )
+        print(
+            f"{'target':<9}{'rounds/s':>10}{'frames/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
+            f"{'lag p99':>9}{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}  errors"
+        )
         for w in report.closed.values():
-            print(f"{w.target:<9}{w.rounds_per_s:>10.0f}{w.frames_per_s:>10.0f}"
-                  f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
-                  f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}  "
-                  f"{w.errors or '-'}")
+            print(
+                f"{w.target:<9}{w.rounds_per_s:>10.0f}{w.frames_per_s:>10.0f}"
+                f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
+                f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}  "
+                f"{w.errors or '-'}"
+            )
         closed = report.closed_ratio()
         if closed is not None:
             verdict = "met" if closed >= CLOSED_TARGET else "NOT met"
@@ -270,36 +329,61 @@ def print_report(report: Report) -> None:
         if not steps:
             continue
         print(f"\npaced ({kind}): one action per table every {1 / report.pace:g} s")
-        print(f"{'tables':>7}{'conns':>7}{'rounds/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'lag p99':>9}"
-              f"{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}"
-              f"{'RSS MB':>8}  holds")
+        print(
+            f"{'tables':>7}{'conns':>7}{'rounds/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'lag p99':>9}"
+            f"{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}"
+            f"{'RSS MB':>8}  holds"
+        )
         for step in steps:
             w = step.window
-            print(f"{w.tables:>7}{SEATS * w.tables:>7}{w.rounds_per_s:>10.0f}"
-                  f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
-                  f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}"
-                  f"{_kb(step.bytes_per_connection):>9}"
-                  f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}  "
-                  f"{'yes' if step.holds else 'no'}{' ' + str(w.errors) if w.errors else ''}")
+            print(
+                f"{w.tables:>7}{SEATS * w.tables:>7}{w.rounds_per_s:>10.0f}"
+                f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
+                f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}"
+                f"{_kb(step.bytes_per_connection):>9}"
+                f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}  "
+                f"{'yes' if step.holds else 'no'}{' ' + str(w.errors) if w.errors else ''}"
+            )
     if report.paced.get("cuarenta"):
         held = report.held_tables()
         verdict = "met" if held >= TABLES_TARGET else "NOT met"
-        print(f"tables held at p99 < {DELIVERY_P99_LIMIT_MS:g} ms and loop lag p99 < "
-              f"{LAG_P99_LIMIT_MS:g} ms: {held} (target >= {TABLES_TARGET}: {verdict})")
+        print(
+            f"tables held at p99 < {DELIVERY_P99_LIMIT_MS:g} ms and loop lag p99 < "
+            f"{LAG_P99_LIMIT_MS:g} ms: {held} (target >= {TABLES_TARGET}: {verdict})"
+        )
 
 
 def json_lines(report: Report) -> list[str]:
     lines = [{"bench": "server", "result": "machine", **report.machine}]
     for window in report.closed.values():
-        lines.append({"bench": "server", "result": "closed", **asdict(window),
-                      "cpu_ms_per_round": window.cpu_ms_per_round})
+        lines.append(
+            {
+                "bench": "server",
+                "result": "closed",
+                **asdict(window),
+                "cpu_ms_per_round": window.cpu_ms_per_round,
+            }
+        )
     for steps in report.paced.values():
         for step in steps:
-            lines.append({"bench": "server", "result": "paced", **asdict(step),
-                          "cpu_ms_per_round": step.window.cpu_ms_per_round,
-                          "holds": step.holds})
-    lines.append({"bench": "server", "result": "summary", "closed_ratio": report.closed_ratio(),
-                  "cpu_ratio": report.cpu_ratio(), "held_tables": report.held_tables()})
+            lines.append(
+                {
+                    "bench": "server",
+                    "result": "paced",
+                    **asdict(step),
+                    "cpu_ms_per_round": step.window.cpu_ms_per_round,
+                    "holds": step.holds,
+                }
+            )
+    lines.append(
+        {
+            "bench": "server",
+            "result": "summary",
+            "closed_ratio": report.closed_ratio(),
+            "cpu_ratio": report.cpu_ratio(),
+            "held_tables": report.held_tables(),
+        }
+    )
     return [json.dumps(line, separators=(",", ":")) for line in lines]
 
 

@@ -61,8 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured window per run")
     parser.add_argument("--lease", type=float, default=2.0, help="lease time for the takeover")
     parser.add_argument("--json", action="store_true", help="also print one JSON line per result")
-    parser.add_argument("--idle-tables", type=int, default=100,
-                        help="finished tables for the idle-unload figure (default 100)")
+    parser.add_argument(
+        "--idle-tables",
+        type=int,
+        default=100,
+        help="finished tables for the idle-unload figure (default 100)",
+    )
     parser.add_argument("--idle-only", action="store_true", help="only the idle-unload figure")
 
 
@@ -88,17 +92,22 @@ async def _main(args: argparse.Namespace) -> int:
         ]
         trips = await round_trips(trips_db)
         takeover_s = await takeover(takeover_db, args.lease)
-    print(f"store benchmark: {args.tables} tables (1 person + 3 level-1 bots), "
-          f"{args.seconds:.0f} s windows, closed loop")
+    print(
+        f"store benchmark: {args.tables} tables (1 person + 3 level-1 bots), "
+        f"{args.seconds:.0f} s windows, closed loop"
+    )
     print(f"{'run':<20} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'moves':>7}")
     for result in results:
-        print(f"{result.label:<20} {result.events_per_s:>9.0f} {result.p50_ms:>8.1f} "
-              f"{result.p99_ms:>8.1f} {result.moves:>7}")
+        print(
+            f"{result.label:<20} {result.events_per_s:>9.0f} {result.p50_ms:>8.1f} "
+            f"{result.p99_ms:>8.1f} {result.moves:>7}"
+        )
     memory, one, two = results
-    print(f"redis/memory throughput: {one.events_per_s / max(memory.events_per_s, 1e-9):.2f}; "
-          f"2 processes / 1 process: {two.events_per_s / max(one.events_per_s, 1e-9):.2f}")
-    print(f"redis client commands per commit: {trips['per_commit']:.2f} "
-          f"({trips['commands']})")
+    print(
+        f"redis/memory throughput: {one.events_per_s / max(memory.events_per_s, 1e-9):.2f}; "
+        f"2 processes / 1 process: {two.events_per_s / max(one.events_per_s, 1e-9):.2f}"
+    )
+    print(f"redis client commands per commit: {trips['per_commit']:.2f} ({trips['commands']})")
     print(f"takeover after kill -9 of the owner (lease {args.lease:g} s): {takeover_s:.2f} s")
     if args.json:
         for result in results:
@@ -108,10 +117,12 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 def _print_idle(figures: dict[str, float], as_json: bool) -> int:
-    print(f"idle unload, {figures['tables']:.0f} finished tables: heap freed per table "
-          f"{figures['freed_kib']:.1f} KiB (heap per table loaded {figures['loaded_kib']:.1f}, "
-          f"after {figures['unloaded_kib']:.1f} KiB, process-wide caches included); the memory "
-          f"store keeps {figures['stored_kib']:.1f} KiB per table (state, log, kept record)")
+    print(
+        f"idle unload, {figures['tables']:.0f} finished tables: heap freed per table "
+        f"{figures['freed_kib']:.1f} KiB (heap per table loaded {figures['loaded_kib']:.1f}, "
+        f"after {figures['unloaded_kib']:.1f} KiB, process-wide caches included); the memory "
+        f"store keeps {figures['stored_kib']:.1f} KiB per table (state, log, kept record)"
+    )
     if as_json:
         print(json.dumps({"bench": "store", "idle_unload": figures}))
     return 0
@@ -123,9 +134,16 @@ async def idle_memory(tables: int) -> dict[str, float]:
     from server.app import TableServer
     from server.config import Settings
 
-    settings = replace(Settings(), port=0, bot_delay_s=0.0, claim_window_s=0.05,
-                       commands_per_s=1000.0, log_level="error", log_format="json",
-                       idle_unload_s=0.0)  # 0: no idle timer; the unload is called below
+    settings = replace(
+        Settings(),
+        port=0,
+        bot_delay_s=0.0,
+        claim_window_s=0.05,
+        commands_per_s=1000.0,
+        log_level="error",
+        log_format="json",
+        idle_unload_s=0.0,
+    )  # 0: no idle timer; the unload is called below
     logs.configure(settings.log_format, settings.log_level)
     tracemalloc.start()
     async with TableServer(settings) as server:
@@ -158,9 +176,13 @@ async def idle_memory(tables: int) -> dict[str, float]:
         gc.collect()
         after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    return {"tables": tables, "loaded_kib": (loaded - empty) / tables / 1024,
-            "unloaded_kib": (after - empty) / tables / 1024,
-            "freed_kib": (loaded - after) / tables / 1024, "stored_kib": stored / tables / 1024}
+    return {
+        "tables": tables,
+        "loaded_kib": (loaded - empty) / tables / 1024,
+        "unloaded_kib": (after - empty) / tables / 1024,
+        "freed_kib": (loaded - after) / tables / 1024,
+        "stored_kib": stored / tables / 1024,
+    }
 
 
 # ---------------------------------------------------------------------- processes
@@ -170,9 +192,26 @@ def private_redis() -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="cuarenta-bench-redis-") as directory:
         port = _free_port()
         process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", directory,
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--logfile", ""],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                directory,
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+                "--logfile",
+                "",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         assert process.stdout is not None
         for line in process.stdout:
@@ -193,10 +232,30 @@ def servers(stores: Sequence[str], *extra: str) -> Iterator[list[subprocess.Pope
     try:
         for store in stores:
             process = subprocess.Popen(
-                [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--bot-delay", "0",
-                 "--claim-window", "0.05", "--log-level", "error", "--log-format", "json",
-                 "--commands-per-s", "1000", "--store", store, *extra],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "serve",
+                    "--port",
+                    "0",
+                    "--bot-delay",
+                    "0",
+                    "--claim-window",
+                    "0.05",
+                    "--log-level",
+                    "error",
+                    "--log-format",
+                    "json",
+                    "--commands-per-s",
+                    "1000",
+                    "--store",
+                    store,
+                    *extra,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
             )
             started.append(process)
         yield started
@@ -245,7 +304,6 @@ async def person(session: ClientSession, stop: asyncio.Event, latencies: list[fl
             continue
         before, sent = session.last_event, time.perf_counter()
 
-
         def caused(event: s.Event, after: int = before) -> bool:
             return event.n > after
 
@@ -278,7 +336,9 @@ async def load_run(label: str, stores: Sequence[str], tables: int, seconds: floa
             await session.close()
     ordered = sorted(latencies) or [0.0]
     return LoadResult(
-        label=label, tables=tables, seconds=round(elapsed, 2),
+        label=label,
+        tables=tables,
+        seconds=round(elapsed, 2),
         events_per_s=events / elapsed,
         p50_ms=1000 * ordered[len(ordered) // 2],
         p99_ms=1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
@@ -303,8 +363,11 @@ async def round_trips(redis_url: str, tables: int = 10, seconds: float = 2.0) ->
         for session in sessions:
             await session.close()
     commits = max(counts.get("EVALSHA", 0), 1)
-    return {"commands": dict(counts), "commits": commits,
-            "per_commit": sum(counts.values()) / commits}
+    return {
+        "commands": dict(counts),
+        "commits": commits,
+        "per_commit": sum(counts.values()) / commits,
+    }
 
 
 async def takeover(redis_url: str, lease_s: float) -> float:

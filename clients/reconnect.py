@@ -43,9 +43,16 @@ Item = s.ServerMessage | Status
 class LastingSession:
     """A seat (``watch=False``) or a spectator's place that reconnects by itself."""
 
-    def __init__(self, link: TableLink, name: str, *, watch: bool = False,
-                 seat: int | None = None, backoff: Sequence[float] = BACKOFF_S,
-                 give_up_after: int | None = None) -> None:
+    def __init__(
+        self,
+        link: TableLink,
+        name: str,
+        *,
+        watch: bool = False,
+        seat: int | None = None,
+        backoff: Sequence[float] = BACKOFF_S,
+        give_up_after: int | None = None,
+    ) -> None:
         self.link = link
         self.name = name
         self.watch = watch
@@ -75,8 +82,9 @@ class LastingSession:
             raise SessionError("not connected: call open() first")
         return self.session
 
-    async def request(self, message: c.ClientMessage,
-                      wait_s: float = DEFAULT_TIMEOUT_S) -> s.ServerMessage:
+    async def request(
+        self, message: c.ClientMessage, wait_s: float = DEFAULT_TIMEOUT_S
+    ) -> s.ServerMessage:
         """A request on the current connection; refusals become `TableRefused`."""
         return await guarded(self.current.request(message, wait_s), self.link.server)
 
@@ -129,8 +137,9 @@ class LastingSession:
             if self.watch or old.seat is None:
                 return await watch_table(self.link, self.name)
             return await take_seat(self.link, self.name, self.seat_wanted)
-        session = await connect(self.link.server, self.name, resume=old.token,
-                                last_event=old.last_event)
+        session = await connect(
+            self.link.server, self.name, resume=old.token, last_event=old.last_event
+        )
         session.events = list(old.events)
         return session
 

@@ -146,8 +146,9 @@ class ClientSession:
         await self.close()
 
     # ------------------------------------------------------------------ requests
-    async def request(self, message: c.ClientMessage,
-                      wait_s: float = DEFAULT_TIMEOUT_S) -> s.ServerMessage:
+    async def request(
+        self, message: c.ClientMessage, wait_s: float = DEFAULT_TIMEOUT_S
+    ) -> s.ServerMessage:
         """Send a request and return its answer (ack, seated, table_created, record, pong…).
 
         Raises ``RequestRefused`` if the server answers with an error.
@@ -194,8 +195,12 @@ class ClientSession:
             raise SessionError("the connection is closed")
         return message
 
-    async def next_of(self, kind: type[M], predicate: Callable[[M], bool] = lambda _: True,
-                      wait_s: float = DEFAULT_TIMEOUT_S) -> M:
+    async def next_of(
+        self,
+        kind: type[M],
+        predicate: Callable[[M], bool] = lambda _: True,
+        wait_s: float = DEFAULT_TIMEOUT_S,
+    ) -> M:
         """Skip messages until one of ``kind`` satisfying ``predicate`` arrives."""
         async with asyncio.timeout(wait_s):
             while True:
@@ -203,8 +208,11 @@ class ClientSession:
                 if isinstance(message, kind) and predicate(message):
                     return message
 
-    async def next_snapshot(self, predicate: Callable[[s.Snapshot], bool] = lambda _: True,
-                            wait_s: float = DEFAULT_TIMEOUT_S) -> s.Snapshot:
+    async def next_snapshot(
+        self,
+        predicate: Callable[[s.Snapshot], bool] = lambda _: True,
+        wait_s: float = DEFAULT_TIMEOUT_S,
+    ) -> s.Snapshot:
         return await self.next_of(s.Snapshot, predicate, wait_s)
 
     async def __aiter__(self) -> AsyncIterator[s.ServerMessage]:

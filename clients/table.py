@@ -82,17 +82,24 @@ async def guarded(step: Awaitable[T], where: str) -> T:
         raise SessionError(f"the server at {where} closed the connection ({exc})") from None
 
 
-async def connect(server: str, name: str, *, wait_s: float = DEFAULT_TIMEOUT_S,
-                  **kwargs: Any) -> ClientSession:
+async def connect(
+    server: str, name: str, *, wait_s: float = DEFAULT_TIMEOUT_S, **kwargs: Any
+) -> ClientSession:
     """Open a session to ``server`` (http(s)://, ws(s)://, or a link's server)."""
     root = server_root(server)
-    return await guarded(ClientSession.connect(socket_url(root), name, wait_s=wait_s, **kwargs),
-                         root)
+    return await guarded(
+        ClientSession.connect(socket_url(root), name, wait_s=wait_s, **kwargs), root
+    )
 
 
-async def create_table(server: str, name: str = "host", *, profile: str = "pagat-4p",
-                       options: Mapping[str, str | int | bool] | None = None,
-                       turn_timer: int = 0) -> TableLinks:
+async def create_table(
+    server: str,
+    name: str = "host",
+    *,
+    profile: str = "pagat-4p",
+    options: Mapping[str, str | int | bool] | None = None,
+    turn_timer: int = 0,
+) -> TableLinks:
     """Create a table and return its links (``TableRefused`` for bad options, R13)."""
     root = server_root(server)
     async with await connect(root, name) as session:
@@ -110,8 +117,9 @@ async def create_table(server: str, name: str = "host", *, profile: str = "pagat
     )
 
 
-async def take_seat(link: TableLink, name: str, seat: int | None = None,
-                    **kwargs: Any) -> ClientSession:
+async def take_seat(
+    link: TableLink, name: str, seat: int | None = None, **kwargs: Any
+) -> ClientSession:
     """Connect and sit down through ``link`` (join or host key); the session holds the token."""
     session = await connect(link.server, name, **kwargs)
     try:
@@ -133,16 +141,15 @@ async def watch_table(link: TableLink, name: str, **kwargs: Any) -> ClientSessio
     return session
 
 
-async def resume_seat(server: str, token: str, name: str, last_event: int | None,
-                      **kwargs: Any) -> ClientSession:
+async def resume_seat(
+    server: str, token: str, name: str, last_event: int | None, **kwargs: Any
+) -> ClientSession:
     """Take a seat back with its token, receiving exactly the events after ``last_event``."""
     return await connect(server, name, resume=token, last_event=last_event, **kwargs)
 
 
-async def first_snapshot(session: ClientSession,
-                         wait_s: float = DEFAULT_TIMEOUT_S) -> s.Snapshot:
+async def first_snapshot(session: ClientSession, wait_s: float = DEFAULT_TIMEOUT_S) -> s.Snapshot:
     """The snapshot the server sends on arrival (already received, or the next one)."""
     if session.snapshot is not None:
         return session.snapshot
     return await session.next_snapshot(wait_s=wait_s)
-

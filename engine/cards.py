@@ -46,11 +46,6 @@ def card_code(card: int) -> str:
     return _CODES[card]
 
 
-def is_card_code(text: str) -> bool:
-    """Tell whether ``text`` is a card code (either case)."""
-    return text.upper() in _BY_CODE
-
-
 def card_by_code(text: str) -> int:
     """Return the card of an upper-case code, or -1 for anything else (a fast lookup)."""
     return _BY_CODE.get(text, -1)

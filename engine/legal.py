@@ -31,6 +31,7 @@ from engine.captures import (
 )
 from engine.cards import RANKS, card_code
 from engine.errors import IllegalAction
+from engine.memo import keep
 from engine.phase import Phase
 from engine.state import GameState
 
@@ -68,10 +69,8 @@ def _closed(phase: Phase) -> IllegalAction | None:
 def _play(seat: int, card: int, mask: int) -> Play:
     """Build (and remember) the Play taking the cards of ``mask`` (see `_CAPTURE_PLAYS`)."""
     plays = _CAPTURE_PLAYS[seat * 40 + card]
-    if len(plays) >= _CAPTURE_PLAYS_LIMIT:
-        plays.clear()
-    action = plays[mask] = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
-    return action
+    action = play_of_mask(seat, card, mask, frozenset(cards_of(mask)))
+    return keep(plays, mask, action, _CAPTURE_PLAYS_LIMIT)
 
 
 #: The cards of each byte of a 40-bit mask: ``_BYTE_CARDS[k][byte]``, ascending.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.events import Announced, Event, PacketDealt
+from engine.memo import keep
 from engine.phase import Phase
 from engine.rules import Rules
 
@@ -94,9 +95,7 @@ _SEEN_LIMIT = 8192
 def _seen_play(entry: tuple[int, int, int, tuple[int, ...], bool]) -> SeenPlay:
     seen = _SEEN.get(entry)
     if seen is None:
-        if len(_SEEN) >= _SEEN_LIMIT:
-            _SEEN.clear()
-        seen = _SEEN[entry] = SeenPlay(*entry)
+        seen = keep(_SEEN, entry, SeenPlay(*entry), _SEEN_LIMIT)
     return seen
 
 

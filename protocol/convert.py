@@ -15,6 +15,7 @@ from engine.actions import Play as EnginePlay
 from engine.actions import TakeMissed as EngineTakeMissed
 from engine.cards import card_code, parse_card
 from engine.errors import IllegalAction
+from engine.memo import keep
 from engine.phase import Phase
 from engine.rules import resolve_rules
 from engine.views import SeenPlay as EngineSeenPlay
@@ -40,15 +41,14 @@ def seen_play_fields(entry: EngineSeenPlay) -> dict[str, Any]:
     key = (entry.packet, entry.seat, entry.card, entry.take, entry.caida)  # hashed in C
     wire = _SEEN.get(key)
     if wire is None:
-        if len(_SEEN) >= _SEEN_LIMIT:
-            _SEEN.clear()
-        wire = _SEEN[key] = {
+        fields = {
             "packet": entry.packet,
             "seat": entry.seat,
             "card": card_code(entry.card) if entry.card >= 0 else None,
             "take": card_codes(entry.take),
             "caida": entry.caida,
         }
+        wire = keep(_SEEN, key, fields, _SEEN_LIMIT)
     return wire
 
 
@@ -125,9 +125,13 @@ def view_from_wire(wire: GameView) -> View:
         missed=_cards(wire.missed),
         missed_takers=tuple(wire.missed_takers),
         history=tuple(
-            EngineSeenPlay(entry.packet, entry.seat,
-                           -1 if entry.card is None else parse_card(entry.card),
-                           _cards(entry.take), entry.caida)
+            EngineSeenPlay(
+                entry.packet,
+                entry.seat,
+                -1 if entry.card is None else parse_card(entry.card),
+                _cards(entry.take),
+                entry.caida,
+            )
             for entry in wire.history
         ),
         announced=tuple((seat, call) for seat, call in wire.announced),
@@ -152,9 +156,8 @@ def action_fields(action: EngineAction) -> dict[str, Any]:
     """``action_to_wire(action)``'s JSON form, built once per action (never mutate it)."""
     wire = _ACTIONS.get(action)
     if wire is None:
-        if len(_ACTIONS) >= _ACTIONS_LIMIT:
-            _ACTIONS.clear()
-        wire = _ACTIONS[action] = action_to_wire(action).model_dump(mode="json")
+        fields = action_to_wire(action).model_dump(mode="json")
+        wire = keep(_ACTIONS, action, fields, _ACTIONS_LIMIT)
     return wire
 
 

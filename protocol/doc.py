@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
+import random
 import sys
 import types
 from collections.abc import Iterator
@@ -17,10 +19,17 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, BeforeValidator, StringConstraints
 from pydantic.fields import FieldInfo
 
+from engine import events as engine_events
+from engine.actions import Misdeal
+from engine.game import Game
+from engine.phase import Phase
+from engine.views import redact
+from protocol import server_messages as s
 from protocol.base import PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
 from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
+from protocol.game_events import GameEvent
 from protocol.ladder import BoardLine, LadderChica, LadderResult
 from protocol.server_messages import (
     Deadline,
@@ -71,7 +80,8 @@ lists {CLIENT_LIMITS.max_list_len} items, maps {CLIENT_LIMITS.max_map_len} keys.
 Event numbers start at 1 and every viewer receives every number, redacted for it (cards it may not
 see are never sent; an event it may not see at all arrives as `{{"type": "hidden"}}`). Engine events
 (deals, plays, announcements, claims, counts, the end of the game) are the engine's own event
-objects redacted per viewer; table events (seats, bots, options, start) are listed below.
+objects redacted per viewer, and table events (seats, bots, options, start): both are listed
+below with an example each (`protocol.game_events` and `server_messages.TableEvent` read them).
 Times are server epoch seconds; `remaining_ms` lets clients ignore clock skew.
 """
 
@@ -87,8 +97,11 @@ def render() -> str:
     parts += [_model_section(model) for model in shared]
     parts.append("## Solo ladder values (R14)\n")
     parts += [_model_section(model) for model in (LadderChica, LadderResult, BoardLine)]
+    examples = _examples()
     parts.append("## Table events (inside `event.event`)\n")
-    parts += [_model_section(model) for model in _union_members(TableEvent)]
+    parts += [_model_section(model, examples) for model in _union_members(TableEvent)]
+    parts.append("## Game events (inside `event.event`, as seat 0 is sent them)\n")
+    parts += [_model_section(model, examples) for model in _union_members(GameEvent)]
     parts.append("## Error codes\n")
     parts.append("\n".join(f"- `{code.value}`" for code in ErrorCode) + "\n")
     return "\n".join(parts)
@@ -101,7 +114,45 @@ def _union_members(union: Any) -> Iterator[type[BaseModel]]:
             yield member
 
 
-def _model_section(model: type[BaseModel]) -> str:
+def _examples() -> dict[str, Any]:
+    """One example of each event, by type: table events written here, game events taken from a
+    seeded random game of the engine (redacted for seat 0), so they are the engine's own."""
+    table: list[BaseModel] = [
+        s.SeatTaken(seat=1, name="Ana"),
+        s.SeatTaken(seat=3, name="Bot 2", bot_level=2),
+        s.SeatFreed(seat=1, reason="left"),
+        s.SeatsSwapped(seat=0, other=2),
+        s.OptionsChanged(profile="pagat-4p", options={"target": 40}, turn_timer=30),
+        s.LockChanged(locked=True),
+        s.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
+        s.StandIn(seat=2, active=True, reason="disconnected"),
+        s.RematchAsked(seat=0),
+        s.Hidden(),
+    ]
+    out: dict[str, Any] = {}
+    for model in table:
+        out.setdefault(model.model_dump()["type"], model.model_dump(mode="json"))
+    happened: list[Any] = []
+    for seed in range(7, 47):  # seeded games until every kind has happened (R8's take is rare)
+        game = Game.new("pagat-4p", {"announcements": "manual", "sequence": "manual"}, seed)
+        rng = random.Random(seed)
+        happened += game.start_events
+        while game.phase is not Phase.FINISHED:
+            happened += game.apply(rng.choice(game.legal_actions() or game.system_actions()))
+        if any(event.TYPE == "missed_taken" for event in happened):
+            break
+    ruled = Game.new("pagat-4p", {}, 7)  # R5: a misdeal ruled at the first packet
+    if Misdeal() in ruled.system_actions():
+        happened += [e for e in ruled.apply(Misdeal()) if e.TYPE == "misdeal_ruled"]
+    for event in happened:
+        fields = redact(event, 0).to_json()
+        out.setdefault(fields["type"], fields)
+    # a ronda-caída award (R10) is rare in random play
+    out.setdefault("awarded", engine_events.Awarded(team=1, rank="7", points=10).to_json())
+    return out
+
+
+def _model_section(model: type[BaseModel], examples: dict[str, Any] | None = None) -> str:
     fields = model.model_fields
     kind = fields["type"].default if "type" in fields else None
     title = f"### `{kind}` ({model.__name__})" if kind else f"### {model.__name__}"
@@ -116,6 +167,9 @@ def _model_section(model: type[BaseModel]) -> str:
             f"| `{name}` | {_type_text(info)} | {_default_text(info)} |" for name, info in rows
         ]
         lines.append("")
+    example = (examples or {}).get(str(kind))
+    if example is not None:
+        lines += ["Example: `" + json.dumps(example, separators=(", ", ": ")) + "`", ""]
     return "\n".join(lines) + "\n"
 
 

@@ -42,7 +42,7 @@ class LadderPlay(WireModel):
 
 
 class LadderNew(WireModel):
-    """"Nuevo" / "New": end the streak (R14) and deal a fresh chica against a level-1 bot."""
+    """ "Nuevo" / "New": end the streak (R14) and deal a fresh chica against a level-1 bot."""
 
     type: Literal["ladder_new"] = "ladder_new"
     rid: RequestId = 0

@@ -21,13 +21,13 @@ from server.bots import BotRunner
 from server.club_routes import ClubRoutes
 from server.config import Settings
 from server.connection import Connection
+from server.core.referee import RefereeConfig
 from server.frames import Built
 from server.http import HttpRoutes
 from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
-from server.referee import RefereeConfig
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.tasks import cancel_and_wait
@@ -77,27 +77,46 @@ class TableServer:
             stand_in_level=self.settings.stand_in_level,
             chat_per_min=self.settings.chat_per_min,
         )
-        self.lobby = Lobby(store, config, self.bots, self.metrics, self._deliver, self._detached,
-                           self._clock, self._seeds)
-        self.lobby.lease_s = self.settings.lease_s
-        self.lobby.idle_unload_s = self.settings.idle_unload_s
-        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        share: Callable[[Lobby], Cluster] | None = None
         if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
             from server.cluster import Cluster
             from server.store.redis import RedisStore
 
             assert isinstance(store, RedisStore), "a shared store is a RedisStore"
-            self.cluster = Cluster(store, self.lobby, self.connections, self.settings.lease_s)
-            self.lobby.cluster = self.cluster
+            redis_store, lease_s = store, self.settings.lease_s
+
+            def share(lobby: Lobby) -> Cluster:
+                return Cluster(redis_store, lobby, self.connections, lease_s)
+
+        self.lobby = Lobby(
+            store,
+            config,
+            self.bots,
+            self.metrics,
+            self._deliver,
+            self._detached,
+            self._clock,
+            self._seeds,
+            self.settings.lease_s,
+            self.settings.idle_unload_s,
+            share,
+        )
+        self.cluster = self.lobby.cluster
+        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        if self.cluster is not None:
             await self.cluster.start()
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
-        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record)
-        self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
-        self.listing.start()
-        routes.more = ClubRoutes(self.lobby, self.listing, self.settings.clubs,
-                                 routes.web_root, routes.page)
+        listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
+        listing.start()
+
+        def club_routes(routes: HttpRoutes) -> ClubRoutes:
+            return ClubRoutes(
+                self.lobby, listing, self.settings.clubs, routes.web_root, routes.page
+            )
+
+        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record, club_routes)
         self._server = await serve(
             self._handler,
             self.settings.host,
@@ -149,7 +168,7 @@ class TableServer:
         await self.close()
 
     async def _handler(self, ws: ServerConnection) -> None:
-        connection = Connection(ws, self)
+        connection = Connection(ws, self.settings, self.metrics, self.lobby, self.ladder)
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))
         try:

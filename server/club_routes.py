@@ -34,6 +34,7 @@ import structlog
 from websockets.http11 import Response
 
 from server import keys
+from server.core.publishing import seen_by
 from server.http import _response
 from server.listing import Listing
 from server.replay_positions import BadRecord, inflate, positions
@@ -125,7 +126,7 @@ class ClubRoutes:
         log = []
         for event in await store.events_after(ref.table_id, 0):
             entry = json.loads(event.data)
-            log.append({"n": event.n, "event": entry["a"] if "a" in entry else entry["v"][-1]})
+            log.append({"n": event.n, "event": seen_by(entry, None)})
         return _json({"table": ref.table_id, "log": log})
 
     async def _replayed(self, ref: str, asked: dict[str, list[str]]) -> Response:

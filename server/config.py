@@ -44,7 +44,7 @@ HELP: Mapping[str, str] = {
     "host": "address to listen on",
     "port": "TCP port (0 picks a free one; the address is printed on stdout)",
     "store": "where tables live: memory (default), redis://HOST:PORT/DB, or "
-             "redis+cluster://HOST:PORT (any node of a Redis Cluster)",
+    "redis+cluster://HOST:PORT (any node of a Redis Cluster)",
     "grace_s": "seconds a disconnected player keeps the seat",
     "claim_window_s": "seconds the R10 claim window stays open",
     "bot_delay_s": "pause before a bot acts at a table with people (all-bot tables: none)",
@@ -52,7 +52,7 @@ HELP: Mapping[str, str] = {
     "stand_in_level": "bot level playing for absent or timed-out players",
     "bot_workers": "processes for search bots (levels 4 and up)",
     "bot_budget_s": "seconds one search-bot decision may take at most, from the request "
-                    "(each level has its own budget below it: 4: 0.3, 5 and 6: 0.5)",
+    "(each level has its own budget below it: 4: 0.3, 5 and 6: 0.5)",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
     "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",
@@ -60,9 +60,9 @@ HELP: Mapping[str, str] = {
     "lease_s": "seconds a table's owner holds its lease before another process may take over",
     "table_ttl_s": "seconds a table (finished or abandoned) is kept after its last move",
     "record_ttl_s": "seconds a finished game's record stays downloadable, also after its table "
-                    "expired (0: for ever)",
+    "expired (0: for ever)",
     "idle_unload_s": "seconds a table with nobody connected and nothing due stays in memory "
-                     "before it is unloaded (its state stays stored; 0: never)",
+    "before it is unloaded (its state stays stored; 0: never)",
     "web_root": "folder of the web client's static files",
     "log_format": "auto, json or console",
     "log_level": "debug, info, warning or error",

@@ -28,15 +28,19 @@ from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from server import keys
+from server.core.commands import Attach, Detach, Request, Resume
+from server.core.referee import Outcome
+from server.core.seating import TokenBucket
 from server.errors import Refused
 from server.frames import FRAMES, Built
-from server.referee import Outcome
-from server.seating import TokenBucket
 from server.store.base import StoreError
 
 if TYPE_CHECKING:
-    from server.app import TableServer
     from server.cluster import RemoteRoom
+    from server.config import Settings
+    from server.ladder import Ladder
+    from server.lobby import Lobby
+    from server.metrics import Metrics
     from server.room import Room
 
 log = structlog.get_logger("server.connection")
@@ -48,19 +52,28 @@ SEND_FRAME_BYTES = 4096
 class Connection:
     """A client connection and the table it is at (at most one)."""
 
-    def __init__(self, ws: ServerConnection, app: TableServer) -> None:
+    def __init__(
+        self,
+        ws: ServerConnection,
+        settings: Settings,
+        metrics: Metrics,
+        lobby: Lobby,
+        ladder: Ladder,
+    ) -> None:
         self.ws = ws
-        self.app = app
+        self.metrics = metrics
+        self.lobby = lobby
+        self.ladder = ladder
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
-        self.send_limit = app.settings.send_queue * SEND_FRAME_BYTES
+        self.send_limit = settings.send_queue * SEND_FRAME_BYTES
         self.room: Room | RemoteRoom | None = None
         self.name = "guest"
         self.greeted = False
         self.dropped = False
-        rate = app.settings.commands_per_s
+        rate = settings.commands_per_s
         self.bucket = TokenBucket(rate=rate, burst=2 * rate)
-        self.limits = Limits(max_frame_bytes=app.settings.max_frame_bytes)
+        self.limits = Limits(max_frame_bytes=settings.max_frame_bytes)
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
@@ -70,7 +83,7 @@ class Connection:
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > self.send_limit:
             self.dropped = True
-            self.app.metrics.dropped.inc()
+            self.metrics.dropped.inc()
             log.warning("slow client dropped", conn=self.id)
             asyncio.get_running_loop().create_task(
                 self.ws.close(CloseCode.POLICY_VIOLATION, "too slow: send buffer full")
@@ -95,7 +108,7 @@ class Connection:
             if self.room is not None:
                 room, self.room = self.room, None
                 with contextlib.suppress(Exception):
-                    await room.run(lambda referee, now: referee.detach(self.id, now))
+                    await room.run(Detach(self.id))
 
     async def _receive(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection."""
@@ -106,28 +119,38 @@ class Connection:
             await self.ws.close(CloseCode.MESSAGE_TOO_BIG, exc.message[:120])
             return False
         except FrameError as exc:
-            self.app.metrics.commands.labels(type="frame", outcome="closed").inc()
+            self.metrics.commands.labels(type="frame", outcome="closed").inc()
             await self.ws.close(CloseCode.POLICY_VIOLATION, exc.message[:120])
             return False
         except MessageError as exc:
-            self.app.metrics.commands.labels(type="invalid", outcome="error").inc()
+            self.metrics.commands.labels(type="invalid", outcome="error").inc()
             self.push(s.Error(rid=exc.rid, code=exc.code, message=exc.message))
             return True
         if not self.bucket.allow(time.monotonic()):
-            self.app.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
-            self.push(s.Error(rid=message.rid, code=ErrorCode.RATE_LIMITED,
-                              message="too many messages: slow down"))
+            self.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
+            self.push(
+                s.Error(
+                    rid=message.rid,
+                    code=ErrorCode.RATE_LIMITED,
+                    message="too many messages: slow down",
+                )
+            )
             return True
         keep = await self._dispatch(message)
-        self.app.metrics.command_latency.observe(time.perf_counter() - started)
+        self.metrics.command_latency.observe(time.perf_counter() - started)
         return keep
 
     async def _dispatch(self, message: c.ClientMessage) -> bool:
         outcome = "ok"
         try:
             if not self.greeted and not isinstance(message, c.Hello):
-                self.push(s.Error(rid=message.rid, code=ErrorCode.HELLO_REQUIRED,
-                                  message="the first message must be hello"))
+                self.push(
+                    s.Error(
+                        rid=message.rid,
+                        code=ErrorCode.HELLO_REQUIRED,
+                        message="the first message must be hello",
+                    )
+                )
                 await self._close_after_sending("hello required")
                 return False
             return await self._handle(message)
@@ -140,62 +163,75 @@ class Connection:
             self.push(s.Error(rid=message.rid, code=ErrorCode.INTERNAL, message=str(exc)))
             return True
         finally:
-            self.app.metrics.commands.labels(type=message.type, outcome=outcome).inc()
+            self.metrics.commands.labels(type=message.type, outcome=outcome).inc()
 
     async def _handle(self, message: c.ClientMessage) -> bool:
-        lobby = self.app.lobby
+        lobby = self.lobby
         if isinstance(message, c.Hello):
             return await self._hello(message)
         if isinstance(message, c.Ping):
             self.push(s.Pong(rid=message.rid, server_time=time.time()))
         elif isinstance(message, c.CreateTable):
-            created = await lobby.create(message.profile, dict(message.options),
-                                         message.turn_timer, public=message.public)
+            created = await lobby.create(
+                message.profile, dict(message.options), message.turn_timer, public=message.public
+            )
             keys_ = created.referee.keys
-            self.push(s.TableCreated(rid=message.rid, table=created.table_id,
-                                     join_key=keys_["join"], watch_key=keys_["watch"],
-                                     host_key=keys_["host"]))
+            self.push(
+                s.TableCreated(
+                    rid=message.rid,
+                    table=created.table_id,
+                    join_key=keys_["join"],
+                    watch_key=keys_["watch"],
+                    host_key=keys_["host"],
+                )
+            )
         elif isinstance(message, c.Join | c.Watch):
             found = await lobby.by_key(message.key)
             if found is None:
                 raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
             room, ref = found
             await self._leave_other_table(room)
-            outcome = await room.run(
-                lambda referee, now: referee.attach(self.id, self.name, message, ref.role, now)
-            )
+            outcome = await room.run(Attach(self.id, self.name, message, ref.role))
             self.room = room
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
-            self.push(await self.app.ladder.handle(message, self.name))
+            self.push(await self.ladder.handle(message, self.name))
         else:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
             room = self.room
-            await room.run(lambda referee, now: referee.handle(self.id, message, now))
+            await room.run(Request(self.id, message))
         return True
 
     async def _hello(self, message: c.Hello) -> bool:
         if message.version != PROTOCOL_VERSION:
-            self.push(s.Error(rid=message.rid, code=ErrorCode.VERSION_MISMATCH,
-                              message=f"this server speaks protocol {PROTOCOL_VERSION}, "
-                                      f"not {message.version}"))
+            self.push(
+                s.Error(
+                    rid=message.rid,
+                    code=ErrorCode.VERSION_MISMATCH,
+                    message=f"this server speaks protocol {PROTOCOL_VERSION}, "
+                    f"not {message.version}",
+                )
+            )
             await self._close_after_sending("protocol version mismatch")
             return False
         self.greeted = True
         self.name = message.name
-        self.push(s.Welcome(rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME,
-                            connection=self.id))
+        self.push(
+            s.Welcome(
+                rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
+            )
+        )
         if message.resume is None:
             return True
         table_id = keys.table_of_token(message.resume)
-        room = await self.app.lobby.room(table_id) if table_id else None
+        room = await self.lobby.room(table_id) if table_id else None
         if room is None:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)
-        token, last = message.resume, message.last_event
-        outcome = await room.run(lambda referee, now: referee.resume(
-            self.id, self.name, token, last, message.rid, now))
+        outcome = await room.run(
+            Resume(self.id, self.name, message.resume, message.last_event, message.rid)
+        )
         self.room = room
         self._bind(room.table_id, outcome)
         return True
@@ -210,4 +246,4 @@ class Connection:
     async def _leave_other_table(self, room: Room | RemoteRoom) -> None:
         if self.room is not None and self.room is not room:
             old, self.room = self.room, None
-            await old.run(lambda referee, now: referee.detach(self.id, now))
+            await old.run(Detach(self.id))

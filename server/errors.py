@@ -1,9 +1,15 @@
-"""The server's one error tree.
+"""The server's errors: one tree, rooted in ``ServerError``.
 
 ::
 
     ServerError (Exception)
-    └── Refused          a request the table will not carry out; ``code`` goes on the wire
+    ├── Refused          a request the table will not carry out; ``code`` goes on the wire
+    └── RelayError       (server.cluster.relay) the relay between processes failed
+        └── PeerGone     the process a request was forwarded to stopped answering
+
+The store's errors are their own tree (``server.store.base.StoreError``): the store is a
+contract of its own, kept by the memory and the Redis stores; the wire's are
+``protocol.errors.ProtocolError``; the engine's ``engine.errors.EngineError``.
 
 A ``Refused`` never changes any state: the referee checks everything before it changes anything.
 """

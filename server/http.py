@@ -54,12 +54,19 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 class HttpRoutes:
     """The ``process_request`` hook: answer plain HTTP, let ``/ws`` upgrade."""
 
-    def __init__(self, web_root: Path, metrics: Metrics, records: RecordLookup) -> None:
+    def __init__(
+        self,
+        web_root: Path,
+        metrics: Metrics,
+        records: RecordLookup,
+        more: Callable[[HttpRoutes], MoreRoutes] | None = None,
+    ) -> None:
+        """``more`` makes the further routes (given these, for their pages and files)."""
         self.web_root = web_root.resolve()
         self.metrics = metrics
         self.records = records
         self.vendor = _read_vendor(self.web_root)
-        self.more: MoreRoutes | None = None
+        self.more: MoreRoutes | None = more(self) if more is not None else None
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         url = urlsplit(request.path)

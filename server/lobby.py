@@ -6,9 +6,8 @@ reload brings back a table the lobby **unloaded** because it sat idle (nobody co
 due on its clocks) for ``idle_unload_s``: its memory is freed, its state stays in the store, and
 the next join, resume or watch rebuilds it with its deadlines re-armed, as after a takeover.
 
-Each room writes through a ``RoomStore``: the commit that ends a game also keeps the game's R15
-record apart from the table, for the record retention (it outlives the table), and a room the
-lobby unloaded can no longer write (a request that raced the unload is refused, not lost).
+Each room writes through a ``RoomStore``: a room the lobby unloaded can no longer write (a request
+that raced the unload is refused, not lost).
 """
 
 from __future__ import annotations
@@ -24,9 +23,9 @@ import structlog
 
 from protocol.base import TurnTimer
 from server.bots import BotRunner
+from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
-from server.referee import Referee, RefereeConfig
-from server.room import LEASE_TTL_S, Deliver, Room
+from server.room import LEASE_TTL_S, Deliver, Room, rebuild
 from server.store.base import (
     KeptRecord,
     KeyRef,
@@ -36,7 +35,6 @@ from server.store.base import (
     StoredTable,
     StoreUnavailable,
     TableExists,
-    credential_digest,
 )
 from server.tasks import cancel_and_wait
 
@@ -46,6 +44,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger("server.lobby")
 IDLE_UNLOAD_S = 600.0
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
+
 
 class Lobby:
     """All tables this process serves, and where their messages go."""
@@ -60,7 +59,12 @@ class Lobby:
         on_detach: Callable[[str, Room], None],
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
+        lease_s: float = LEASE_TTL_S,
+        idle_unload_s: float = IDLE_UNLOAD_S,
+        share: Callable[[Lobby], Cluster] | None = None,
     ) -> None:
+        """``share`` makes the cluster that shares this lobby's tables with other processes
+        (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table."""
         self.store = store
         self.config = config
         self.bots = bots
@@ -71,24 +75,30 @@ class Lobby:
         self.seeds = seeds
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
-        self.cluster: Cluster | None = None  # set when several processes share a Redis store
-        self.lease_s = LEASE_TTL_S
-        self.idle_unload_s = IDLE_UNLOAD_S  # 0: never unload
+        self.lease_s = lease_s
+        self.idle_unload_s = idle_unload_s
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
         self._idle_since: dict[str, float] = {}
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
+        self.cluster = share(self) if share is not None else None
 
     def start(self) -> None:
         """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""
         if self.idle_unload_s > 0:
             self._reaper = asyncio.create_task(self._reap_idle(), name="idle-tables")
 
-    async def create(self, profile: str, options: dict[str, Any], turn_timer: TurnTimer,
-                     club: str | None = None, public: bool = False) -> Room:
+    async def create(
+        self,
+        profile: str,
+        options: dict[str, Any],
+        turn_timer: TurnTimer,
+        club: str | None = None,
+        public: bool = False,
+    ) -> Room:
         """Create and store a new table (``Refused`` for bad options); a public one is listed."""
         referee = Referee.create(profile, options, turn_timer, self.config, self.seeds, club)
-        referee.public = public
+        referee.table.public = public
         keys = {key: role for role, key in referee.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
         await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)
@@ -146,32 +156,46 @@ class Lobby:
         old = self.rooms.pop(table_id, None)
         if old is not None:
             await old.close()
-        stored = await self.store.load(table_id)
-        if stored is None:
+        rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)
+        if rebuilt is None:
             return None
-        events = await self.store.events_after(table_id, 0)
-        referee = Referee.from_state(
-            stored.state, [event.data for event in events], self.config, self.clock(), self.seeds
-        )
-        log.info("table loaded", table=table_id, events=len(events), version=stored.version)
+        referee, stored = rebuilt
+        log.info("table loaded", table=table_id, events=stored.last_event, version=stored.version)
         return self._adopt(referee, stored.version)
 
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if it is loaded (owned) here."""
+        return self.rooms.get(table_id)
+
+    def forget(self, room: Room) -> None:
+        """This process no longer owns the table: it leaves the registry (not the store)."""
+        if self.rooms.get(room.table_id) is room:
+            del self.rooms[room.table_id]
+
     def _adopt(self, referee: Referee, version: int) -> Room:
-        store = RoomStore(self.store)
-        room = Room(referee, store, version, self.bots, self.metrics, self.deliver,
-                    self.on_detach, self.owner, self.clock)
-        store.room = room
+        lost = self.cluster.relinquish if self.cluster is not None else None
+        room = Room(
+            referee,
+            RoomStore(self.store),
+            version,
+            self.bots,
+            self.metrics,
+            self.deliver,
+            self.on_detach,
+            self.owner,
+            self.clock,
+            self.lease_s,
+            lost,
+        )
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
-        room.lease_s = self.lease_s
-        if self.cluster is not None:
-            room.on_lease_lost = self.cluster.relinquish
         room.start()
         self.metrics.tables.set(len(self.rooms))
         return room
 
-    async def record(self, table_id: str, credential: str,
-                     game: int | None = None) -> dict[str, Any] | None:
+    async def record(
+        self, table_id: str, credential: str, game: int | None = None
+    ) -> dict[str, Any] | None:
         """A finished game's R15 record (``game`` None: the latest) for a seat token or host key.
 
         The kept record answers first — it outlives the table and needs no table loaded; a live
@@ -189,12 +213,10 @@ class Lobby:
         if isinstance(room, Room):
             referee = room.referee
         else:  # owned elsewhere: read it from the store
-            stored = await self.store.load(table_id)
-            if stored is None:
+            rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)
+            if rebuilt is None:
                 return None
-            events = await self.store.events_after(table_id, 0)
-            referee = Referee.from_state(stored.state, [event.data for event in events],
-                                         self.config, self.clock(), self.seeds)
+            referee = rebuilt[0]
         if game is not None and game != referee.game_no:
             return None
         return referee.record_for(credential)
@@ -232,8 +254,12 @@ class Lobby:
         pass, and the reload runs it, as a takeover does.
         """
         referee = room.referee
-        if referee.viewers or (referee.in_game and not referee.solo) or room.failed \
-                or room.lock.locked():
+        if (
+            referee.viewers
+            or (referee.in_game and not referee.solo)
+            or room.failed
+            or room.lock.locked()
+        ):
             return False
         wake = referee.next_wakeup()
         return wake is None or wake > now + self.idle_unload_s
@@ -258,43 +284,23 @@ class Lobby:
 
 class RoomStore:
     """The store as one room sees it (see the module docstring): every ``Store`` call passes
-    through, except that a commit ending a game keeps its record, and a retired one fails."""
+    through, except that a retired one fails."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.room: Room | None = None
         self.retired = False
-        self._kept_game = 0  # the game whose record this room has kept
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         if self.retired:
             raise StoreUnavailable("storage unavailable: the table was moved; try again")
-        record = record or self._finished_record()
-        stored = await self.store.commit(table_id, expected_version, state, events, record)
-        if record is not None:
-            self._kept_game = record.game
-        return stored
-
-    def _finished_record(self) -> KeptRecord | None:
-        """The record of the game that just ended (R15), once per game, else None.
-
-        Outside a game the finished record is the one of game ``game_no``; the readers are
-        the host key and the seat tokens at the end, as for the live table's record.
-        """
-        referee = self.room.referee if self.room is not None else None
-        if referee is None or referee.finished_record is None or referee.in_game:
-            return None
-        if referee.game_no == self._kept_game:
-            return None
-        credentials = [referee.keys.get("host"), *(seat.token for seat in referee.seats)]
-        return KeptRecord(
-            referee.game_no,
-            json.dumps(referee.finished_record, separators=(",", ":")).encode(),
-            tuple(credential_digest(credential) for credential in credentials if credential),
-        )
+        return await self.store.commit(table_id, expected_version, state, events, record)
 
     async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
         return await self.store.find_record(table_id, game)

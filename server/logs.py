@@ -39,7 +39,3 @@ def configure(log_format: str = "auto", level: str = "info") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=True,  # resolved once: a dropped debug line costs ~0.1 µs, not 7
     )
-
-
-def get_logger(name: str) -> Any:
-    return structlog.get_logger(name)

@@ -1,10 +1,11 @@
-"""The asyncio shell around one ``Referee``: one writer, write before send, clocks and bots.
+"""The asyncio shell around one ``Referee``: it commits outcomes and delivers their messages.
 
-Every change to the table runs under the room's lock: the referee computes it, the store
-commits the new state and its events in one atomic, version-checked step, and only then are
-messages handed to the connections' send queues (invariants 3 and 4). A clock task sleeps until
-the referee's next wake-up (a deadline, a bot's turn) and feeds it the time; bots answer through
-the same path as people.
+Every command (``server.core.commands``) runs under the room's lock: the referee computes its
+outcome, the store commits the new state, its events and any record to keep in one atomic,
+version-checked step, and only then are the messages delivered: written to the connections'
+sockets at once, or relayed to another process's (invariants 3 and 4). A clock task sleeps
+until the outcome's next wake-up (a deadline, a bot's turn) and sends a ``Tick``; bots answer
+with a ``BotAnswer``, through the same path as people.
 """
 
 from __future__ import annotations
@@ -19,19 +20,39 @@ import structlog
 
 from protocol import server_messages as s
 from server.bots import BotRunner
+from server.core.commands import BotAnswer, Command, Reattach, Tick
+from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig
 from server.frames import Built
-from server.handover import reattach, tickets_of
 from server.metrics import Metrics
-from server.referee import BotRequest, Outcome, Referee
-from server.store.base import Store, StoreError, TableNotFound
+from server.store.base import Store, StoredTable, StoreError, TableNotFound
 from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 log = structlog.get_logger("server.room")
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
-Detach = Callable[[str, "Room"], None]
+OnDetach = Callable[[str, "Room"], None]
 LEASE_TTL_S = 30.0
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
+
+
+async def rebuild(
+    store: Store,
+    table_id: str,
+    config: RefereeConfig,
+    now: float,
+    seeds: Callable[[], int] | None = None,
+) -> tuple[Referee, StoredTable] | None:
+    """The one rebuild of a table from the store alone (state and event log); None: no table.
+
+    A load, a takeover, a reload after a failed commit and a record read from another process's
+    table all come through here.
+    """
+    stored = await store.load(table_id)
+    if stored is None:
+        return None
+    events = await store.events_after(table_id, 0)
+    log = [event.data for event in events]
+    return Referee.from_state(stored.state, log, config, now, seeds), stored
 
 
 class Room:
@@ -45,9 +66,11 @@ class Room:
         bots: BotRunner,
         metrics: Metrics,
         deliver: Deliver,
-        detach: Detach,
+        detach: OnDetach,
         owner: str,
         clock: Callable[[], float] = time.time,
+        lease_s: float = LEASE_TTL_S,
+        on_lease_lost: Callable[[Room], None] | None = None,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -60,8 +83,8 @@ class Room:
         self.clock = clock
         self.lock = asyncio.Lock()
         self.failed = False
-        self.lease_s = LEASE_TTL_S  # the lobby sets the configured lease time
-        self.on_lease_lost: Callable[[Room], None] | None = None  # set when tables are shared
+        self.lease_s = lease_s
+        self.on_lease_lost = on_lease_lost  # when tables are shared: hand the table over
         self._wake = asyncio.Event()
         self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
@@ -79,22 +102,22 @@ class Room:
             async with asyncio.timeout(STOP_WAIT_S):
                 await self.store.release_lease(self.table_id, self.owner)
 
-    async def run(self, change: Callable[[Referee, float], Outcome], wake: bool = True) -> Outcome:
-        """Apply one change under the lock, commit it, then deliver its messages.
+    async def run(self, command: Command, wake: bool = True) -> Outcome:
+        """Apply one command under the lock, commit it, then deliver its messages.
 
-        ``change`` raises ``Refused`` to refuse a request: nothing is committed or sent then.
+        The referee raises ``Refused`` to refuse a command: nothing is committed or sent then.
         A room whose last commit failed first reloads itself from the store (memory may be
-        ahead of it). ``wake`` lets the change wake the clock task when it brought the next
+        ahead of it). ``wake`` lets the command wake the clock task when it brought the next
         deadline or bot turn forward (its own changes need not: it recomputes after each round);
         most commands do not, and waking it for nothing would double their cost.
         """
         async with self.lock:
             if self.failed:
                 await self._reload()
-            outcome = change(self.referee, self.clock())
+            outcome = self.referee.apply(command, self.clock())
             await self._commit_and_deliver(outcome)
             if wake and self._asleep_until is not None:
-                due = self.referee.next_wakeup()
+                due = outcome.wakeup
                 if due is not None and due < self._asleep_until:
                     self._wake.set()
             return outcome
@@ -104,7 +127,11 @@ class Room:
         if outcome.dirty:
             try:
                 stored = await self.store.commit(
-                    self.table_id, self.version, self.referee.to_state(), outcome.entries
+                    self.table_id,
+                    self.version,
+                    self.referee.to_state(),
+                    outcome.entries,
+                    outcome.record,
                 )
             except Exception:
                 self.failed = True  # memory is ahead of the store: nobody may see it
@@ -119,18 +146,16 @@ class Room:
 
     async def _reload(self) -> None:
         """Rebuild the referee from the store and put its live connections back (handover)."""
-        stored = await self.store.load(self.table_id)
-        if stored is None:
-            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
-        events = await self.store.events_after(self.table_id, 0)
         old = self.referee
-        tickets = tickets_of(old, set(old.viewers), stored.last_event)  # all sent up to there
-        self.referee = Referee.from_state(
-            stored.state, [event.data for event in events], old.config, self.clock(), old.seeds
-        )
+        rebuilt = await rebuild(self.store, self.table_id, old.config, self.clock(), old.seeds)
+        if rebuilt is None:
+            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
+        self.referee, stored = rebuilt
+        tickets = old.tickets(set(old.viewers), stored.last_event)  # all sent up to there
         self.version = stored.version
         self.failed = False
-        await self._commit_and_deliver(reattach(self.referee, tickets, self.clock()))
+        reattached = self.referee.apply(Reattach(tuple(tickets)), self.clock())
+        await self._commit_and_deliver(reattached)
         log.info("table reloaded from the store", version=self.version)
 
     async def _clock_loop(self) -> None:
@@ -157,7 +182,7 @@ class Room:
                 self._asleep_until = None
             self._wake.clear()
             try:
-                await self.run(lambda referee, now: referee.tick(now), wake=False)
+                await self.run(Tick(), wake=False)
                 async with self.lock:
                     requests = self.referee.due_bots(self.clock())
                 for request in requests:
@@ -187,4 +212,4 @@ class Room:
         structlog.contextvars.bind_contextvars(seat=request.seat, last_event=request.at)
         action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
         self.metrics.bot_moves.labels(level=str(request.level)).inc()
-        await self.run(lambda referee, now: referee.bot_act(request, action, now), wake=False)
+        await self.run(BotAnswer(request.seat, request.at, action), wake=False)

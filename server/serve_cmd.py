@@ -58,7 +58,7 @@ async def serve(settings: config.Settings) -> None:
 
 
 def settle_garbage_collector() -> None:
-    """Keep the collector's pauses short, for the loop must not stall (invariant 7).
+    """Keep the collector's pauses short, for the loop must not stall (invariant 6).
 
     A full collection walks every live container; what exists once the server has started
     (modules, classes, settings) lives as long as the process, so it is frozen out of every

@@ -41,9 +41,13 @@ PORT_ATTEMPTS = 5
 class RedisServer:
     """One redis-server process with append-only persistence in its own directory."""
 
-    def __init__(self, directory: Path, port: int | None = None,
-                 extra_args: Sequence[str] = (),
-                 pick_port: Callable[[], int] = free_port) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        port: int | None = None,
+        extra_args: Sequence[str] = (),
+        pick_port: Callable[[], int] = free_port,
+    ) -> None:
         self.directory = directory
         self.pick_port = pick_port
         self.port = port or pick_port()
@@ -74,14 +78,22 @@ class RedisServer:
         self.process = subprocess.Popen(
             [
                 binary,
-                "--port", str(self.port),
-                "--bind", "127.0.0.1",
-                "--dir", str(self.directory),
-                "--appendonly", "yes",
-                "--appendfsync", "always",
-                "--save", "",
-                "--logfile", "",
-                "--protected-mode", "yes",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.directory),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+                "--logfile",
+                "",
+                "--protected-mode",
+                "yes",
                 *self.extra_args,
             ],
             stdout=subprocess.PIPE,
@@ -95,8 +107,11 @@ class RedisServer:
             if READY_MARK in line:
                 break
         else:
-            problem = PortTaken if any("Address already in use" in line for line in seen) else (
-                RuntimeError)
+            problem = (
+                PortTaken
+                if any("Address already in use" in line for line in seen)
+                else (RuntimeError)
+            )
             raise problem("redis-server exited before it was ready:\n" + "".join(seen))
         # After start-up Redis logs only rare events (far below a pipe's 64 KiB), so nobody needs to
         # keep reading; the pipe is closed when the process ends.
@@ -160,11 +175,21 @@ class RedisClusterServers:
         for index in range(masters):
             node_dir = directory / f"node-{index}"
             node_dir.mkdir(parents=True)
-            self.nodes.append(RedisServer(node_dir, None, [
-                "--cluster-enabled", "yes",
-                "--cluster-config-file", str(node_dir / "nodes.conf"),
-                "--cluster-node-timeout", "5000",
-            ], pick_port=cluster_port))
+            self.nodes.append(
+                RedisServer(
+                    node_dir,
+                    None,
+                    [
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        str(node_dir / "nodes.conf"),
+                        "--cluster-node-timeout",
+                        "5000",
+                    ],
+                    pick_port=cluster_port,
+                )
+            )
 
     @property
     def url(self) -> str:
@@ -178,14 +203,23 @@ class RedisClusterServers:
         for node in self.nodes:
             node.start_anew()
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
-        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0",
-                        "--cluster-yes"], check=True, capture_output=True, text=True,
-                       timeout=CLUSTER_READY_TIMEOUT_S)
+        subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=CLUSTER_READY_TIMEOUT_S,
+        )
         deadline = time.monotonic() + CLUSTER_READY_TIMEOUT_S
         waiting = list(self.nodes)
         while waiting:  # every node must see all slots served before a client may start
-            info = subprocess.run([cli, "-p", str(waiting[0].port), "cluster", "info"],
-                                  check=True, capture_output=True, text=True, timeout=10).stdout
+            info = subprocess.run(
+                [cli, "-p", str(waiting[0].port), "cluster", "info"],
+                check=True,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout
             if "cluster_state:ok" in info:
                 waiting.pop(0)
                 continue

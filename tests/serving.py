@@ -26,8 +26,13 @@ from server.config import Settings
 from server.store.base import Store
 
 TEST_SETTINGS = Settings(
-    host="127.0.0.1", port=0, bot_delay_s=0.0, away_turn_s=0.0, commands_per_s=10_000.0,
-    log_format="json", log_level="warning",
+    host="127.0.0.1",
+    port=0,
+    bot_delay_s=0.0,
+    away_turn_s=0.0,
+    commands_per_s=10_000.0,
+    log_format="json",
+    log_level="warning",
 )
 """No pacing and no rate limit: test clients play at machine speed (tests of the limits
 set them back)."""
@@ -41,8 +46,9 @@ def start_server() -> StartServer:
     """A factory: ``async with start_server(claim_window_s=0.2) as server: ...``."""
 
     @contextlib.asynccontextmanager
-    async def started(store: Store | None = None, seeds: Callable[[], int] | None = None,
-                      **overrides: Any) -> AsyncIterator[TableServer]:
+    async def started(
+        store: Store | None = None, seeds: Callable[[], int] | None = None, **overrides: Any
+    ) -> AsyncIterator[TableServer]:
         server = TableServer(replace(TEST_SETTINGS, **overrides), store=store, seeds=seeds)
         await server.start()
         try:
@@ -63,8 +69,17 @@ class ServerProcess:
     """``python -m server.cli serve`` as a child process, killable and restartable."""
 
     def __init__(self, args: Sequence[str] = (), env: dict[str, str] | None = None) -> None:
-        self.args = ["--host", "127.0.0.1", "--port", "0", "--bot-delay", "0",
-                     "--log-format", "json", *args]
+        self.args = [
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--bot-delay",
+            "0",
+            "--log-format",
+            "json",
+            *args,
+        ]
         self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
@@ -77,7 +92,10 @@ class ServerProcess:
         """Start and return the URL from the server's own ``listening on`` line."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", *self.args],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=self.env,
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()  # blocks until the port is bound (or exit)

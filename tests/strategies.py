@@ -46,9 +46,7 @@ cards = st.integers(min_value=0, max_value=39)
 def tables(draw: st.DrawFn, max_size: int = 9) -> tuple[int, list[int]]:
     """A played card and a table (in the order laid) that does not hold it."""
     card = draw(cards)
-    table = draw(
-        st.lists(cards.filter(lambda c: c != card), unique=True, max_size=max_size)
-    )
+    table = draw(st.lists(cards.filter(lambda c: c != card), unique=True, max_size=max_size))
     return card, table
 
 

@@ -45,8 +45,9 @@ class Fleet:
         for index in range(processes):
             mine, theirs = context.Pipe()
             spec = WorkerSpec(target, url, index * TABLES_PER_PROCESS_SPAN, seed + index)
-            process = context.Process(target=worker_main, args=(theirs, spec), daemon=True,
-                                      name=f"load-{target}-{index}")
+            process = context.Process(
+                target=worker_main, args=(theirs, spec), daemon=True, name=f"load-{target}-{index}"
+            )
             process.start()
             theirs.close()
             self.pipes.append(mine)
@@ -55,8 +56,9 @@ class Fleet:
     def __enter__(self) -> Fleet:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     def connect(self, tables: int) -> None:

@@ -42,4 +42,4 @@ def parse_line(line: str) -> list[tuple[float, float]] | None:
     """The (time, lag in seconds) samples of one probe line; None for any other line."""
     if not line.startswith(LINE_PREFIX):
         return None
-    return [(float(t), float(lag)) for t, lag in json.loads(line[len(LINE_PREFIX):])]
+    return [(float(t), float(lag)) for t, lag in json.loads(line[len(LINE_PREFIX) :])]

@@ -45,8 +45,12 @@ def _dump(profiler: cProfile.Profile, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load.probed_serve")
     serve_cmd.add_arguments(parser)
-    parser.add_argument("--profile", type=Path, default=None,
-                        help="profile the run; SIGUSR2 writes the figures to this file")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="profile the run; SIGUSR2 writes the figures to this file",
+    )
     args = parser.parse_args(argv)
     settings = config.from_args(args)
     logs.configure(settings.log_format, settings.log_level)

@@ -1,6 +1,6 @@
 """``python -m bench.load.referee_cost``: the server's CPU per play, without sockets or clocks.
 
-Drives one ``server.referee.Referee`` (the sans-I/O room core) through whole games with four
+Drives one ``server.core.referee.Referee`` (the sans-I/O room core) through whole games with four
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
 events, redaction, one update per viewer), ``to_state`` (what the room commits to the store after
 every change) and encoding the messages it sends (as the connections do: a message object
@@ -25,8 +25,8 @@ import msgpack
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from server.core.referee import Outcome, Referee, RefereeConfig
 from server.frames import FRAMES
-from server.referee import Outcome, Referee, RefereeConfig
 
 SEATS = 4
 
@@ -45,14 +45,18 @@ class Costs:
 
     def report(self, policy: str, games: int) -> str:
         per = 1000 / self.plays
-        sizes = {kind: f"{count / self.plays:.1f} x {self.bytes_by_type[kind] // count} B"
-                 for kind, count in self.messages.items()}
-        return (f"policy {policy}: {self.plays} plays in {games} game(s); CPU per play: referee "
-                f"{self.referee_s * per:.3f} ms, to_state {self.state_s * per:.3f} ms "
-                f"(last state {self.state_bytes} B), encode {self.encode_s * per:.3f} ms; clients' "
-                f"decoding {self.decode_s * per:.3f} ms; "
-                f"messages per play {sum(self.messages.values()) / self.plays:.1f}: {sizes}; "
-                f"most legal actions in one snapshot {self.most_legal}")
+        sizes = {
+            kind: f"{count / self.plays:.1f} x {self.bytes_by_type[kind] // count} B"
+            for kind, count in self.messages.items()
+        }
+        return (
+            f"policy {policy}: {self.plays} plays in {games} game(s); CPU per play: referee "
+            f"{self.referee_s * per:.3f} ms, to_state {self.state_s * per:.3f} ms "
+            f"(last state {self.state_bytes} B), encode {self.encode_s * per:.3f} ms; clients' "
+            f"decoding {self.decode_s * per:.3f} ms; "
+            f"messages per play {sum(self.messages.values()) / self.plays:.1f}: {sizes}; "
+            f"most legal actions in one snapshot {self.most_legal}"
+        )
 
 
 def _decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
@@ -64,8 +68,11 @@ def _decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
 
 def _choose(snapshot: s.Snapshot, policy: str) -> c.ClientMessage:
     legal = snapshot.legal
-    pick = legal[0] if policy == "first" else max(
-        legal, key=lambda action: len(getattr(action, "take", None) or ()))
+    pick = (
+        legal[0]
+        if policy == "first"
+        else max(legal, key=lambda action: len(getattr(action, "take", None) or ()))
+    )
     return pick.model_copy(update={"at": snapshot.last_event})
 
 
@@ -76,13 +83,19 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
     instruction counter such as callgrind) compare the same work.
     """
     packs = random.Random(seed)
-    referee = Referee.create("pagat-4p", {"special_claims": "auto"}, 0,
-                             RefereeConfig(bot_delay_s=0.0), seeds=lambda: packs.getrandbits(63))
+    referee = Referee.create(
+        "pagat-4p",
+        {"special_claims": "auto"},
+        0,
+        RefereeConfig(bot_delay_s=0.0),
+        seeds=lambda: packs.getrandbits(63),
+    )
     conns = [f"conn{seat}" for seat in range(SEATS)]
     referee.attach(conns[0], "s0", c.Join(key=referee.keys["host"], seat=0), "host", 0.0)
     for seat in range(1, SEATS):
-        referee.attach(conns[seat], f"s{seat}", c.Join(key=referee.keys["join"], seat=seat),
-                       "join", 0.0)
+        referee.attach(
+            conns[seat], f"s{seat}", c.Join(key=referee.keys["join"], seat=seat), "join", 0.0
+        )
     decision = _decision(referee.handle(conns[0], c.Start(), 0.0))
     costs, now, empty_games = Costs(), 1.0, 0
     while costs.plays < plays:

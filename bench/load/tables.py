@@ -152,10 +152,12 @@ class CuarentaTable(TableLoad):
         """Open the four connections and greet the server (``hello``) on each."""
         for seat in range(SEATS):
             self.connections.append(await open_connection(self.url, partial(self._on, seat)))
-        await asyncio.gather(*(
-            self._request(seat, c.Hello(version=PROTOCOL_VERSION, name=f"t{self.index}s{seat}"))
-            for seat in range(SEATS)
-        ))
+        await asyncio.gather(
+            *(
+                self._request(seat, c.Hello(version=PROTOCOL_VERSION, name=f"t{self.index}s{seat}"))
+                for seat in range(SEATS)
+            )
+        )
 
     async def seat(self) -> None:
         """Create the table and fill its seats: the creator through the host key (seat 0)."""
@@ -230,8 +232,10 @@ class CuarentaTable(TableLoad):
         self._send(seat, message.model_copy(update={"rid": rid}))
         reply = await asyncio.wait_for(answer, REQUEST_TIMEOUT_S)
         if reply["type"] == "error":
-            raise LoadError(f"table {self.index} seat {seat}: {message.__class__.__name__} "
-                            f"refused: {reply['code']}: {reply['message']}")
+            raise LoadError(
+                f"table {self.index} seat {seat}: {message.__class__.__name__} "
+                f"refused: {reply['code']}: {reply['message']}"
+            )
         return reply
 
 

@@ -46,10 +46,25 @@ def server_command(profile: Path | None = None) -> list[str]:
     A few closed-loop tables play faster than a person's per-connection command limit allows
     (it guards against abuse and is not what is measured), so the limit is lifted.
     """
-    command = [sys.executable, "-m", "bench.load.probed_serve", "--host", "127.0.0.1",
-               "--port", "0", "--store", "memory", "--bot-delay", "0",
-               "--commands-per-s", "100000",
-               "--log-format", "json", "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.load.probed_serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--store",
+        "memory",
+        "--bot-delay",
+        "0",
+        "--commands-per-s",
+        "100000",
+        "--log-format",
+        "json",
+        "--log-level",
+        "warning",
+    ]
     return command + (["--profile", str(profile)] if profile else [])
 
 
@@ -77,9 +92,14 @@ class TargetProcess:
         handle, name = tempfile.mkstemp(prefix=f"bench-{kind}-", suffix=".stderr")
         self._stderr_path = Path(name)
         with os.fdopen(handle, "ab") as stderr:  # O_APPEND: our reads never race its writes
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr,
-                                            text=True, cwd=Path(__file__).resolve().parents[2],
-                                            preexec_fn=die_with_parent)
+            self.process = subprocess.Popen(
+                command,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                text=True,
+                cwd=Path(__file__).resolve().parents[2],
+                preexec_fn=die_with_parent,
+            )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         while parse_line(line) is not None:  # a probe line before the port is bound
@@ -97,8 +117,9 @@ class TargetProcess:
     def __enter__(self) -> TargetProcess:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
         self.remove_log()
 

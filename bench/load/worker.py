@@ -132,8 +132,14 @@ class LoadWorker:
         recorder.window = (float("inf"), float("inf"))
         lag = [value for when, value in self.lag if start <= when < end]
         self.lag = []
-        return WindowFigures(recorder.rounds, recorder.frames, recorder.latencies.tolist(),
-                             dict(recorder.errors), cpu, lag)
+        return WindowFigures(
+            recorder.rounds,
+            recorder.frames,
+            recorder.latencies.tolist(),
+            dict(recorder.errors),
+            cpu,
+            lag,
+        )
 
     async def _stop(self) -> None:
         for table in self.tables:

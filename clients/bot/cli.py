@@ -26,18 +26,34 @@ from engine import bots
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="LINK",
-                        help="a table link (http://HOST:PORT/t/KEY); with --tables, a server")
+    parser.add_argument(
+        "target",
+        metavar="LINK",
+        help="a table link (http://HOST:PORT/t/KEY); with --tables, a server",
+    )
     parser.add_argument("--level", type=int, default=2, help="bot level of engine.bots")
     parser.add_argument("--seat", type=int, default=None, help="the seat to take (default: free)")
-    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
-                        help="pause before each action (default 0)")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="pause before each action (default 0)",
+    )
     parser.add_argument("--games", type=int, default=1, help="games to play before leaving")
-    parser.add_argument("--tables", type=int, default=None, metavar="K",
-                        help="create K tables on the server and fill them with bots")
-    parser.add_argument("--profile", default="pagat-4p", choices=("pagat-4p", "heads-up",
-                                                                  "libre-2p"),
-                        help="the tables' profile (with --tables)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        metavar="K",
+        help="create K tables on the server and fill them with bots",
+    )
+    parser.add_argument(
+        "--profile",
+        default="pagat-4p",
+        choices=("pagat-4p", "heads-up", "libre-2p"),
+        help="the tables' profile (with --tables)",
+    )
     parser.add_argument("--name", default=None, help="the name shown at the table")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
@@ -46,12 +62,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     level = playable_level(args.level)
     if level != args.level:
-        print(f"cuarenta bot: level {args.level} is not available "
-              f"(levels: {', '.join(map(str, bots.levels()))}); playing level {level}",
-              file=sys.stderr)
+        print(
+            f"cuarenta bot: level {args.level} is not available "
+            f"(levels: {', '.join(map(str, bots.levels()))}); playing level {level}",
+            file=sys.stderr,
+        )
     if args.games < 1 or args.pace < 0 or (args.tables is not None and args.tables < 1):
-        print("cuarenta bot: --games and --tables must be at least 1, --pace not negative",
-              file=sys.stderr)
+        print(
+            "cuarenta bot: --games and --tables must be at least 1, --pace not negative",
+            file=sys.stderr,
+        )
         return 2
     plan = BotPlan(level=level, pace_s=args.pace, games=args.games, seed=args.seed)
     try:
@@ -81,26 +101,46 @@ async def _one_bot(link: TableLink, args: argparse.Namespace, plan: BotPlan) -> 
     assert final.view is not None
     seat = final.you.seat
     if args.json:
-        return json.dumps({"table": final.info.table, "seat": seat, "games": len(tally.games),
-                           "winner": final.view.winner, "scores": final.view.scores,
-                           "actions": tally.actions, "refused": tally.refused})
-    return (f"table {final.info.table} seat {seat}: team {final.view.winner} wins "
-            f"{final.view.scores[0]}-{final.view.scores[1]} ({tally.actions} actions)")
+        return json.dumps(
+            {
+                "table": final.info.table,
+                "seat": seat,
+                "games": len(tally.games),
+                "winner": final.view.winner,
+                "scores": final.view.scores,
+                "actions": tally.actions,
+                "refused": tally.refused,
+            }
+        )
+    return (
+        f"table {final.info.table} seat {seat}: team {final.view.winner} wins "
+        f"{final.view.scores[0]}-{final.view.scores[1]} ({tally.actions} actions)"
+    )
 
 
 def _fleet_text(fleet: FleetResult, as_json: bool) -> str:
     if as_json:
-        return json.dumps({
-            "tables": [
-                {"table": t.table, "games": t.games, "winner": t.winner,
-                 "scores": list(t.scores), "actions": t.actions}
-                for t in fleet.tables
-            ],
-            "seconds": round(fleet.seconds, 3),
-            "actions": fleet.actions,
-            "actions_per_s": round(fleet.actions / fleet.seconds, 1) if fleet.seconds else None,
-        })
-    lines = [f"table {t.table}: {t.games} game(s), last won by team {t.winner} "
-             f"{t.scores[0]}-{t.scores[1]}" for t in fleet.tables]
+        return json.dumps(
+            {
+                "tables": [
+                    {
+                        "table": t.table,
+                        "games": t.games,
+                        "winner": t.winner,
+                        "scores": list(t.scores),
+                        "actions": t.actions,
+                    }
+                    for t in fleet.tables
+                ],
+                "seconds": round(fleet.seconds, 3),
+                "actions": fleet.actions,
+                "actions_per_s": round(fleet.actions / fleet.seconds, 1) if fleet.seconds else None,
+            }
+        )
+    lines = [
+        f"table {t.table}: {t.games} game(s), last won by team {t.winner} "
+        f"{t.scores[0]}-{t.scores[1]}"
+        for t in fleet.tables
+    ]
     lines.append(f"{len(fleet.tables)} tables, {fleet.actions} actions in {fleet.seconds:.1f} s")
     return "\n".join(lines)

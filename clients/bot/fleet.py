@@ -39,8 +39,9 @@ class FleetResult:
         return sum(table.actions for table in self.tables)
 
 
-async def play_table(links: TableLinks, plan: BotPlan, seats: int,
-                     name: str = "bot") -> TableResult:
+async def play_table(
+    links: TableLinks, plan: BotPlan, seats: int, name: str = "bot"
+) -> TableResult:
     """Seat ``seats`` wire bots at one table (the first as host) and play ``plan.games``."""
     places = [LastingSession(links.host, f"{name} 0")]
     places += [LastingSession(links.join, f"{name} {i}") for i in range(1, seats)]
@@ -67,8 +68,9 @@ async def play_table(links: TableLinks, plan: BotPlan, seats: int,
     )
 
 
-async def run_fleet(server: str, tables: int, plan: BotPlan,
-                    profile: str = "pagat-4p") -> FleetResult:
+async def run_fleet(
+    server: str, tables: int, plan: BotPlan, profile: str = "pagat-4p"
+) -> FleetResult:
     """Create ``tables`` tables on ``server`` and play them all at once."""
     started = time.perf_counter()
     created = [await create_table(server, "bot host", profile=profile) for _ in range(tables)]

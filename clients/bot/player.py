@@ -153,6 +153,7 @@ class WireBot:
                     self.tally.refused.append(f"{action}: {exc}")
                 return
 
-    def _choose(self, view: View, legal: tuple[Action, ...], seed: int,
-                budget: bots.Budget) -> Action | None:
+    def _choose(
+        self, view: View, legal: tuple[Action, ...], seed: int, budget: bots.Budget
+    ) -> Action | None:
         return bots.choose(self.level, view, legal, random.Random(seed), budget)

@@ -62,8 +62,9 @@ class TableApp(App[int]):
     AUTO_FOCUS = None  # keys go to the table, not to the (hidden) chat line
     BINDINGS: ClassVar[list[BindingType]] = [("ctrl+q", "quit", "Quit")]
 
-    def __init__(self, place: LastingSession, tr: Translator,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, place: LastingSession, tr: Translator, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         super().__init__()
         self.place = place
         self.tr = tr
@@ -110,7 +111,8 @@ class TableApp(App[int]):
                 self._request_draw()
             elif isinstance(item, s.Presence) and self.snapshot is not None:
                 info = self.snapshot.info.model_copy(
-                    update={"seats": item.seats, "spectators": item.spectators})
+                    update={"seats": item.seats, "spectators": item.spectators}
+                )
                 self.snapshot = self.snapshot.model_copy(update={"info": info})
                 self._request_draw()
 
@@ -173,8 +175,11 @@ class TableApp(App[int]):
         texts = {"#status": self.status}
         if snap is not None:
             elapsed = self.clock() - self.received_at
-            texts |= {"#header": header(snap, self.tr), "#board": board(snap, self.tr, elapsed),
-                      "#menu": self.menu_text()}
+            texts |= {
+                "#header": header(snap, self.tr),
+                "#board": board(snap, self.tr, elapsed),
+                "#menu": self.menu_text(),
+            }
         for selector, text in texts.items():
             if self._shown.get(selector) != text:
                 self._shown[selector] = text
@@ -201,8 +206,12 @@ class TableApp(App[int]):
     def _free_game(self) -> bool:
         """R14 libre-2p under way, seated: "n" starts a new game (the server checks the rest)."""
         snap = self.snapshot
-        return (snap is not None and snap.info.profile == "libre-2p"
-                and snap.info.stage == "playing" and snap.you.seat is not None)
+        return (
+            snap is not None
+            and snap.info.profile == "libre-2p"
+            and snap.info.stage == "playing"
+            and snap.you.seat is not None
+        )
 
     # ------------------------------------------------------------------ keys
     async def on_key(self, event: events.Key) -> None:
@@ -259,8 +268,7 @@ class TableApp(App[int]):
 
     async def _request(self, request: c.ClientMessage, at: int | None) -> None:
         try:
-            if at is not None and isinstance(request, c.Play | c.TakeMissed | c.Announce
-                                             | c.Claim):
+            if at is not None and isinstance(request, c.Play | c.TakeMissed | c.Announce | c.Claim):
                 await self.place.act(request, at)
             else:
                 await self.place.request(request)

@@ -43,8 +43,11 @@ def _play_label(play: c.Play, view: s.GameView, tr: Translator) -> str:
     if not play.take:
         return tr("trail")
     label = tr("take", cards=cards_text(play.take))
-    flags = [tr(name) for name, on in zip(("caida", "limpia"), capture_flags(play, view),
-                                          strict=True) if on]
+    flags = [
+        tr(name)
+        for name, on in zip(("caida", "limpia"), capture_flags(play, view), strict=True)
+        if on
+    ]
     return label + (f" ({', '.join(flags)})" if flags else "")
 
 
@@ -70,8 +73,10 @@ class Menu:
         if view is None or not self.snapshot.legal:
             return []
         if self.card is not None:
-            return [Option(str(i), _play_label(p, view, tr), p)
-                    for i, p in enumerate(self.card_options(self.card), 1)]
+            return [
+                Option(str(i), _play_label(p, view, tr), p)
+                for i, p in enumerate(self.card_options(self.card), 1)
+            ]
         out: list[Option] = []
         playable = {p.card for p in self.plays}
         for i, code in enumerate(view.hand or [], 1):
@@ -79,8 +84,9 @@ class Menu:
                 out.append(Option(str(i), card_text(code), None, code))
         for action in self.snapshot.legal:
             if isinstance(action, c.Announce):
-                out.append(Option(ANNOUNCE_KEYS[action.call], tr(f"announce_{action.call}"),
-                                  action))
+                out.append(
+                    Option(ANNOUNCE_KEYS[action.call], tr(f"announce_{action.call}"), action)
+                )
             elif isinstance(action, c.TakeMissed):
                 out.append(Option(MISSED_KEY, tr("take_missed"), action))
             elif isinstance(action, c.Claim):

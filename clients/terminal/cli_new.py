@@ -21,17 +21,36 @@ DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("server", nargs="?", default=DEFAULT_SERVER,
-                        help=f"the table server (default {DEFAULT_SERVER})")
-    parser.add_argument("--profile", default="pagat-4p",
-                        choices=("pagat-4p", "heads-up", "libre-2p"), help="rules profile (R14)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a house option of R13, e.g. sequence=manual (repeatable)")
-    parser.add_argument("--turn-timer", type=int, default=0, choices=(0, 15, 30, 60),
-                        help="seconds per decision for people (0: off)")
+    parser.add_argument(
+        "server",
+        nargs="?",
+        default=DEFAULT_SERVER,
+        help=f"the table server (default {DEFAULT_SERVER})",
+    )
+    parser.add_argument(
+        "--profile",
+        default="pagat-4p",
+        choices=("pagat-4p", "heads-up", "libre-2p"),
+        help="rules profile (R14)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house option of R13, e.g. sequence=manual (repeatable)",
+    )
+    parser.add_argument(
+        "--turn-timer",
+        type=int,
+        default=0,
+        choices=(0, 15, 30, 60),
+        help="seconds per decision for people (0: off)",
+    )
     parser.add_argument("--json", action="store_true", help="print the links as JSON")
-    parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="es, en or pt (default: from the locale)")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="es, en or pt (default: from the locale)"
+    )
 
 
 class BadOption(SessionError):
@@ -59,8 +78,11 @@ def run(args: argparse.Namespace) -> int:
     tr = Translator(args.lang or detect_language())
     try:
         options = dict(parse_option(text) for text in args.option)
-        links = asyncio.run(create_table(args.server, profile=args.profile, options=options,
-                                         turn_timer=args.turn_timer))
+        links = asyncio.run(
+            create_table(
+                args.server, profile=args.profile, options=options, turn_timer=args.turn_timer
+            )
+        )
     except BadOption as exc:
         print(f"cuarenta new: {tr('err_option_format', text=repr(exc.text))}", file=sys.stderr)
         return 1
@@ -76,7 +98,19 @@ def run(args: argparse.Namespace) -> int:
 
 def links_text(links: TableLinks, tr: Translator, as_json: bool = False) -> str:
     if as_json:
-        return json.dumps({"table": links.table, "join": str(links.join),
-                           "watch": str(links.watch), "host": str(links.host)})
-    return "\n".join([tr("new_table", table=links.table), tr("new_join", link=links.join),
-                      tr("new_watch", link=links.watch), tr("new_host", link=links.host)])
+        return json.dumps(
+            {
+                "table": links.table,
+                "join": str(links.join),
+                "watch": str(links.watch),
+                "host": str(links.host),
+            }
+        )
+    return "\n".join(
+        [
+            tr("new_table", table=links.table),
+            tr("new_join", link=links.join),
+            tr("new_watch", link=links.watch),
+            tr("new_host", link=links.host),
+        ]
+    )

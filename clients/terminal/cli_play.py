@@ -9,8 +9,14 @@ from clients.terminal.launch import add_common, run_table
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
-    parser.add_argument("--seat", type=int, default=None, choices=range(1, 5), metavar="N",
-                        help="the seat to take, numbered from 1 as on screen (default: free)")
+    parser.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        choices=range(1, 5),
+        metavar="N",
+        help="the seat to take, numbered from 1 as on screen (default: free)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

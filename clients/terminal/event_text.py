@@ -1,7 +1,8 @@
 """Pure text of the event log: one line per numbered event (or None for nothing to say).
 
 Engine events arrive as the engine's own JSON forms, already redacted for this viewer (a
-ronda's rank hidden, other hands absent); table events as the protocol's models. A hidden
+ronda's rank hidden, other hands absent), read into their models (``protocol.game_events``);
+table events as the protocol's models. A hidden
 placeholder keeps its number but says nothing new.
 """
 
@@ -10,16 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from clients.terminal.i18n import Translator
 from clients.terminal.render import card_text, cards_text, seat_name, team_name
 from engine.scoring import count_points
+from protocol import game_events as g
 from protocol import server_messages as s
+from protocol.game_events import game_event
 
 Names = Callable[[int], str]
 
 
-def describe(event: s.Event, info: s.TableInfo, viewer: int | None,
-             tr: Translator) -> str | None:
+def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translator) -> str | None:
     """The log line of ``event`` for ``viewer`` (names taken from ``info``)."""
     body = event.event
 
@@ -54,60 +58,60 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
     return None  # a hidden placeholder
 
 
-def _engine_line(body: Mapping[str, Any], name: Names, viewer: int | None,
-                 tr: Translator) -> str | None:
-    kind = body.get("type")
-    if kind == "played":
-        return _played(body, name, tr)
-    if kind == "dealer_drawn":
-        return tr("ev_dealer", cards=cards_text(body["cards"]), name=name(body["dealer"]))
-    if kind == "hand_started":
-        return tr("ev_hand", hand=body["hand"] + 1, name=name(body["dealer"]))
-    if kind == "packet_dealt":
-        return tr("ev_packet", packet=body["packet"] + 1)
-    if kind == "announced":
-        call = tr(f"call_{body['call']}") + (f" ({body['rank']})" if body.get("rank") else "")
-        points = tr("ev_points", points=body["points"]) if body.get("points") else ""
-        return tr("ev_announced", name=name(body["seat"]), call=call) + points
-    if kind == "missed_taken":
-        return tr("ev_missed_taken", name=name(body["seat"]), cards=cards_text(body["cards"]))
-    if kind == "claims_opened":
-        return tr("ev_claims_opened")
-    if kind == "claimed":
-        verdict = tr("ev_valid", points=body["points"]) if body["valid"] else tr("ev_wrong")
-        return tr("ev_claimed", name=name(body["seat"]), rank=body["rank"], verdict=verdict)
-    if kind == "claims_closed":
-        return tr("ev_claims_closed")
-    if kind == "awarded":
-        return tr("ev_awarded", team=team_name(body["team"], viewer, tr), rank=body["rank"],
-                  points=body["points"])
-    if kind == "hand_counted":
-        (a, b), (pa, pb) = body["piles"], body["points"]
-        return tr("ev_counted", a=a, b=b, pa=pa, pb=pb)
-    if kind == "misdeal_ruled":
-        return tr("ev_misdeal", name=name(body["dealer"]), penalty=tr(f"penalty_{body['penalty']}"))
-    if kind == "game_over":
-        a, b = body["scores"]
-        winner = body["winner"]
-        if winner == "draw":
-            return tr("draw", a=a, b=b)
-        return tr("ev_game_over", team=team_name(int(winner), viewer, tr), a=a, b=b)
-    return None
+def _engine_line(
+    body: Mapping[str, Any], name: Names, viewer: int | None, tr: Translator
+) -> str | None:
+    try:
+        event = game_event(body)
+    except ValidationError:
+        return None  # an engine event this client does not know (a newer server)
+    match event:
+        case g.Played():
+            return _played(event, name, tr)
+        case g.DealerDrawn(cards=cards, dealer=dealer):
+            return tr("ev_dealer", cards=cards_text(cards), name=name(dealer))
+        case g.HandStarted(hand=hand, dealer=dealer):
+            return tr("ev_hand", hand=hand + 1, name=name(dealer))
+        case g.PacketDealt(packet=packet):
+            return tr("ev_packet", packet=packet + 1)
+        case g.Announced(seat=seat, call=call, rank=rank, points=points):
+            said = tr(f"call_{call}") + (f" ({rank})" if rank else "")
+            scored = tr("ev_points", points=points) if points else ""
+            return tr("ev_announced", name=name(seat), call=said) + scored
+        case g.MissedTaken(seat=seat, cards=cards):
+            return tr("ev_missed_taken", name=name(seat), cards=cards_text(cards))
+        case g.ClaimsOpened():
+            return tr("ev_claims_opened")
+        case g.Claimed(seat=seat, rank=rank, valid=valid, points=points):
+            verdict = tr("ev_valid", points=points) if valid else tr("ev_wrong")
+            return tr("ev_claimed", name=name(seat), rank=rank, verdict=verdict)
+        case g.ClaimsClosed():
+            return tr("ev_claims_closed")
+        case g.Awarded(team=team, rank=rank, points=points):
+            return tr("ev_awarded", team=team_name(team, viewer, tr), rank=rank, points=points)
+        case g.HandCounted(piles=(a, b), points=(pa, pb)):
+            return tr("ev_counted", a=a, b=b, pa=pa, pb=pb)
+        case g.MisdealRuled(dealer=dealer, penalty=penalty):
+            return tr("ev_misdeal", name=name(dealer), penalty=tr(f"penalty_{penalty}"))
+        case g.GameOver(winner=winner, scores=(a, b)):
+            if winner == "draw":
+                return tr("draw", a=a, b=b)
+            return tr("ev_game_over", team=team_name(winner, viewer, tr), a=a, b=b)
 
 
-def _played(body: Mapping[str, Any], name: Names, tr: Translator) -> str:
-    who, card = name(body["seat"]), card_text(body["card"])
-    if not body["take"]:
+def _played(body: g.Played, name: Names, tr: Translator) -> str:
+    who, card = name(body.seat), card_text(body.card)
+    if not body.take:
         line = tr("ev_trail", name=who, card=card)
     else:
-        line = tr("ev_capture", name=who, take=cards_text(body["take"]), card=card)
-    flags = [tr(flag) for flag in ("caida", "limpia") if body.get(flag)]
+        line = tr("ev_capture", name=who, take=cards_text(body.take), card=card)
+    flags = [tr(flag) for flag, on in (("caida", body.caida), ("limpia", body.limpia)) if on]
     if flags:
         line += f" ({', '.join(flags)})"
-    if body.get("points"):
-        line += tr("ev_points", points=body["points"])
-    if body.get("missed"):
-        line += tr("ev_missed", cards=cards_text(body["missed"]))
+    if body.points:
+        line += tr("ev_points", points=body.points)
+    if body.missed:
+        line += tr("ev_missed", cards=cards_text(body.missed))
     return line
 
 
@@ -130,13 +134,21 @@ def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
         if entry.card is None:
             lines.append(tr("ev_missed_taken", name=name(entry.seat), cards=cards_text(entry.take)))
             continue
-        body = {"seat": entry.seat, "card": entry.card, "take": entry.take, "caida": entry.caida}
-        lines.append(_played(body, name, tr))
+        play = g.Played(
+            seat=entry.seat,
+            card=entry.card,
+            take=entry.take,
+            caida=entry.caida,
+            limpia=False,
+            points=0,
+        )
+        lines.append(_played(play, name, tr))
     return lines
 
 
-def count_notes(counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo,
-                tr: Translator) -> list[str]:
+def count_notes(
+    counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo, tr: Translator
+) -> list[str]:
     """R14 libre-2p, "38 que no juega": why a hand's count gave a player on 38 nothing.
 
     ``counted`` is the hand_counted event, ``scores`` the scores after it (a +0 count leaves
@@ -150,4 +162,3 @@ def count_notes(counted: Mapping[str, Any], scores: Sequence[int], info: s.Table
         for team in (0, 1)
         if scores[team] == 38 and counted["points"][team] == 0 and would[team] > 0
     ]
-

@@ -21,8 +21,9 @@ from clients.terminal.i18n import LANGUAGES, Translator, detect_language
 def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("link", metavar="LINK", help="the table link (http://HOST:PORT/t/KEY)")
     parser.add_argument("--name", default="guest", help="the name shown at the table")
-    parser.add_argument("--lang", choices=LANGUAGES, default=None,
-                        help="es, en or pt (default: from the locale)")
+    parser.add_argument(
+        "--lang", choices=LANGUAGES, default=None, help="es, en or pt (default: from the locale)"
+    )
 
 
 def run_table(args: argparse.Namespace, command: str, watch: bool) -> int:

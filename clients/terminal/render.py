@@ -26,7 +26,7 @@ def cards_text(codes: Sequence[str]) -> str:
 
 
 def seat_label(seat: int, tr: Translator) -> str:
-    """"Seat n", numbered from 1 as in the browser (the wire's seats count from 0)."""
+    """ "Seat n", numbered from 1 as in the browser (the wire's seats count from 0)."""
     return tr("seat", seat=seat + 1)
 
 
@@ -74,8 +74,12 @@ def score_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
     if view is None:
         return []
     return [
-        tr("score", team=team_name(team, snap.you.seat, tr), score=view.scores[team],
-           pile=view.piles[team])
+        tr(
+            "score",
+            team=team_name(team, snap.you.seat, tr),
+            score=view.scores[team],
+            pile=view.piles[team],
+        )
         for team in (0, 1)
     ]
 
@@ -147,16 +151,25 @@ def status_line(snap: s.Snapshot, tr: Translator, elapsed_s: float = 0.0) -> str
         return f"{hand} · {tr('claims_phase')}{left}"
     if view.turn is None:
         return hand
-    who = (tr("your_turn") if view.turn == snap.you.seat
-           else tr("turn_of", name=seat_name(info, view.turn, tr)))
+    who = (
+        tr("your_turn")
+        if view.turn == snap.you.seat
+        else tr("turn_of", name=seat_name(info, view.turn, tr))
+    )
     phase = f" · {tr('announce_phase')}" if view.phase == "announce" else ""
     return f"{hand} · {who}{phase}{left}"
 
 
 def board(snap: s.Snapshot, tr: Translator, elapsed_s: float = 0.0) -> str:
     """The whole table as text: status, scores, seats, table cards, the viewer's hand."""
-    lines = [status_line(snap, tr, elapsed_s), *score_lines(snap, tr), "",
-             *seat_lines(snap, tr, elapsed_s), "", table_line(snap, tr)]
+    lines = [
+        status_line(snap, tr, elapsed_s),
+        *score_lines(snap, tr),
+        "",
+        *seat_lines(snap, tr, elapsed_s),
+        "",
+        table_line(snap, tr),
+    ]
     hand = hand_line(snap, tr)
     if hand:
         lines.append(hand)

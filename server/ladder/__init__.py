@@ -25,5 +25,12 @@ def ladder_store_for(tables: Store) -> LadderStore:
     return MemoryLadderStore()
 
 
-__all__ = ["Ladder", "LadderRun", "LadderStore", "MemoryLadderStore", "ladder_store_for",
-           "level_for", "saved_score"]
+__all__ = [
+    "Ladder",
+    "LadderRun",
+    "LadderStore",
+    "MemoryLadderStore",
+    "ladder_store_for",
+    "level_for",
+    "saved_score",
+]

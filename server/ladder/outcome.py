@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from server.core.publishing import seen_by
+
 
 @dataclass(frozen=True, slots=True)
 class ChicaOutcome:
@@ -30,7 +32,7 @@ def chica_outcome(entries: Iterable[dict[str, Any]], seat: int) -> ChicaOutcome 
     """The outcome of the table's first game for ``seat``, or None while it is not over."""
     standing_in = assisted = False
     for entry in entries:
-        event = _form_for(entry, seat)
+        event = seen_by(entry, seat)
         kind = event.get("type")
         if kind == "stand_in" and event.get("seat") == seat:
             standing_in = bool(event.get("active"))
@@ -47,12 +49,3 @@ def chica_outcome(entries: Iterable[dict[str, Any]], seat: int) -> ChicaOutcome 
             scores = (int(event["scores"][0]), int(event["scores"][1]))
             return ChicaOutcome(result, margin, scores, assisted)
     return None
-
-
-def _form_for(entry: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A log entry as ``seat`` sees it: the public form, or that seat's redacted form."""
-    if "a" in entry:
-        form: dict[str, Any] = entry["a"]
-        return form
-    seat_form: dict[str, Any] = entry["v"][seat]
-    return seat_form

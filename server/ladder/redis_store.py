@@ -58,8 +58,9 @@ class RedisLadderStore:
     async def save(self, run: LadderRun) -> LadderRun:
         data = json.dumps(run.to_json(), separators=(",", ":"))
         try:
-            done = await self._save(keys=[run_key(run.token)],
-                                    args=[run.version, run.version + 1, data, RUN_TTL_S])
+            done = await self._save(
+                keys=[run_key(run.token)], args=[run.version, run.version + 1, data, RUN_TTL_S]
+            )
         except RedisError as exc:
             raise StoreUnavailable(f"ladder: Redis did not answer ({exc})") from None
         if not done:

@@ -48,13 +48,23 @@ class Chica:
     level: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"table": self.table, "join_key": self.join_key, "seat": self.seat,
-                "seat_token": self.seat_token, "level": self.level}
+        return {
+            "table": self.table,
+            "join_key": self.join_key,
+            "seat": self.seat,
+            "seat_token": self.seat_token,
+            "level": self.level,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Chica:
-        return cls(str(data["table"]), str(data["join_key"]), int(data["seat"]),
-                   str(data["seat_token"]), int(data["level"]))
+        return cls(
+            str(data["table"]),
+            str(data["join_key"]),
+            int(data["seat"]),
+            str(data["seat_token"]),
+            int(data["level"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +78,23 @@ class Settled:
     score: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"result": self.result, "margin": self.margin, "level": self.level,
-                "streak": self.streak, "score": self.score}
+        return {
+            "result": self.result,
+            "margin": self.margin,
+            "level": self.level,
+            "streak": self.streak,
+            "score": self.score,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settled:
-        return cls(data["result"], int(data["margin"]), int(data["level"]), int(data["streak"]),
-                   int(data["score"]))
+        return cls(
+            data["result"],
+            int(data["margin"]),
+            int(data["level"]),
+            int(data["streak"]),
+            int(data["score"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,28 +137,43 @@ class LadderRun:
         level = self.level
         streak, margins = self.streak + 1, self.margins + margin
         score = saved_score(streak, margins)
-        return replace(self, streak=streak, margins=margins, best=max(self.best, score),
-                       chica=None, last=Settled("won", margin, level, streak, score))
+        return replace(
+            self,
+            streak=streak,
+            margins=margins,
+            best=max(self.best, score),
+            chica=None,
+            last=Settled("won", margin, level, streak, score),
+        )
 
     def ended(self, result: Result, margin: int = 0) -> LadderRun:
         """R14: a loss, a draw or "New" (``abandoned``) ends the streak; the best score stays."""
         if result not in ("lost", "draw", "abandoned"):
             raise ValueError(f"R14: only a loss, a draw or New ends a streak, not {result!r}")
-        return replace(self, streak=0, margins=0, chica=None,
-                       last=Settled(result, margin, self.level, 0, self.score))
+        return replace(
+            self,
+            streak=0,
+            margins=0,
+            chica=None,
+            last=Settled(result, margin, self.level, 0, self.score),
+        )
 
     def voided(self) -> LadderRun:
         """A chica that does not count (won with a stand-in's help): same streak, same level."""
-        return replace(self, chica=None,
-                       last=Settled("void", 0, self.level, self.streak, self.score))
+        return replace(
+            self, chica=None, last=Settled("void", 0, self.level, self.streak, self.score)
+        )
 
     def renamed(self, name: str | None) -> LadderRun:
         return replace(self, name=name)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "token": self.token, "streak": self.streak, "margins": self.margins,
-            "best": self.best, "name": self.name,
+            "token": self.token,
+            "streak": self.streak,
+            "margins": self.margins,
+            "best": self.best,
+            "name": self.name,
             "chica": None if self.chica is None else self.chica.to_json(),
             "last": None if self.last is None else self.last.to_json(),
         }
@@ -147,8 +182,12 @@ class LadderRun:
     def from_json(cls, data: dict[str, Any], version: int = 0) -> LadderRun:
         chica, last = data.get("chica"), data.get("last")
         return cls(
-            token=str(data["token"]), streak=int(data["streak"]), margins=int(data["margins"]),
-            best=int(data["best"]), name=data.get("name"),
+            token=str(data["token"]),
+            streak=int(data["streak"]),
+            margins=int(data["margins"]),
+            best=int(data["best"]),
+            name=data.get("name"),
             chica=None if chica is None else Chica.from_json(chica),
-            last=None if last is None else Settled.from_json(last), version=version,
+            last=None if last is None else Settled.from_json(last),
+            version=version,
         )

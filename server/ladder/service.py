@@ -18,14 +18,13 @@ import structlog
 
 from protocol import ladder as m
 from protocol.errors import ErrorCode
+from server.core.commands import DealChica
 from server.errors import Refused
-from server.ladder.chica import deal_chica
 from server.ladder.names import checked_name
 from server.ladder.outcome import chica_outcome
 from server.ladder.rules import Chica, LadderRun
 from server.ladder.store import LadderStore
 from server.lobby import Lobby
-from server.referee import Outcome, Referee
 from server.store.base import Store, TableNotFound
 
 log = structlog.get_logger("server.ladder")
@@ -35,8 +34,13 @@ PROFILE = "heads-up"  # R14: the ladder is played on the heads-up profile
 class Ladder:
     """The solo streak ladder of one server process."""
 
-    def __init__(self, store: LadderStore, tables: Store, lobby: Lobby,
-                 new_token: Callable[[], str] = lambda: secrets.token_urlsafe(16)) -> None:
+    def __init__(
+        self,
+        store: LadderStore,
+        tables: Store,
+        lobby: Lobby,
+        new_token: Callable[[], str] = lambda: secrets.token_urlsafe(16),
+    ) -> None:
         self.store = store
         self.tables = tables
         self.lobby = lobby
@@ -68,10 +72,13 @@ class Ladder:
 
     async def board(self, rid: int = 0) -> m.LadderBoard:
         entries = await self.store.board()
-        return m.LadderBoard(rid=rid, lines=[
-            m.BoardLine(rank=i, name=entry.name, score=entry.score, streak=entry.streak)
-            for i, entry in enumerate(entries, start=1)
-        ])
+        return m.LadderBoard(
+            rid=rid,
+            lines=[
+                m.BoardLine(rank=i, name=entry.name, score=entry.score, streak=entry.streak)
+                for i, entry in enumerate(entries, start=1)
+            ],
+        )
 
     async def _load(self, token: str) -> LadderRun:
         run = await self.store.load(token)
@@ -99,25 +106,27 @@ class Ladder:
         saved = await self._save(settled)
         if saved.best > run.best:
             await self.store.offer_best(saved.token, saved.best, saved.name)
-        log.info("ladder chica settled", table=chica.table, result=outcome.result,
-                 assisted=outcome.assisted, streak=saved.streak, best=saved.best)
+        log.info(
+            "ladder chica settled",
+            table=chica.table,
+            result=outcome.result,
+            assisted=outcome.assisted,
+            streak=saved.streak,
+            best=saved.best,
+        )
         return saved
 
     async def _deal(self, run: LadderRun, name: str) -> LadderRun:
         """A new heads-up table against the bot of the run's level, the person's seat reserved."""
         level = run.level
         room = await self.lobby.create(PROFILE, {}, 0)
-        dealt: list[Chica] = []
-
-        def change(referee: Referee, now: float) -> Outcome:
-            outcome, seat = deal_chica(referee, name, level, now)
-            dealt.append(Chica(referee.table_id, referee.keys["join"], seat.seat,
-                               seat.seat_token, level))
-            return outcome
-
-        await room.run(change)
+        reserved = (await room.run(DealChica(name, level))).reserved
+        assert reserved is not None, "a chica reserves the person's seat"
+        chica = Chica(
+            room.table_id, room.referee.keys["join"], reserved.seat, reserved.token, level
+        )
         log.info("ladder chica dealt", table=room.table_id, level=level, streak=run.streak)
-        return await self._save(run.dealt(dealt[0]))
+        return await self._save(run.dealt(chica))
 
     async def _save(self, run: LadderRun) -> LadderRun:
         return await self.store.save(run)
@@ -128,12 +137,30 @@ def state_message(run: LadderRun, rid: int = 0) -> m.LadderState:
     chica = run.chica
     last = run.last
     return m.LadderState(
-        rid=rid, token=run.token, streak=run.streak, level=run.level, margin=run.margins,
-        score=run.score, best=run.best, name=run.name,
-        chica=None if chica is None else m.LadderChica(
-            table=chica.table, join_key=chica.join_key, seat=chica.seat,
-            seat_token=chica.seat_token, level=chica.level),
-        last=None if last is None else m.LadderResult(
-            result=last.result, margin=last.margin, level=last.level, streak=last.streak,
-            score=last.score),
+        rid=rid,
+        token=run.token,
+        streak=run.streak,
+        level=run.level,
+        margin=run.margins,
+        score=run.score,
+        best=run.best,
+        name=run.name,
+        chica=None
+        if chica is None
+        else m.LadderChica(
+            table=chica.table,
+            join_key=chica.join_key,
+            seat=chica.seat,
+            seat_token=chica.seat_token,
+            level=chica.level,
+        ),
+        last=None
+        if last is None
+        else m.LadderResult(
+            result=last.result,
+            margin=last.margin,
+            level=last.level,
+            streak=last.streak,
+            score=last.score,
+        ),
     )

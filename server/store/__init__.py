@@ -5,7 +5,6 @@ import importlib
 from server.store.base import (
     KeptRecord,
     KeyRef,
-    LeaseHeld,
     Store,
     StoredEvent,
     StoredTable,
@@ -17,8 +16,9 @@ from server.store.base import (
 from server.store.memory import RECORD_TTL_S, TABLE_TTL_S, MemoryStore
 
 
-async def open_store(spec: str, table_ttl_s: float = TABLE_TTL_S,
-                     record_ttl_s: float = RECORD_TTL_S) -> Store:
+async def open_store(
+    spec: str, table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S
+) -> Store:
     """The store named by ``--store``: ``memory``, a ``redis://`` URL or a ``redis+cluster://`` one.
 
     A Redis store comes from ``server.store.redis.open_store(url)`` (issue 5), imported only
@@ -26,8 +26,9 @@ async def open_store(spec: str, table_ttl_s: float = TABLE_TTL_S,
     """
     if spec == "memory":
         return MemoryStore(table_ttl_s=table_ttl_s, record_ttl_s=record_ttl_s)
-    if spec.startswith(("redis://", "rediss://", "unix://", "redis+cluster://",
-                        "rediss+cluster://")):
+    if spec.startswith(
+        ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+    ):
         redis_store = importlib.import_module("server.store.redis")
         opened: Store = await redis_store.open_store(spec, table_ttl_s, record_ttl_s)
         return opened
@@ -37,7 +38,6 @@ async def open_store(spec: str, table_ttl_s: float = TABLE_TTL_S,
 __all__ = [
     "KeptRecord",
     "KeyRef",
-    "LeaseHeld",
     "MemoryStore",
     "Store",
     "StoreError",

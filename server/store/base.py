@@ -21,7 +21,6 @@ Errors::
     ├── TableExists      create_table with an id or key already in use
     ├── TableNotFound    commit/events on a table that does not exist
     ├── VersionConflict  commit whose expected version is not the stored one
-    ├── LeaseHeld        (optional for callers) another owner holds the table's lease
     └── StoreUnavailable the storage cannot be reached (Redis down): nothing was changed
                          that the caller may count on; refuse the command, retry later
 """
@@ -51,10 +50,6 @@ class TableNotFound(StoreError):
 
 class VersionConflict(StoreError):
     """Another writer changed the table since the caller read it: reload, never overwrite."""
-
-
-class LeaseHeld(StoreError):
-    pass
 
 
 class StoreUnavailable(StoreError):
@@ -129,7 +124,11 @@ class Store(Protocol):
         ...
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         """Atomically check the version, replace the state and append the events.

@@ -46,8 +46,12 @@ class _Table:
 class MemoryStore:
     """Tables, logs, keys, leases and kept records in dictionaries."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        table_ttl_s: float = TABLE_TTL_S,
+        record_ttl_s: float = RECORD_TTL_S,
+    ) -> None:
         self._tables: dict[str, _Table] = {}
         self._keys: dict[str, KeyRef] = {}
         self._leases: dict[str, _Lease] = {}
@@ -107,7 +111,11 @@ class MemoryStore:
         return table.stored if table else None
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         table = self._table(table_id)
@@ -141,8 +149,9 @@ class MemoryStore:
     def _kept(self, table_id: str) -> dict[int, tuple[KeptRecord, float]]:
         """The table's records that have not lapsed (lapsed ones are dropped)."""
         now = self._clock()
-        games = {game: kept for game, kept in self._records.pop(table_id, {}).items()
-                 if kept[1] > now}
+        games = {
+            game: kept for game, kept in self._records.pop(table_id, {}).items() if kept[1] > now
+        }
         if games:
             self._records[table_id] = games
         return games

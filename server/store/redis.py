@@ -133,8 +133,9 @@ def table_key(table_id: str, part: str) -> str:
 class RedisStore:
     """The ``Store`` protocol on one Redis (or a Cluster: every script touches one slot)."""
 
-    def __init__(self, client: Client, table_ttl_s: float = TABLE_TTL_S,
-                 record_ttl_s: float = RECORD_TTL_S) -> None:
+    def __init__(
+        self, client: Client, table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S
+    ) -> None:
         # A Cluster client answers the same commands, each sent to its key's node; it is typed
         # as the one-node client for the code sharing it (the ladder), ``cluster`` says which.
         self.client = cast(Redis, client)
@@ -178,19 +179,25 @@ class RedisStore:
 
     async def load(self, table_id: str) -> StoredTable | None:
         async with _unavailable_on_error("load a table"):
-            values = await _result(self.client.hmget(
-                table_key(table_id, "meta"), ["version", "last_event", "state"]
-            ))
+            values = await _result(
+                self.client.hmget(table_key(table_id, "meta"), ["version", "last_event", "state"])
+            )
         version, last_event, state = values
         if version is None:
             return None
         return StoredTable(
-            table_id=table_id, version=int(version), state=bytes(state),
+            table_id=table_id,
+            version=int(version),
+            state=bytes(state),
             last_event=int(last_event),
         )
 
     async def commit(
-        self, table_id: str, expected_version: int, state: bytes, events: Sequence[bytes],
+        self,
+        table_id: str,
+        expected_version: int,
+        state: bytes,
+        events: Sequence[bytes],
         record: KeptRecord | None = None,
     ) -> StoredTable:
         keys = [table_key(table_id, "meta"), table_key(table_id, "log")]
@@ -208,7 +215,9 @@ class RedisStore:
                 f"table {table_id!r} is at version {result[1]}, not the expected {expected_version}"
             )
         return StoredTable(
-            table_id=table_id, version=int(result[0]), state=bytes(state),
+            table_id=table_id,
+            version=int(result[0]),
+            state=bytes(state),
             last_event=int(result[1]),
         )
 
@@ -219,9 +228,9 @@ class RedisStore:
                 if latest is None:
                     return None
                 game = int(latest)
-            values = await _result(self.client.hmget(
-                table_key(table_id, f"record:{game}"), ["readers", "record"]
-            ))
+            values = await _result(
+                self.client.hmget(table_key(table_id, f"record:{game}"), ["readers", "record"])
+            )
         readers, record = values
         if record is None:
             return None
@@ -269,9 +278,9 @@ class RedisStore:
     async def lapsed_leases(self, limit: int = 100) -> list[str]:
         """Tables whose owner stopped renewing (crashed or handed over): candidates to take over."""
         async with _unavailable_on_error("list lapsed leases"):
-            ids = await _result(self.client.zrangebyscore(
-                LEASES_INDEX, "-inf", _now_ms(), start=0, num=limit
-            ))
+            ids = await _result(
+                self.client.zrangebyscore(LEASES_INDEX, "-inf", _now_ms(), start=0, num=limit)
+            )
         return [_text(table_id) for table_id in ids]
 
     async def forget_lease(self, table_id: str) -> None:
@@ -304,7 +313,7 @@ class RedisStore:
             await _result(self.client.ping())
 
     def relay_client(self) -> Redis:
-        """A client for the processes' pub/sub relay (``server.relay``).
+        """A client for the processes' pub/sub relay (``server.cluster.relay``).
 
         On one Redis, the store's own client. A Cluster client has no pub/sub, so the relay
         talks to one node: the primary of ``RELAY_KEY``'s slot, the same for every process. A
@@ -316,8 +325,9 @@ class RedisStore:
         node = self.cluster.get_node_from_key(RELAY_KEY)
         if node is None:
             raise StoreUnavailable("storage unavailable: no Redis Cluster node for the relay")
-        return Redis(host=node.host, port=int(node.port), **_client_options(),
-                     **_credentials(self.cluster))
+        return Redis(
+            host=node.host, port=int(node.port), **_client_options(), **_credentials(self.cluster)
+        )
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -374,8 +384,9 @@ def _credentials(client: RedisCluster) -> dict[str, Any]:
     return {name: options[name] for name in ("username", "password", "ssl") if name in options}
 
 
-async def open_store(url: str, table_ttl_s: float = TABLE_TTL_S,
-                     record_ttl_s: float = RECORD_TTL_S) -> RedisStore:
+async def open_store(
+    url: str, table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S
+) -> RedisStore:
     """Connect and check Redis answers; ``StoreUnavailable`` (a clear error) if it does not."""
     store = RedisStore(client_for(url), table_ttl_s, record_ttl_s)
     try:

@@ -23,8 +23,21 @@ def test_tiny_server_bench_reports_rounds_latencies_memory_and_the_ratio_r7(
 ) -> None:
     parser = argparse.ArgumentParser()
     server.add_arguments(parser)
-    args = parser.parse_args(["--tables", "4", "--seconds", "1.5", "--warmup", "0.5",
-                              "--ramp", "4,8", "--clients", "1", "--json"])
+    args = parser.parse_args(
+        [
+            "--tables",
+            "4",
+            "--seconds",
+            "1.5",
+            "--warmup",
+            "0.5",
+            "--ramp",
+            "4,8",
+            "--clients",
+            "1",
+            "--json",
+        ]
+    )
 
     assert server.run(args) == 0
 

@@ -18,8 +18,14 @@ RUN_S = 120
 
 
 def cuarenta(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=RUN_S, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=RUN_S,
+        check=False,
+    )
 
 
 def test_four_bot_processes_play_a_game_that_replays_to_the_same_result_r15(
@@ -31,12 +37,25 @@ def test_four_bot_processes_play_a_game_that_replays_to_the_same_result_r15(
     links = json.loads(made.stdout)
     bots = [
         subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "bot", link, "--level", str(level), "--json",
-             "--seed", str(i)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "bot",
+                link,
+                "--level",
+                str(level),
+                "--json",
+                "--seed",
+                str(i),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        for i, (link, level) in enumerate([(links["host"], 2), (links["join"], 1),
-                                           (links["join"], 2), (links["join"], 1)])
+        for i, (link, level) in enumerate(
+            [(links["host"], 2), (links["join"], 1), (links["join"], 2), (links["join"], 1)]
+        )
     ]
     outcomes = []
     for bot in bots:
@@ -61,7 +80,8 @@ def test_four_bot_processes_play_a_game_that_replays_to_the_same_result_r15(
 
 
 def test_a_fleet_fills_a_new_table_with_wire_bots_and_plays_a_rematch_r12(
-    server_process: Callable[..., ServerProcess], capsys: pytest.CaptureFixture[str],
+    server_process: Callable[..., ServerProcess],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     server = server_process("--claim-window", "0.05")
     assert main(["bot", server.url, "--tables", "1", "--games", "2", "--json"]) == 0

@@ -18,12 +18,18 @@ EN = Translator("en")
 def test_choosing_a_card_lists_its_captures_biggest_first_and_trailing_last_r7_r9() -> None:
     menu = Menu(snapshot_of(worked_example(), 0))
     assert [(o.key, o.label) for o in menu.options(EN)] == [
-        ("1", "3♥"), ("2", "5♦"), ("3", "6♠"), ("4", "J♠")]
+        ("1", "3♥"),
+        ("2", "5♦"),
+        ("3", "6♠"),
+        ("4", "J♠"),
+    ]
     menu, action = menu.press("3", EN)
     assert action is None
     assert menu.card == "6S"
     assert [(o.key, o.label) for o in menu.options(EN)] == [
-        ("1", "take 2♣ 4♦ 7♥ J♣ (limpia)"), ("2", "trail (leave it on the table)")]
+        ("1", "take 2♣ 4♦ 7♥ J♣ (limpia)"),
+        ("2", "trail (leave it on the table)"),
+    ]
     _, action = menu.press("1", EN)
     assert action == c.Play(card="6S", take=["2C", "4D", "7H", "JC"])
 
@@ -61,8 +67,7 @@ def test_nothing_to_choose_when_it_is_not_our_decision() -> None:
 def test_manual_announcements_are_single_keys_r6() -> None:
     game = deal(3, {0: "5C 5D 5H 2S 3S"}, options={"announcements": "manual"})
     menu = Menu(snapshot_of(game, 0))
-    assert [(o.key, o.label) for o in menu.options(EN)] == [
-        ("r", "announce ronda"), ("p", "pass")]
+    assert [(o.key, o.label) for o in menu.options(EN)] == [("r", "announce ronda"), ("p", "pass")]
     assert menu.press("r", EN)[1] == c.Announce(call="ronda")
 
 
@@ -72,8 +77,9 @@ def test_missed_cards_are_one_key_for_the_other_team_while_it_is_not_their_turn_
     menu = Menu(snapshot_of(game, 0))
     assert [(o.key, o.label) for o in menu.options(EN)] == [("m", "take the missed cards")]
     assert menu.press("m", EN)[1] == c.TakeMissed()
-    assert ("m", "take the missed cards") in [(o.key, o.label) for o in
-                                              Menu(snapshot_of(game, 2)).options(EN)]
+    assert ("m", "take the missed cards") in [
+        (o.key, o.label) for o in Menu(snapshot_of(game, 2)).options(EN)
+    ]
 
 
 def test_claims_are_one_rank_key_each_in_the_claim_window_r10() -> None:

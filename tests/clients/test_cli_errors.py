@@ -14,7 +14,8 @@ from tests.serving import ServerProcess
 
 
 def test_the_commands_print_one_line_and_exit_non_zero(
-    server_process: Callable[..., ServerProcess], capsys: pytest.CaptureFixture[str],
+    server_process: Callable[..., ServerProcess],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     server = server_process()
     unknown = f"{server.url.rstrip('/')}/t/no-such-table-key"
@@ -23,10 +24,14 @@ def test_the_commands_print_one_line_and_exit_non_zero(
         (["play", unknown, "--lang", "es"], "cuarenta play: ninguna mesa tiene este enlace"),
         (["watch", unknown, "--lang", "pt"], "cuarenta watch: nenhuma mesa tem este link"),
         (["play", "not a link", "--lang", "es"], "cuarenta play: 'not a link' no es un enlace"),
-        (["new", f"http://127.0.0.1:{free_port()}", "--lang", "pt"],
-         "cuarenta new: nenhum servidor de mesas responde"),
-        (["new", server.url, "--option", "foo=1", "--lang", "es"],
-         "cuarenta new: opciones no permitidas (R13): foo=1"),
+        (
+            ["new", f"http://127.0.0.1:{free_port()}", "--lang", "pt"],
+            "cuarenta new: nenhum servidor de mesas responde",
+        ),
+        (
+            ["new", server.url, "--option", "foo=1", "--lang", "es"],
+            "cuarenta new: opciones no permitidas (R13): foo=1",
+        ),
         (["watch", unknown], "cuarenta watch: no table has this link"),
         (["bot", unknown], "cuarenta bot: no table has this link"),
         (["bot", "not a link"], "cuarenta bot: 'not a link' is not a server address"),

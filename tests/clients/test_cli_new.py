@@ -12,8 +12,12 @@ from clients.table import TableLinks
 from clients.terminal.cli_new import links_text, parse_option
 from clients.terminal.i18n import Translator
 
-LINKS = TableLinks("T4ble", TableLink("http://h:1", "join-key-1"),
-                   TableLink("http://h:1", "watch-key-1"), TableLink("http://h:1", "host-key-1"))
+LINKS = TableLinks(
+    "T4ble",
+    TableLink("http://h:1", "join-key-1"),
+    TableLink("http://h:1", "watch-key-1"),
+    TableLink("http://h:1", "host-key-1"),
+)
 
 
 def test_people_read_which_link_plays_which_watches_and_that_the_host_link_is_secret() -> None:
@@ -28,8 +32,11 @@ def test_people_read_which_link_plays_which_watches_and_that_the_host_link_is_se
 
 def test_scripts_read_json() -> None:
     assert json.loads(links_text(LINKS, Translator("en"), as_json=True)) == {
-        "table": "T4ble", "join": "http://h:1/t/join-key-1",
-        "watch": "http://h:1/t/watch-key-1", "host": "http://h:1/t/host-key-1"}
+        "table": "T4ble",
+        "join": "http://h:1/t/join-key-1",
+        "watch": "http://h:1/t/watch-key-1",
+        "host": "http://h:1/t/host-key-1",
+    }
 
 
 def test_options_take_r13_value_types() -> None:

@@ -29,8 +29,15 @@ def test_a_capture_line_names_the_cards_and_the_r9_points() -> None:
 def test_a_trail_and_missed_cards_r8() -> None:
     trail = Played(1, min(cards("3H")), (), False, False, 0)
     assert line(trail.to_json()) == "Beto trails 3♥"
-    missed = Played(2, min(cards("5D")), tuple(sorted(cards("5C 6S"))), False, False, 0,
-                    tuple(sorted(cards("7H"))))
+    missed = Played(
+        2,
+        min(cards("5D")),
+        tuple(sorted(cards("5C 6S"))),
+        False,
+        False,
+        0,
+        tuple(sorted(cards("7H"))),
+    )
     assert line(missed.to_json()) == "Caro takes 5♣ 6♠ with 5♦ (misses 7♥)"
 
 
@@ -50,10 +57,10 @@ def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
 
 def test_table_events_and_hidden_placeholders() -> None:
     assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
-    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == (
-        "a level 2 bot sits in seat 2")
+    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == ("a level 2 bot sits in seat 2")
     assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
-        "un bot de nivel 2 se sienta en el asiento 2")
+        "un bot de nivel 2 se sienta en el asiento 2"
+    )
     assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
     assert line(s.Hidden()) is None
 
@@ -61,7 +68,12 @@ def test_table_events_and_hidden_placeholders() -> None:
 def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
     snap = snapshot_of(worked_example(), None)
     assert history_lines(snap, EN) == [
-        "hand 1: Dani deals", "Ana trails 2♣", "Beto trails 4♦", "Caro trails 7♥", "Dani trails J♣"]
+        "hand 1: Dani deals",
+        "Ana trails 2♣",
+        "Beto trails 4♦",
+        "Caro trails 7♥",
+        "Dani trails J♣",
+    ]
     assert history_lines(snap, ES)[1] == "Ana tira 2♣"
 
 
@@ -69,7 +81,8 @@ def test_r14_libre_2p_a_count_at_38_says_why_it_gave_nothing() -> None:
     counted, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
     info = table_info(seats=2).model_copy(update={"profile": "libre-2p"})
     assert count_notes(counted, scores, info, ES) == [
-        f"{NAMES[team]} está en 38: a 38 solo cuenta la caída, sus cartones no suman"]
+        f"{NAMES[team]} está en 38: a 38 solo cuenta la caída, sus cartones no suman"
+    ]
     assert "only a caída scores" in count_notes(counted, scores, info, EN)[0]
     heads_up = info.model_copy(update={"profile": "heads-up"})
     assert count_notes(counted, scores, heads_up, EN) == []  # R14 heads-up counts at 38

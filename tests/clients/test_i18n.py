@@ -31,8 +31,9 @@ def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
         ({}, "en"),
     ],
 )
-def test_the_language_comes_from_the_first_locale_variable_set(env: dict[str, str],
-                                                                lang: str) -> None:
+def test_the_language_comes_from_the_first_locale_variable_set(
+    env: dict[str, str], lang: str
+) -> None:
     assert detect_language(env) == lang
 
 

@@ -35,8 +35,9 @@ async def next_change(app: TableApp) -> None:
     app.changed.clear()
 
 
-async def play_by_keyboard(app: TableApp, pilot: Pilot[int],
-                           until_plays: int | None = None) -> None:
+async def play_by_keyboard(
+    app: TableApp, pilot: Pilot[int], until_plays: int | None = None
+) -> None:
     """Press keys as a person would: a card, then its first option; announce what is offered.
 
     Claims are left alone (the window closes on the server's clock). Returns at the end of the
@@ -158,6 +159,7 @@ async def test_a_spectator_sees_the_game_but_no_hand_and_chats_with_spectators(
 
 def english_only_words() -> set[str]:
     """Words of the English messages that neither Spanish nor Portuguese uses."""
+
     def words(lang: int) -> set[str]:
         text = " ".join(texts[lang] for texts in MESSAGES.values())
         return {w.lower() for w in re.findall(r"[A-Za-z']+", re.sub(r"\{\w+\}", " ", text))}
@@ -190,8 +192,10 @@ async def test_in_portuguese_the_draw_is_shown_as_dealt_and_bots_go_by_their_sea
 
             # R3: the draw as it was dealt, up to the first diamond — the record's order.
             drawn = [line for line in app.log_lines if line.startswith("sorteio: ")]
-            assert drawn == [f"sorteio: {cards_text(record['draw']['cards'])} → "
-                             f"{seat_name(app.snapshot.info, record['dealer'], tr)} dá as cartas"]
+            assert drawn == [
+                f"sorteio: {cards_text(record['draw']['cards'])} → "
+                f"{seat_name(app.snapshot.info, record['dealer'], tr)} dá as cartas"
+            ]
             # Every play line names its player: the person, or the bot by its seat and level.
             plays = [a for a in record["actions"] if a["type"] == "play"]
             said = [line for line in app.log_lines if " descarta " in line or " leva " in line]

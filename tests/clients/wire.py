@@ -15,16 +15,22 @@ from server.app import TableServer
 
 
 @contextlib.asynccontextmanager
-async def wire_bots(link: TableLink, count: int, level: int = 2, host: TableLink | None = None,
-                    ) -> AsyncIterator[list[asyncio.Task[BotTally]]]:
+async def wire_bots(
+    link: TableLink,
+    count: int,
+    level: int = 2,
+    host: TableLink | None = None,
+) -> AsyncIterator[list[asyncio.Task[BotTally]]]:
     """``count`` wire bots seated through ``link`` (the first through ``host`` if given: it
     starts the game once the table is full), playing until their game ends."""
     links = [link] * count if host is None else [host] + [link] * (count - 1)
     places = [LastingSession(each, f"wire {i}") for i, each in enumerate(links)]
     for place in places:
         await place.open()
-    tasks = [asyncio.create_task(WireBot(place, BotPlan(level=level, seed=i)).run())
-             for i, place in enumerate(places)]
+    tasks = [
+        asyncio.create_task(WireBot(place, BotPlan(level=level, seed=i)).run())
+        for i, place in enumerate(places)
+    ]
     try:
         yield tasks
     finally:

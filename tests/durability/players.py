@@ -45,9 +45,12 @@ async def seat_four(urls: Sequence[str]) -> tuple[list[ClientSession], s.TableCr
     return sessions, created
 
 
-async def play(session: ClientSession, rng: random.Random,
-               stop: Callable[[s.Snapshot], bool] = finished,
-               halt: asyncio.Event | None = None) -> s.Snapshot | None:
+async def play(
+    session: ClientSession,
+    rng: random.Random,
+    stop: Callable[[s.Snapshot], bool] = finished,
+    halt: asyncio.Event | None = None,
+) -> s.Snapshot | None:
     """Play a random legal card or announcement (R6, R7) on each turn until ``stop`` holds.
 
     The player decides on the newest snapshot it holds, and looks again whenever a message
@@ -93,8 +96,7 @@ async def play_all(sessions: Sequence[ClientSession], seed: int) -> list[s.Snaps
     return [final for final in finals if final is not None]
 
 
-async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int,
-                              events: int) -> None:
+async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int, events: int) -> None:
     """Play until the table is past event ``events`` in the middle of a hand, then stop.
 
     A game can end before that hand comes (a deal can end it at once: a cuarenta of R6 at 38
@@ -102,16 +104,22 @@ async def play_until_mid_hand(sessions: Sequence[ClientSession], seed: int,
     """
 
     def mid_hand(snap: s.Snapshot) -> bool:
-        return (snap.last_event >= events and snap.view is not None
-                and snap.view.phase == "play" and bool(snap.view.table))
+        return (
+            snap.last_event >= events
+            and snap.view is not None
+            and snap.view.phase == "play"
+            and bool(snap.view.table)
+        )
 
     for game in itertools.count(1):
         halt = asyncio.Event()
-        watcher = asyncio.create_task(play(sessions[0], random.Random(seed + 10 * game),
-                                           mid_hand, halt))
-        tasks = [asyncio.create_task(play(session, random.Random(seed + 10 * game + i),
-                                          halt=halt))
-                 for i, session in enumerate(sessions[1:], 1)]
+        watcher = asyncio.create_task(
+            play(sessions[0], random.Random(seed + 10 * game), mid_hand, halt)
+        )
+        tasks = [
+            asyncio.create_task(play(session, random.Random(seed + 10 * game + i), halt=halt))
+            for i, session in enumerate(sessions[1:], 1)
+        ]
         try:
             done, _ = await asyncio.wait([watcher, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -138,8 +146,7 @@ async def reconnect_all(sessions: Sequence[ClientSession], url: str) -> list[Cli
     return resumed
 
 
-async def assert_record_replays_to(session: ClientSession,
-                                   finals: Sequence[s.Snapshot]) -> None:
+async def assert_record_replays_to(session: ClientSession, finals: Sequence[s.Snapshot]) -> None:
     """The finished game's record (R15) replays to the scores every player saw."""
     answer = await session.request(c.GetRecord())
     assert isinstance(answer, s.RecordMessage)

@@ -91,13 +91,24 @@ def test_the_caddyfile_proxies_to_every_server_replica() -> None:
         return
     adapted = subprocess.run(
         [caddy, "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
-        capture_output=True, text=True, check=True, timeout=30,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
         env={**os.environ, "CUARENTA_SITE": ":8080"},
     )
     config = json.loads(adapted.stdout)
     server = config["apps"]["http"]["servers"]["srv0"]
     assert server["listen"] == [":8080"]
-    proxy = next(handler for route in server["routes"] for handler in route["handle"]
-                 if handler["handler"] == "reverse_proxy")
-    assert proxy["dynamic_upstreams"] == {"source": "a", "name": "server", "port": "8765",
-                                          "refresh": 5_000_000_000}
+    proxy = next(
+        handler
+        for route in server["routes"]
+        for handler in route["handle"]
+        if handler["handler"] == "reverse_proxy"
+    )
+    assert proxy["dynamic_upstreams"] == {
+        "source": "a",
+        "name": "server",
+        "port": "8765",
+        "refresh": 5_000_000_000,
+    }

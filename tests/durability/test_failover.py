@@ -37,9 +37,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def serve_args(redis: RedisServer) -> tuple[str, ...]:
     """Test players act at machine speed: no rate limit (a fast table passes 20 commands/s)."""
-    return ("--store", redis.url, "--lease", LEASE_S, "--claim-window", "0.1",
-            "--commands-per-s", "10000",
-            "--away-turn", "0", "--grace", "60")
+    return (
+        "--store",
+        redis.url,
+        "--lease",
+        LEASE_S,
+        "--claim-window",
+        "0.1",
+        "--commands-per-s",
+        "10000",
+        "--away-turn",
+        "0",
+        "--grace",
+        "60",
+    )
 
 
 async def stored_last_event(redis: RedisServer, table_id: str) -> int:
@@ -52,8 +63,9 @@ async def stored_last_event(redis: RedisServer, table_id: str) -> int:
         await store.close()
 
 
-async def assert_nothing_lost(redis: RedisServer, table_id: str,
-                              sessions: list[ClientSession]) -> None:
+async def assert_nothing_lost(
+    redis: RedisServer, table_id: str, sessions: list[ClientSession]
+) -> None:
     """Invariants 2 and 3 at a game's end: each player saw every event once, in order, and
     the newest event anyone saw is the newest stored."""
     assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
@@ -63,7 +75,8 @@ async def assert_nothing_lost(redis: RedisServer, table_id: str,
 
 
 async def test_kill_9_mid_hand_then_restart_resumes_at_the_last_acknowledged_event_r15(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     first = server_process(*serve_args(redis_server))
     sessions, created = await seat_four([first.ws_url])
@@ -87,7 +100,8 @@ async def test_kill_9_mid_hand_then_restart_resumes_at_the_last_acknowledged_eve
 
 
 async def test_two_processes_share_a_table_and_one_takes_over_when_the_owner_dies(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """Invariant 4: players on either process; the owner is killed; the other takes over."""
     owner = server_process(*serve_args(redis_server))
@@ -115,7 +129,8 @@ async def test_two_processes_share_a_table_and_one_takes_over_when_the_owner_die
 
 
 async def test_sigterm_hands_tables_over_and_closes_connections_with_1001(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """Graceful shutdown: commands in flight finish, tables move, clients are told to go."""
     leaving = server_process(*serve_args(redis_server))
@@ -137,7 +152,8 @@ async def test_sigterm_hands_tables_over_and_closes_connections_with_1001(
 
 
 async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_owner(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """Invariant 4 with 3 processes: both survivors race for the lapsed lease, one wins, the
     other relays to it; the dead process's players rejoin on either and nobody misses a thing."""
@@ -161,7 +177,8 @@ async def test_three_processes_the_owner_dies_the_other_two_agree_on_one_new_own
 
 
 async def test_a_resume_in_flight_to_a_frozen_owner_is_seated_once_when_its_process_takes_over(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """Invariant 2 across a takeover that meets a request on its way: the owner freezes
     (SIGSTOP: still subscribed, never answering), two of its players resume through the other
@@ -173,9 +190,9 @@ async def test_a_resume_in_flight_to_a_frozen_owner_is_seated_once_when_its_proc
     sessions, created = await seat_four([owner.ws_url, other.ws_url])  # seats 0, 2 on the owner
     await play_until_mid_hand(sessions, seed=41, events=25)
     owner.freeze()
-    resumed = await asyncio.gather(*(
-        sessions[seat].reconnect(other.ws_url, f"seat-{seat}", wait_s=60) for seat in (0, 2)
-    ))
+    resumed = await asyncio.gather(
+        *(sessions[seat].reconnect(other.ws_url, f"seat-{seat}", wait_s=60) for seat in (0, 2))
+    )
     owner.kill()  # now the old sockets close at once (a frozen peer holds a close for 10 s)
     for seat, session in zip((0, 2), resumed, strict=True):
         await sessions[seat].close()
@@ -200,7 +217,8 @@ asyncio.run(main())
 
 
 def test_sigterm_ends_promptly_with_relayed_players_that_stopped_answering(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """A graceful shutdown is bounded even when its clients (frozen: SIGSTOP) never finish the
     close handshake and their table is owned by another process (their detach is forwarded)."""
@@ -208,7 +226,9 @@ def test_sigterm_ends_promptly_with_relayed_players_that_stopped_answering(
     leaving = server_process(*serve_args(redis_server))
     players = subprocess.Popen(
         [sys.executable, "-c", FROZEN_PLAYERS, owner.ws_url, leaving.ws_url],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
     try:
         assert players.stdout is not None

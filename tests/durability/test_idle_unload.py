@@ -38,13 +38,16 @@ async def make_store(kind: str, request: pytest.FixtureRequest) -> Store:
 
 @pytest.mark.parametrize("kind", ["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def test_an_idle_table_is_unloaded_and_a_returning_player_resumes_it_contiguously(
-    kind: str, request: pytest.FixtureRequest, start_server: StartServer,
+    kind: str,
+    request: pytest.FixtureRequest,
+    start_server: StartServer,
 ) -> None:
     """Invariants 2 and 5: everyone leaves mid-hand, stand-ins finish the game, the table
     leaves memory; each player comes back with the seat token and misses nothing."""
     store = await make_store(kind, request)
-    async with start_server(store=store, idle_unload_s=IDLE_S, grace_s=3600.0,
-                            claim_window_s=0.1, lease_s=2.0) as server:
+    async with start_server(
+        store=store, idle_unload_s=IDLE_S, grace_s=3600.0, claim_window_s=0.1, lease_s=2.0
+    ) as server:
         sessions, created = await seat_four([server.ws_url])
         await play_until_mid_hand(sessions, seed=3, events=20)
         assert created.table in server.lobby.rooms
@@ -59,8 +62,10 @@ async def test_an_idle_table_is_unloaded_and_a_returning_player_resumes_it_conti
             assert await store.lease_owner(created.table) is None
             assert created.table not in await store.lapsed_leases()
 
-        resumed = [await session.reconnect(server.ws_url, f"back-{seat}")
-                   for seat, session in enumerate(sessions)]
+        resumed = [
+            await session.reconnect(server.ws_url, f"back-{seat}")
+            for seat, session in enumerate(sessions)
+        ]
         assert created.table in server.lobby.rooms
         for session in resumed:
             assert contiguous(session), session.problems

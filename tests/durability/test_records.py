@@ -31,8 +31,11 @@ HOST = "host-key-aaaaaaaa"
 
 
 def kept(game: int, *readers: str) -> KeptRecord:
-    return KeptRecord(game, RECORD.replace(b"[]", f"[{game}]".encode()),
-                      tuple(credential_digest(reader) for reader in readers))
+    return KeptRecord(
+        game,
+        RECORD.replace(b"[]", f"[{game}]".encode()),
+        tuple(credential_digest(reader) for reader in readers),
+    )
 
 
 async def until(condition: Callable[[], Awaitable[bool]], timeout_s: float = 30.0) -> None:
@@ -148,12 +151,24 @@ def get_json(url: str) -> object:
 
 @pytest.mark.redis
 async def test_a_finished_games_record_downloads_and_replays_after_the_table_expired_r15(
-    redis_server: RedisServer, server_process: Callable[..., ServerProcess],
+    redis_server: RedisServer,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """The table lapses (short table TTL); a new server still serves the record, which replays."""
-    first = server_process("--store", redis_server.url, "--table-ttl", "5", "--lease", "2",
-                           "--commands-per-s", "10000",
-                           "--claim-window", "0.1", "--away-turn", "0")
+    first = server_process(
+        "--store",
+        redis_server.url,
+        "--table-ttl",
+        "5",
+        "--lease",
+        "2",
+        "--commands-per-s",
+        "10000",
+        "--claim-window",
+        "0.1",
+        "--away-turn",
+        "0",
+    )
     sessions, created = await seat_four([first.ws_url])
     finals = await play_all(sessions, seed=31)
     tokens = [session.token for session in sessions]
@@ -163,6 +178,7 @@ async def test_a_finished_games_record_downloads_and_replays_after_the_table_exp
 
     store = await open_store(redis_server.url)
     try:
+
         async def table_gone() -> bool:
             return await store.load(created.table) is None
 
@@ -176,11 +192,15 @@ async def test_a_finished_games_record_downloads_and_replays_after_the_table_exp
         record = await asyncio.to_thread(get_json, f"{base}?key={key}")
         result = replay(Record.from_json(record))
         assert result["status"] == "finished"
-        assert all(final.view is not None and final.view.scores == result["scores"]
-                   for final in finals)
+        assert all(
+            final.view is not None and final.view.scores == result["scores"] for final in finals
+        )
     game_1 = await asyncio.to_thread(get_json, f"{base}/1?key={created.host_key}")
     assert game_1 == record, "/record/<table>/<game>: the same game by its number"
-    for wrong in (f"?key={created.join_key}", f"/2?key={created.host_key}",
-                  f"/x?key={created.host_key}"):
+    for wrong in (
+        f"?key={created.join_key}",
+        f"/2?key={created.host_key}",
+        f"/x?key={created.host_key}",
+    ):
         with pytest.raises(urllib.error.HTTPError, match="404"):
             await asyncio.to_thread(get_json, base + wrong)

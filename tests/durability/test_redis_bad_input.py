@@ -25,7 +25,8 @@ pytestmark = pytest.mark.redis
 
 @pytest.fixture
 async def redis_table_server(
-    redis_server: RedisServer, start_server: StartServer,
+    redis_server: RedisServer,
+    start_server: StartServer,
 ) -> AsyncIterator[tuple[TableServer, RedisStore]]:
     store = await open_store(redis_server.url)
     async with start_server(store=store, claim_window_s=0.1) as server:
@@ -43,10 +44,12 @@ async def test_bad_frames_are_refused_and_store_nothing(
 
     intruder = sessions[1]
     with pytest.raises(RequestRefused) as refused:  # R7: no play takes A, A and K at once
-        await intruder.request(c.Play(card="KS", take=["AS", "AC", "KC"],
-                                      at=intruder.last_event))
-    assert refused.value.code in {ErrorCode.ILLEGAL_ACTION, ErrorCode.NOT_YOUR_TURN,
-                                  ErrorCode.INVALID_MESSAGE}
+        await intruder.request(c.Play(card="KS", take=["AS", "AC", "KC"], at=intruder.last_event))
+    assert refused.value.code in {
+        ErrorCode.ILLEGAL_ACTION,
+        ErrorCode.NOT_YOUR_TURN,
+        ErrorCode.INVALID_MESSAGE,
+    }
     await intruder.send_raw(msgpack.packb({"type": "no_such_message", "rid": 77}))
     error = await intruder.next_of(type(refused.value.error), lambda e: e.rid == 77)
     assert error.code == ErrorCode.UNKNOWN_TYPE
@@ -63,7 +66,9 @@ async def test_bad_frames_are_refused_and_store_nothing(
     after = await store.load(created.table)
     assert after is not None
     assert (after.version, after.last_event, after.state) == (
-        before.version, before.last_event, before.state
+        before.version,
+        before.last_event,
+        before.state,
     ), "no bad frame changed the stored table"
     for session in [*sessions, spoiler, huge]:
         await session.close()

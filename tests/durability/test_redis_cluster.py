@@ -67,8 +67,10 @@ async def test_a_tables_keys_share_a_slot_and_tables_spread_over_the_masters(
     store: RedisStore,
 ) -> None:
     assert store.cluster is not None
-    slots = {key_slot(table_key("t1", part).encode())
-             for part in ("meta", "log", "lease", "record:1", "records")}
+    slots = {
+        key_slot(table_key("t1", part).encode())
+        for part in ("meta", "log", "lease", "record:1", "records")
+    }
     assert len(slots) == 1
     nodes = set()
     for index in range(12):
@@ -83,12 +85,24 @@ async def test_a_tables_keys_share_a_slot_and_tables_spread_over_the_masters(
 
 
 async def test_two_processes_on_a_cluster_share_a_table_and_take_over_from_a_dead_owner(
-    redis_cluster: RedisClusterServers, server_process: Callable[..., ServerProcess],
+    redis_cluster: RedisClusterServers,
+    server_process: Callable[..., ServerProcess],
 ) -> None:
     """Invariant 4 through the cluster: commands forwarded and events relayed over pub/sub."""
-    args = ("--store", redis_cluster.url, "--lease", "2", "--claim-window", "0.1",
-            "--commands-per-s", "10000",
-            "--away-turn", "0", "--grace", "60")
+    args = (
+        "--store",
+        redis_cluster.url,
+        "--lease",
+        "2",
+        "--claim-window",
+        "0.1",
+        "--commands-per-s",
+        "10000",
+        "--away-turn",
+        "0",
+        "--grace",
+        "60",
+    )
     owner, other = server_process(*args), server_process(*args)
     sessions, _ = await seat_four([owner.ws_url, other.ws_url])  # seats 1, 3 relayed
     await play_until_mid_hand(sessions, seed=41, events=20)

@@ -31,16 +31,17 @@ async def whose_turn(sessions: list[ClientSession]) -> tuple[ClientSession, c.Ga
     """The person whose decision it is, and a legal move for them (R7)."""
     for session in sessions:
         snap = session.snapshot
-        moves = [] if snap is None else [
-            a for a in snap.legal if isinstance(a, c.Play | c.Announce)
-        ]
+        moves = (
+            [] if snap is None else [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
+        )
         if moves and snap is not None and snap.last_event == session.last_event:
             return session, random.Random(3).choice(moves)
     raise AssertionError("nobody has a decision to make")
 
 
 async def test_commands_while_redis_is_down_are_refused_and_play_resumes_after_it_returns(
-    redis_server: RedisServer, start_server: StartServer,
+    redis_server: RedisServer,
+    start_server: StartServer,
 ) -> None:
     store = await open_store(redis_server.url)
     async with start_server(store=store, claim_window_s=0.1, lease_s=2.0) as server:

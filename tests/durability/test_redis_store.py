@@ -48,7 +48,8 @@ async def test_a_tables_keys_share_one_cluster_slot(store: RedisStore) -> None:
 
 
 async def test_a_game_command_costs_one_round_trip_on_the_write_path(
-    redis_server: RedisServer, store: RedisStore,
+    redis_server: RedisServer,
+    store: RedisStore,
 ) -> None:
     """Invariant 3's write is one EVALSHA: version check, state and events in one step."""
     await store.create_table("t1", b"s0", {})
@@ -128,7 +129,8 @@ async def test_a_crashed_owners_lease_lapses_after_the_lease_time(store: RedisSt
 
 
 async def test_while_redis_is_down_writes_fail_clearly_and_the_log_survives_a_restart(
-    redis_server: RedisServer, store: RedisStore,
+    redis_server: RedisServer,
+    store: RedisStore,
 ) -> None:
     """Redis killed (-9) and restarted from its append-only file: nothing is half-applied."""
     await store.create_table("t1", b"s0", {"join-key-aaaa": "join"})
@@ -158,10 +160,15 @@ def test_serve_exits_with_a_clear_error_when_redis_is_unreachable_at_start() -> 
     url = f"redis://127.0.0.1:{free_port()}/0"
     done = subprocess.run(
         [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--store", url],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 1
     assert done.stdout == "", "it never says it is listening"
-    assert done.stderr.strip().splitlines()[-1].startswith(
-        "cuarenta serve: storage unavailable: could not reach Redis"
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith("cuarenta serve: storage unavailable: could not reach Redis")
     )

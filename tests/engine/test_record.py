@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import pytest
 
-from engine import Game, InvalidRecord, Phase, Record, replay
+from engine import Game, IllegalAction, InvalidRecord, Phase, Record, replay
 from tests.engine import helpers
 from tests.engine.helpers import stacked_pack
 from tests.engine.test_announce import RONDA_1
@@ -180,3 +181,14 @@ def test_an_action_after_the_end_is_an_error_but_the_winner_is_reported_R15() ->
     assert result["error"]["index"] == len(game.actions)
     assert "R12" in result["error"]["message"]
     assert len(result["hands"]) == len(game.counted_hands) >= 1
+
+
+@pytest.mark.parametrize("bad", [1, 7, 30])
+def test_an_illegal_action_in_a_record_is_named_by_its_position_R15(bad: int) -> None:
+    """``IllegalAction.index`` is the position of the first illegal action, counted from 0."""
+    record = bot_game("pagat-4p", 5).record()
+    actions = list(record.actions)
+    actions[bad] = actions[bad - 1]  # the same action twice: the card has left the hand
+    with pytest.raises(IllegalAction) as refused:
+        Game.from_record(dataclasses.replace(record, actions=tuple(actions)))
+    assert refused.value.index == bad

@@ -16,8 +16,8 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
+from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
-from server.referee import Referee, RefereeConfig
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(bot_delay_s=0.0)

@@ -48,7 +48,12 @@ async def test_r14_one_click_deals_a_heads_up_chica_against_a_level_1_bot(
     async with start_server() as server, await ClientSession.connect(server.ws_url, "Ana") as ana:
         opened = await ladder(ana, m.LadderOpen())
         assert (opened.streak, opened.level, opened.score, opened.best, opened.chica) == (
-            0, 1, 0, 0, None)
+            0,
+            1,
+            0,
+            0,
+            None,
+        )
         state = await ladder(ana, m.LadderPlay(token=opened.token))
         assert state.chica is not None
         assert state.chica.level == 1
@@ -59,7 +64,9 @@ async def test_r14_one_click_deals_a_heads_up_chica_against_a_level_1_bot(
             assert snap.info.profile == "heads-up"
             assert snap.info.stage == "playing"
             assert [(x.occupant, x.bot_level) for x in snap.info.seats] == [
-                ("person", None), ("bot", 1)]
+                ("person", None),
+                ("bot", 1),
+            ]
             assert snap.view is not None
             assert snap.view.seats == 2
             assert snap.you.seat == 0
@@ -73,8 +80,10 @@ async def test_r14_one_click_deals_a_heads_up_chica_against_a_level_1_bot(
 async def test_r14_wins_raise_the_level_and_a_loss_ends_the_streak(
     start_server: StartServer,
 ) -> None:
-    async with start_server(seeds=counter(1000).__next__) as server, \
-            await ClientSession.connect(server.ws_url, "Ana") as ana:
+    async with (
+        start_server(seeds=counter(1000).__next__) as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
         state = await ladder(ana, m.LadderOpen())
         token = state.token
         history = []
@@ -113,8 +122,10 @@ async def test_r14_wins_raise_the_level_and_a_loss_ends_the_streak(
 async def test_r14_new_ends_the_streak_and_deals_against_level_1(
     start_server: StartServer,
 ) -> None:
-    async with start_server(seeds=counter(1000).__next__) as server, \
-            await ClientSession.connect(server.ws_url, "Ana") as ana:
+    async with (
+        start_server(seeds=counter(1000).__next__) as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
         token = (await ladder(ana, m.LadderOpen())).token
         await play_chica(server, await ladder(ana, m.LadderPlay(token=token)))
         won = await ladder(ana, m.LadderPlay(token=token))
@@ -144,8 +155,10 @@ async def test_ladder_tokens_are_issued_by_the_server_never_made_up(
 async def test_the_leaderboard_shows_checked_names_and_best_scores(
     start_server: StartServer,
 ) -> None:
-    async with start_server(seeds=counter(1000).__next__) as server, \
-            await ClientSession.connect(server.ws_url, "Ana") as ana:
+    async with (
+        start_server(seeds=counter(1000).__next__) as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
         token = (await ladder(ana, m.LadderOpen())).token
         with pytest.raises(RequestRefused) as refused:
             await ana.request(m.LadderRename(token=token, name="visit www.spam.ec"))
@@ -157,7 +170,8 @@ async def test_the_leaderboard_shows_checked_names_and_best_scores(
         board = await ana.request(m.LadderBoardRequest())
         assert isinstance(board, m.LadderBoard)
         assert [(x.rank, x.name, x.score, x.streak) for x in board.lines] == [
-            (1, "Ana María", state.best, 1)]
+            (1, "Ana María", state.best, 1)
+        ]
 
 
 async def test_a_chica_whose_table_is_gone_ends_the_streak_as_abandoned(
@@ -166,7 +180,8 @@ async def test_a_chica_whose_table_is_gone_ends_the_streak_as_abandoned(
     """A chica table left unplayed past its TTL no longer exists: the streak ends, best kept."""
     gone = Chica("no-such-table", "join-key-gone", 0, "no-such-table.secret", 3)
     await table_server.ladder.store.save(
-        LadderRun("kept-token-123", streak=2, margins=30, best=20_030, chica=gone))
+        LadderRun("kept-token-123", streak=2, margins=30, best=20_030, chica=gone)
+    )
     async with await ClientSession.connect(table_server.ws_url, "Ana") as ana:
         state = await ladder(ana, m.LadderOpen(token="kept-token-123"))
         assert state.last is not None
@@ -179,8 +194,10 @@ async def test_r14_a_solo_chica_left_mid_hand_is_unloaded_and_comes_back_as_it_w
 ) -> None:
     """Nobody connected and nothing due: the waiting chica leaves memory, its state stays
     stored, and the seat token brings it back at the same position (no move made meanwhile)."""
-    async with start_server(seeds=counter(2000).__next__, idle_unload_s=0.1) as server, \
-            await ClientSession.connect(server.ws_url, "Ana") as ana:
+    async with (
+        start_server(seeds=counter(2000).__next__, idle_unload_s=0.1) as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
         token = (await ladder(ana, m.LadderOpen())).token
         state = await ladder(ana, m.LadderPlay(token=token))
         assert state.chica is not None
@@ -189,10 +206,12 @@ async def test_r14_a_solo_chica_left_mid_hand_is_unloaded_and_comes_back_as_it_w
         ) as person:
             for _ in range(2):
                 snap = await person.next_snapshot(
-                    lambda x: bool(x.legal) and x.last_event == person.last_event)
+                    lambda x: bool(x.legal) and x.last_event == person.last_event
+                )
                 await person.act(greedy(snap.legal))
             before = await person.next_snapshot(
-                lambda x: bool(x.legal) and x.last_event == person.last_event)
+                lambda x: bool(x.legal) and x.last_event == person.last_event
+            )
         while state.chica.table in server.lobby.rooms:  # noqa: ASYNC110 (the lobby has no event)
             await asyncio.sleep(0.05)
         async with await ClientSession.connect(

@@ -19,8 +19,10 @@ def game_over(winner: int | str, scores: list[int]) -> dict[str, Any]:
     return public("game_over", winner=winner, scores=scores, reason="target")
 
 
-START = [public("seat_taken", seat=1, name="Bot 1", bot_level=1),
-         public("game_started", game=1, names=["Ana", "Bot 1"])]
+START = [
+    public("seat_taken", seat=1, name="Bot 1", bot_level=1),
+    public("game_started", game=1, names=["Ana", "Bot 1"]),
+]
 
 
 def test_an_unfinished_game_has_no_outcome() -> None:
@@ -45,8 +47,12 @@ def test_r14_a_heads_up_draw_is_a_draw_for_the_person() -> None:
 
 
 def test_only_the_first_game_counts_a_rematch_is_outside_the_ladder() -> None:
-    log = [*START, game_over(1, [20, 40]), public("game_started", game=2, names=[]),
-           game_over(0, [40, 0])]
+    log = [
+        *START,
+        game_over(1, [20, 40]),
+        public("game_started", game=2, names=[]),
+        game_over(0, [40, 0]),
+    ]
     outcome = chica_outcome(log, seat=0)
     assert outcome is not None
     assert outcome.result == "lost"
@@ -64,7 +70,11 @@ def test_a_card_a_stand_in_played_for_the_person_marks_the_outcome_assisted() ->
 
 
 def test_per_seat_forms_are_read_as_the_person_saw_them() -> None:
-    dealt = {"v": [{"type": "packet_dealt", "hands": [["AC"], None]},
-                   {"type": "packet_dealt", "hands": [None, ["2C"]]},
-                   {"type": "packet_dealt", "hands": [None, None]}]}
+    dealt = {
+        "v": [
+            {"type": "packet_dealt", "hands": [["AC"], None]},
+            {"type": "packet_dealt", "hands": [None, ["2C"]]},
+            {"type": "packet_dealt", "hands": [None, None]},
+        ]
+    }
     assert chica_outcome([*START, dealt, game_over(1, [0, 40])], seat=0) is not None

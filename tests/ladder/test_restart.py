@@ -17,7 +17,8 @@ pytestmark = pytest.mark.redis
 
 
 async def test_a_streak_and_its_chica_in_progress_survive_a_server_restart(
-    start_server: StartServer, redis_server: RedisServer,
+    start_server: StartServer,
+    redis_server: RedisServer,
 ) -> None:
     seeds = itertools.count(1000).__next__
     async with (
@@ -43,7 +44,8 @@ async def test_a_streak_and_its_chica_in_progress_survive_a_server_restart(
         ) as person:
             for _ in range(3):  # a few cards into chica 2, then the server goes down
                 snap = await person.next_snapshot(
-                    lambda x: bool(x.legal) and x.last_event == person.last_event)
+                    lambda x: bool(x.legal) and x.last_event == person.last_event
+                )
                 await person.act(greedy(snap.legal))
             seen = person.last_event
 

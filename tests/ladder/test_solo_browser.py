@@ -30,8 +30,10 @@ def stat(page: Page, name: str) -> str:
 def greedy(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The play taking the most cards; with nothing to take, the lowest card is trailed."""
     plays = [action for action in legal if action["type"] == "play"]
-    return max(plays, key=lambda play: (len(play["take"]),
-                                        0 if play["take"] else -RANKS.index(play["card"][0])))
+    return max(
+        plays,
+        key=lambda play: (len(play["take"]), 0 if play["take"] else -RANKS.index(play["card"][0])),
+    )
 
 
 def play_one_turn(page: Page) -> bool:
@@ -119,7 +121,8 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
     expected = "2" if result == "won" else "1"
     page.wait_for_function(
         "level => document.querySelector('.seat.seat-top .badge-bot')?.textContent.endsWith(level)",
-        arg=expected)
+        arg=expected,
+    )
     assert stat(page, "level") == expected
 
     # "Nuevo": a fresh streak against a level-1 bot (after confirming, when a streak would end).
@@ -127,7 +130,8 @@ def test_solo_ladder_one_click_a_chica_played_greedily_and_the_streak_counted(
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#solo-new")
     page.wait_for_function(
-        "old => (globalThis.__cuarenta?.model?.table?.id ?? old) !== old", arg=table)
+        "old => (globalThis.__cuarenta?.model?.table?.id ?? old) !== old", arg=table
+    )
     page.wait_for_selector(".solo-table .hand")
     assert (stat(page, "streak"), stat(page, "level")) == ("0", "1")
     assert page.locator(".seat.seat-top .badge-bot").inner_text().endswith("1")

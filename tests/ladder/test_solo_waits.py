@@ -15,9 +15,10 @@ from engine.actions import Action, Play, action_from_json
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
 from server.bots import decide
-from server.ladder.chica import BOT_SEAT, PERSON_SEAT, deal_chica
+from server.core.chica import BOT_SEAT, PERSON_SEAT
+from server.core.commands import DealChica
+from server.core.referee import Referee, RefereeConfig
 from server.ladder.outcome import chica_outcome
-from server.referee import Referee, RefereeConfig
 
 T0 = 1_000_000.0
 DAY = 24 * 3600.0
@@ -29,8 +30,9 @@ LATER = (CONFIG.away_turn_s + 1, CONFIG.grace_s + 1, 3600.0, DAY, 7 * DAY)
 def solo_table(seed: int) -> tuple[Referee, str]:
     seeds = itertools.count(seed)
     ref = Referee.create("heads-up", {}, 0, CONFIG, seeds=lambda: next(seeds))
-    _, dealt = deal_chica(ref, "Ana", 1, T0)
-    return ref, dealt.seat_token
+    dealt = ref.apply(DealChica("Ana", 1), T0).reserved
+    assert dealt is not None
+    return ref, dealt.token
 
 
 def restarted(ref: Referee, now: float) -> Referee:

@@ -14,11 +14,13 @@ from server.store.redis import open_store
 from tests.redis_server import RedisClusterServers, RedisServer
 
 
-@pytest.fixture(params=[
-    "memory",
-    pytest.param("redis_server", marks=pytest.mark.redis),
-    pytest.param("redis_cluster", marks=pytest.mark.redis),  # every save touches one slot
-])
+@pytest.fixture(
+    params=[
+        "memory",
+        pytest.param("redis_server", marks=pytest.mark.redis),
+        pytest.param("redis_cluster", marks=pytest.mark.redis),  # every save touches one slot
+    ]
+)
 async def store(request: pytest.FixtureRequest) -> AsyncIterator[LadderStore]:
     if request.param == "memory":
         yield MemoryLadderStore()
@@ -63,7 +65,10 @@ async def test_the_board_keeps_each_ladders_best_score_highest_first(store: Ladd
     await store.offer_best("d", 0, "Dani")  # nothing won yet: not on the board
     board = await store.board()
     assert [(entry.name, entry.score, entry.streak) for entry in board] == [
-        (None, 30_101, 3), ("Caro", 20_000, 2), ("Ana", 10_012, 1)]
+        (None, 30_101, 3),
+        ("Caro", 20_000, 2),
+        ("Ana", 10_012, 1),
+    ]
     await store.offer_best("b", 30_101, "Beto")  # naming keeps the score
     assert (await store.board(size=1))[0].name == "Beto"
 

@@ -31,8 +31,11 @@ WAIT_S = 30.0
 OnTurn = Callable[[ClientSession, s.Snapshot], Awaitable[c.GameAction | None]]
 
 
-async def seat_two(server: TableServer, profile: Profile, turn_timer: TurnTimer = 0,
-                   ) -> tuple[ClientSession, ClientSession, ClientSession]:
+async def seat_two(
+    server: TableServer,
+    profile: Profile,
+    turn_timer: TurnTimer = 0,
+) -> tuple[ClientSession, ClientSession, ClientSession]:
     """Ana creates and sits through the host key, Beto through the join link, Caro watches."""
     ana = await ClientSession.connect(server.ws_url, "Ana")
     created = await ana.request(c.CreateTable(profile=profile, turn_timer=turn_timer))
@@ -90,7 +93,7 @@ def assert_r14_deal_and_leader(events: list[dict[str, Any]], seat: int) -> None:
         assert len(event["hands"]) == 2
         assert len(event["hands"][seat]) == 5
         assert event["hands"][1 - seat] is None  # the other hand is never sent (invariant 1)
-        first = next((e for e in events[index + 1:] if e["type"] in ("played", "game_over")), None)
+        first = next((e for e in events[index + 1 :] if e["type"] in ("played", "game_over")), None)
         if first is not None and first["type"] == "played":
             assert first["seat"] == 1 - event["dealer"]
     finished_hands = {e["hand"] for e in events if e["type"] == "hand_counted"}
@@ -123,7 +126,10 @@ async def assert_replays_identically(session: ClientSession, final: s.Snapshot) 
     result = replay(Record.from_json(answer.record))
     assert final.view is not None
     assert (result["status"], result["scores"], result["winner"]) == (
-        "finished", final.view.scores, final.view.winner)
+        "finished",
+        final.view.scores,
+        final.view.winner,
+    )
 
 
 async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematch(
@@ -140,8 +146,12 @@ async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematc
         async def beto_turn(session: ClientSession, snap: s.Snapshot) -> c.GameAction | None:
             assert any(d.kind == "turn" and d.seat == 1 for d in snap.deadlines)  # the timer
             plays = [a for a in snap.legal if isinstance(a, c.Play)]
-            assert not [(a, b) for a in plays for b in plays if a.card == b.card
-                        and set(a.take) < set(b.take)]  # R14: always the longest sequence
+            assert not [
+                (a, b)
+                for a in plays
+                for b in plays
+                if a.card == b.card and set(a.take) < set(b.take)
+            ]  # R14: always the longest sequence
             capturing = {a.card for a in plays if a.take}
             if capturing and not refused:  # R14 heads-up: a card that can capture must capture
                 card = sorted(capturing)[0]
@@ -184,12 +194,16 @@ async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematc
         for event, before in seen:
             if event["type"] == "announced" and event["call"] == "ronda":  # R14: +2 below 30
                 assert event["points"] == (2 if before[event["seat"]] < 30 else 0)
-        limpias_at_38 = [(e, b) for e, b in seen if e["type"] == "played" and e["limpia"]
-                         and b[e["seat"]] == 38 and not e["caida"]]
+        limpias_at_38 = [
+            (e, b)
+            for e, b in seen
+            if e["type"] == "played" and e["limpia"] and b[e["seat"]] == 38 and not e["caida"]
+        ]
         assert limpias_at_38  # pinned by seed 13
         assert all(e["points"] == 0 for e, _ in limpias_at_38)  # R14: no limpia at 38
-        caida_at_38 = [e for e, b in seen if e["type"] == "played" and e["caida"]
-                       and b[e["seat"]] == 38]
+        caida_at_38 = [
+            e for e, b in seen if e["type"] == "played" and e["caida"] and b[e["seat"]] == 38
+        ]
         assert caida_at_38
         assert caida_at_38[-1]["points"] >= 2  # a caída still scores at 38, and wins
 
@@ -202,9 +216,12 @@ async def test_r14_heads_up_table_mandatory_capture_38_rule_reconnect_and_rematc
         await beto.request(c.Rematch())
         second, _ = await asyncio.gather(play(ana, 2), beto_plays(2))
         await assert_replays_identically(ana, second)
-        game_two = engine_events(ana)[len(events):]
-        counts_at_38 = [(e, b) for e, b in with_scores_before(game_two)
-                        if e["type"] == "hand_counted" and 38 in b]
+        game_two = engine_events(ana)[len(events) :]
+        counts_at_38 = [
+            (e, b)
+            for e, b in with_scores_before(game_two)
+            if e["type"] == "hand_counted" and 38 in b
+        ]
         assert counts_at_38  # pinned by seed 15
         for event, before in counts_at_38:
             team = before.index(38)
@@ -244,8 +261,9 @@ async def test_r14_libre_2p_optional_capture_and_at_38_only_a_caida_scores(
                     if before[team] == 38:
                         assert event["points"][team] == 0  # no count at 38
         at_38 = [e for e, b in seen if e["type"] == "played" and b[e["seat"]] == 38]
-        kinds_at_38 = {"caida" if e["caida"] else "limpia" if e["limpia"] else "other"
-                       for e in at_38}
+        kinds_at_38 = {
+            "caida" if e["caida"] else "limpia" if e["limpia"] else "other" for e in at_38
+        }
         assert {"limpia", "caida"} <= kinds_at_38  # pinned by seed 8
         assert [e for e, b in seen if e["type"] == "hand_counted" and 38 in b]
         assert count_ties(seen, count_at_38=False) >= 1  # pinned by seed 8: 18-18 in hand 1
@@ -256,8 +274,7 @@ async def test_r14_libre_2p_optional_capture_and_at_38_only_a_caida_scores(
 async def test_r14_libre_2p_missed_sequence_cards_stay_on_the_table(
     start_server: StartServer,
 ) -> None:
-    async with start_server(seeds=itertools.count(1).__next__,
-                            away_turn_s=AWAY_TURN_S) as server:
+    async with start_server(seeds=itertools.count(1).__next__, away_turn_s=AWAY_TURN_S) as server:
         ana, beto, caro = await seat_two(server, "libre-2p")
         await ana.request(c.Start())
         left: list[tuple[list[str], list[str]]] = []
@@ -265,8 +282,9 @@ async def test_r14_libre_2p_missed_sequence_cards_stay_on_the_table(
         async def stop_short(session: ClientSession, snap: s.Snapshot) -> c.GameAction | None:
             plays = [a for a in snap.legal if isinstance(a, c.Play) and a.take]
             for short in plays:
-                longer = [a for a in plays if a.card == short.card
-                          and set(short.take) < set(a.take)]
+                longer = [
+                    a for a in plays if a.card == short.card and set(short.take) < set(a.take)
+                ]
                 if longer and not left:
                     missed = sorted(set(longer[0].take) - set(short.take))
                     left.append((missed, []))
@@ -303,20 +321,29 @@ async def test_r14_a_two_seat_table_of_bots_plays_to_the_end_for_a_spectating_ho
         assert final.view.hand is None
 
 
-@pytest.mark.parametrize(("profile", "call", "points"), [
-    ("heads-up", "cuarenta", 0),  # R14 heads-up: four of a kind wins the chica at once
-    ("libre-2p", "ronda", 4),  # R14 libre-2p: four of a kind scores as a ronda
-])
+@pytest.mark.parametrize(
+    ("profile", "call", "points"),
+    [
+        ("heads-up", "cuarenta", 0),  # R14 heads-up: four of a kind wins the chica at once
+        ("libre-2p", "ronda", 4),  # R14 libre-2p: four of a kind scores as a ronda
+    ],
+)
 async def test_r14_four_of_a_kind_dealt_to_one_player(
-    start_server: StartServer, profile: Profile, call: str, points: int,
+    start_server: StartServer,
+    profile: Profile,
+    call: str,
+    points: int,
 ) -> None:
     async with start_server(seeds=lambda: 59, away_turn_s=AWAY_TURN_S) as server:
         ana, beto, caro = await seat_two(server, profile)
         await ana.request(c.Start())
         _, final = await asyncio.gather(play(ana, 1), play(beto, 1))
         events = engine_events(beto)
-        four = next(i for i, e in enumerate(events) if e["type"] == "packet_dealt"
-                    and max(_rank_counts(e["hands"][1])) == 4)  # pinned by seed 59: Beto's aces
+        four = next(
+            i
+            for i, e in enumerate(events)
+            if e["type"] == "packet_dealt" and max(_rank_counts(e["hands"][1])) == 4
+        )  # pinned by seed 59: Beto's aces
         announced = next(e for e in events[four:] if e["type"] == "announced")
         assert (announced["seat"], announced["call"], announced["points"]) == (1, call, points)
         over = next(e for e in events if e["type"] == "game_over")

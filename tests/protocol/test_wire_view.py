@@ -30,10 +30,14 @@ def _play_randomly(seed: int, steps: int, options: dict[str, object]) -> Game:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), steps=st.integers(0, 90),
-       options=st.sampled_from([{}, {"sequence": "manual", "announcements": "manual"}]))
-def test_a_seat_view_survives_the_wire_unchanged(seed: int, steps: int,
-                                                 options: dict[str, object]) -> None:
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 90),
+    options=st.sampled_from([{}, {"sequence": "manual", "announcements": "manual"}]),
+)
+def test_a_seat_view_survives_the_wire_unchanged(
+    seed: int, steps: int, options: dict[str, object]
+) -> None:
     game = _play_randomly(seed, steps, options)
     for seat in (*range(4), None):
         view = view_of(game, seat)

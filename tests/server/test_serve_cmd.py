@@ -53,9 +53,22 @@ def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--log-level", "warning"],
-            capture_output=True, text=True, timeout=60, check=False,
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
     assert done.returncode == 1
     assert done.stderr.strip() == f"port {port} is in use: make run PORT={port + 1}"

@@ -51,13 +51,15 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_game_goes_on(
             await host.request(c.Start())  # from here the slow spectator reads nothing
             games = 0
             while True:  # the kernel's socket buffers take a few games' updates first
-                final = await host.next_snapshot(lambda snap: snap.info.stage == "finished",
-                                                 wait_s=60)
+                final = await host.next_snapshot(
+                    lambda snap: snap.info.stage == "finished", wait_s=60
+                )
                 games += 1
                 assert final.view is not None
                 assert final.view.winner in (0, 1), "the game played on to its end"
                 metrics = await asyncio.to_thread(
-                    lambda: urlopen(server.url + "metrics").read().decode())
+                    lambda: urlopen(server.url + "metrics").read().decode()
+                )
                 if _dropped(metrics) or games == 40:
                     break
                 await host.request(c.Start())  # the host deals the bots another game

@@ -42,9 +42,10 @@ async def test_four_people_play_a_whole_game_that_replays_identically_r15(
 
 
 async def test_one_person_and_three_bots_play_to_the_end(start_server: StartServer) -> None:
-    async with start_server(claim_window_s=0.05) as server, await ClientSession.connect(
-        server.ws_url, "Ana"
-    ) as ana:
+    async with (
+        start_server(claim_window_s=0.05) as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
         created = await ana.request(c.CreateTable())
         assert isinstance(created, s.TableCreated)
         await ana.request(c.Join(key=created.host_key))
@@ -61,9 +62,10 @@ async def test_one_person_and_three_bots_play_to_the_end(start_server: StartServ
 async def test_four_bots_play_to_the_end_without_waiting_on_any_clock_r10(
     start_server: StartServer,
 ) -> None:
-    async with start_server(claim_window_s=3600) as server, await ClientSession.connect(
-        server.ws_url, "Referee"
-    ) as host:
+    async with (
+        start_server(claim_window_s=3600) as server,
+        await ClientSession.connect(server.ws_url, "Referee") as host,
+    ):
         created = await host.request(c.CreateTable())
         assert isinstance(created, s.TableCreated)
         await host.request(c.Watch(key=created.host_key))

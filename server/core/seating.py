@@ -9,7 +9,7 @@ take it over, and until then the stand-in keeps playing (ARCHITECTURE invariant 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Occupant = Literal["empty", "person", "bot"]
@@ -111,7 +111,6 @@ class Viewer:
     seat: int | None = None
     host: bool = False
     can_sit: bool = False  # came through the join link or the host key
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def first_free(seats: list[SeatState], in_game: bool) -> int | None:

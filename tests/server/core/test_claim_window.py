@@ -17,9 +17,9 @@ from engine.record import Record
 from engine.replay import replay
 from protocol import client_messages as c
 from protocol.errors import ErrorCode
+from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
-from server.referee import Referee, RefereeConfig
-from tests.server.test_referee import T0, bots_play, host, join, phase_of
+from tests.server.core.test_referee import T0, bots_play, host, join, phase_of
 
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, away_turn_s=5)  # default bot delay
 assert CONFIG.bot_delay_s > 0

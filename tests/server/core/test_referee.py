@@ -14,8 +14,8 @@ from protocol import server_messages as s
 from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server.bots import decide
+from server.core.referee import Outcome, Referee, RefereeConfig
 from server.errors import Refused
-from server.referee import Outcome, Referee, RefereeConfig
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
@@ -117,9 +117,7 @@ def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
     assert ref.game is not None
 
 
-def _one_person_three_bots(
-    turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG
-) -> Referee:
+def _one_person_three_bots(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Referee:
     ref = new_table(turn_timer, config)
     host(ref)
     join(ref, "ana", seat=0)

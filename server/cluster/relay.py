@@ -27,7 +27,7 @@ from redis.exceptions import RedisError
 from server.errors import ServerError
 from server.tasks import cancel_and_wait
 
-log = structlog.get_logger("server.relay")
+log = structlog.get_logger("server.cluster.relay")
 
 Frame = dict[str, Any]
 Handler = Callable[[Frame], None]
@@ -54,9 +54,7 @@ class Relay:
         self.client = client
         self.process = process
         self.handler = handler
-        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
-            asyncio.Queue()
-        )
+        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = asyncio.Queue()
         self._waiting: dict[int, asyncio.Future[Frame]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []

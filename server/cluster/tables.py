@@ -3,17 +3,18 @@
 A process **owns** a table while it holds the table's lease in Redis (renewed by the room's
 clock every third of the lease time); only the owner runs the table's referee and writes it. Any
 process accepts any connection: for a table owned elsewhere it keeps a ``RemoteRoom``, which
-forwards its connections' requests to the owner and relays the owner's messages back (through
-``server.relay``). When an owner stops renewing — crashed, or handed its tables over on SIGTERM —
-its lease lapses; the first process to notice (its lease watcher, or a connection's request)
-takes the table over: it reloads state and log from the store, which re-arms deadlines and bot
-seats, and puts its own connections back at the table (``server.handover``).
+forwards its connections' commands to the owner and relays the owner's messages back (through
+``server.cluster.relay``). When an owner stops renewing — crashed, or handed its tables over on
+SIGTERM — its lease lapses; the first process to notice (its lease watcher, or a connection's
+request) takes the table over: it reloads state and log from the store, which re-arms deadlines
+and bot seats, and puts its own connections back at the table (``Reattach``).
 
 Frames (msgpack maps, ``k`` = kind)::
 
-    cmd       origin -> owner   {table, op, args}: a referee request of a connection of origin
+    cmd       origin -> owner   {table, cmd}: a connection's command, its bytes (core.commands)
     reply     owner -> origin   {ok, code, message}: answers a cmd, after the cmd's messages
-    msg       owner -> origin   {conn, data}: one encoded server message for origin's connection
+    msg       owner -> origin   {conn, data, t, n}: a server message for origin's connection:
+                                its bytes (passed on as they are), type and last event number
     detached  owner -> origin   {conn, table}: that connection is no longer at the table
 """
 
@@ -22,45 +23,84 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
-from protocol import client_messages as c
-from protocol import decode_client, decode_server, encode
+from protocol import decode_server
 from protocol import server_messages as s
-from protocol.base import WireModel
 from protocol.errors import ErrorCode
+from server.cluster.relay import Frame, PeerGone, Relay
+from server.core import commands
+from server.core.commands import (
+    Attach,
+    ConnectionCommand,
+    Detach,
+    Reattach,
+    Request,
+    Resume,
+    Ticket,
+)
+from server.core.referee import Outcome
 from server.errors import Refused
-from server.frames import FRAMES, Built
-from server.handover import Ticket, reattach, tickets_of
-from server.referee import Outcome, Referee
-from server.relay import Frame, PeerGone, Relay
+from server.frames import Built, built
 from server.store.base import StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
-    from server.connection import Connection
-    from server.lobby import Lobby
     from server.room import Room
     from server.store.redis import RedisStore
 
 log = structlog.get_logger("server.cluster")
 
-Change = Callable[[Referee, float], Outcome]
-#: the referee requests a connection makes, and so the only ones a peer may forward
-FORWARDED = frozenset({"attach", "handle", "detach", "resume"})
 REQUEST_TIMEOUT_S = 10.0
 UNAVAILABLE = "storage unavailable"
+
+
+# ---------------------------------------------------------------------- the interface it owns
+# What the cluster needs of the rest of the server: nothing else of the lobby or the
+# connections is reachable from here.
+class Tables(Protocol):
+    """The registry of the tables this process has loaded."""
+
+    @property
+    def owner(self) -> str:
+        """This process's name as a lease owner."""
+        ...
+
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if this process owns it and has it loaded."""
+        ...
+
+    def forget(self, room: Room) -> None:
+        """Drop a table this process no longer owns from the registry."""
+        ...
+
+    async def room(self, table_id: str) -> Room | RemoteRoom | None:
+        """The table, loaded (or relayed) if needed; None if it does not exist."""
+        ...
+
+    async def load(self, table_id: str) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here)."""
+        ...
+
+
+class Local(Protocol):
+    """One of this process's connections."""
+
+    room: Room | RemoteRoom | None
+
+    def push(self, message: s.ServerMessage | Built) -> None: ...
 
 
 class Cluster:
     """This process's share of the tables: ownership, forwarding, relaying, takeover."""
 
-    def __init__(self, store: RedisStore, lobby: Lobby, connections: Mapping[str, Connection],
-                 lease_s: float) -> None:
+    def __init__(
+        self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local], lease_s: float
+    ) -> None:
         self.store = store
         self.lobby = lobby
         self.connections = connections
@@ -99,7 +139,7 @@ class Cluster:
         remote = self.remotes.pop(table_id, None)
         tickets = remote.settled_tickets() if remote is not None else []
         if tickets:
-            await room.run(lambda referee, now: reattach(referee, tickets, now))
+            await room.run(Reattach(tuple(tickets)))
         for ticket in list(remote.tickets.values()) if remote is not None else []:
             self.relayed.pop(ticket.conn, None)  # a joining one's own retry now runs here
             connection = self.connections.get(ticket.conn)
@@ -110,10 +150,9 @@ class Cluster:
 
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
-        if self.lobby.rooms.get(room.table_id) is room:
-            del self.lobby.rooms[room.table_id]
+        self.lobby.forget(room)
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
-        for ticket in tickets_of(room.referee, set(self.connections), room.referee.last_event):
+        for ticket in room.referee.tickets(set(self.connections), room.referee.last_event):
             remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:
@@ -126,7 +165,7 @@ class Cluster:
         while True:
             try:
                 for table_id in await self.store.lapsed_leases():
-                    if table_id not in self.lobby.rooms:
+                    if self.lobby.loaded(table_id) is None:
                         await self.lobby.room(table_id)
                 await self._follow_owners()
             except StoreError as exc:
@@ -164,8 +203,19 @@ class Cluster:
         """Send a message to a connection of another process (a no-op for unknown ones)."""
         process = self.remote_conns.get(conn)
         if process is not None:
-            _ignore(self.relay.send(process, {"k": "msg", "conn": conn,
-                                              "data": FRAMES.encode(message)}))
+            frame = built(message)
+            _ignore(
+                self.relay.send(
+                    process,
+                    {
+                        "k": "msg",
+                        "conn": conn,
+                        "data": frame.data,
+                        "t": frame.type,
+                        "n": frame.last_event,
+                    },
+                )
+            )
 
     def detached(self, conn: str, table_id: str) -> None:
         process = self.remote_conns.pop(conn, None)
@@ -173,11 +223,20 @@ class Cluster:
             _ignore(self.relay.send(process, {"k": "detached", "conn": conn, "table": table_id}))
 
     async def _serve_command(self, frame: Frame) -> None:
-        table_id, op, origin = str(frame["table"]), str(frame["op"]), str(frame["from"])
-        if op not in FORWARDED:
-            self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE, f"{op!r} is not forwarded"))
+        """Apply a command forwarded by another process: its bytes, decoded once, applied
+        through ``Room.run`` like a local connection's."""
+        table_id, origin = str(frame["table"]), str(frame["from"])
+        try:
+            command = commands.decode(bytes(frame["cmd"]))
+        except ValueError as exc:
+            self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE, str(exc)))
             return
-        args = [_unpack_arg(arg) for arg in frame["args"]]
+        if not isinstance(command, ConnectionCommand):
+            self.relay.reply(
+                frame,
+                _refusal(ErrorCode.INVALID_MESSAGE, f"{type(command).__name__} is not forwarded"),
+            )
+            return
         try:
             room = await self.lobby.room(table_id)
             if room is None:
@@ -185,8 +244,8 @@ class Cluster:
             if isinstance(room, RemoteRoom):
                 self.relay.reply(frame, {"ok": False, "moved": True})
                 return
-            self.remote_conns[str(args[0])] = origin
-            await room.run(lambda referee, now: cast(Outcome, getattr(referee, op)(*args, now)))
+            self.remote_conns[command.conn] = origin
+            await room.run(command)
         except Refused as exc:
             self.relay.reply(frame, _refusal(exc.code, exc.message))
         except StoreError as exc:
@@ -194,8 +253,8 @@ class Cluster:
         else:
             self.relay.reply(frame, {"ok": True})
         finally:
-            if op == "detach":
-                self.remote_conns.pop(str(args[0]), None)
+            if isinstance(command, Detach):
+                self.remote_conns.pop(command.conn, None)
 
     # ------------------------------------------------------------------ origin side
     def _on_frame(self, frame: Frame) -> None:
@@ -203,7 +262,11 @@ class Cluster:
         if kind == "cmd":
             self._spawn(self._serve_command(frame), "forwarded command")
         elif kind == "msg":
-            self._relay_message(str(frame["conn"]), bytes(frame["data"]))
+            number = frame["n"]
+            message = Built(
+                bytes(frame["data"]), str(frame["t"]), number if isinstance(number, int) else None
+            )
+            self._relay_message(str(frame["conn"]), message)
         elif kind == "detached":
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
             if remote is not None:
@@ -212,11 +275,11 @@ class Cluster:
                 if connection is not None and connection.room is remote:
                     connection.room = None
 
-    def _relay_message(self, conn: str, data: bytes) -> None:
+    def _relay_message(self, conn: str, message: Built) -> None:
+        """Pass the owner's frame on as its bytes (its header says what the ticket needs)."""
         connection = self.connections.get(conn)
         if connection is None:
             return
-        message = decode_server(data)
         remote = self.relayed.get(conn)
         if remote is not None:
             remote.note(conn, message)
@@ -231,9 +294,9 @@ class Cluster:
 class RemoteRoom:
     """A table owned by another process, as this process's connections see it.
 
-    It takes the same ``change`` callables as ``Room.run``; a stand-in referee records which
-    request the change makes, and that request is forwarded to the owner. It keeps a ticket per
-    local connection so that, should this process take the table over, they stay seated.
+    It takes the connections' commands like ``Room.run`` and forwards each to the owner as its
+    bytes. It keeps a ticket per local connection so that, should this process take the table
+    over, they stay seated.
     """
 
     def __init__(self, cluster: Cluster, table_id: str) -> None:
@@ -246,46 +309,43 @@ class RemoteRoom:
         self.failed = False
         self.owner: str | None = None  # the process that last answered a forwarded request
 
-    async def run(self, change: Change) -> Outcome:
-        op, args = _Recorder.capture(change)
-        conn = str(args[0])
-        if op not in FORWARDED:
-            raise RuntimeError(f"{op!r} cannot be forwarded to a table's owner")
-        if op not in ("attach", "resume"):
-            return await self._forward(change, op, args)
-        self.joining.add(conn)
+    async def run(self, command: ConnectionCommand) -> Outcome:
+        if not isinstance(command, Attach | Resume):
+            return await self._forward(command)
+        self.joining.add(command.conn)
         try:
-            return await self._forward(change, op, args)
+            return await self._forward(command)
         finally:
-            self.joining.discard(conn)
+            self.joining.discard(command.conn)
 
     def settled_tickets(self) -> list[Ticket]:
         """The tickets a takeover or a new owner must seat again: all but the joining ones."""
         return [ticket for conn, ticket in self.tickets.items() if conn not in self.joining]
 
-    async def _forward(self, change: Change, op: str, args: list[Any]) -> Outcome:
-        """Send the request to the table's owner (or run it here, once this process owns it)."""
-        conn = str(args[0])
+    async def _forward(self, command: ConnectionCommand) -> Outcome:
+        """Send the command to the table's owner (or run it here, once this process owns it)."""
+        conn = command.conn
         deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.cluster.closing:  # shutting down: a connection's last detach must not wait
                 raise Refused(ErrorCode.INTERNAL, "this server is shutting down")
-            local = self.cluster.lobby.rooms.get(self.table_id)
+            local = self.cluster.lobby.loaded(self.table_id)
             if local is not None:  # taken over meanwhile
-                return await local.run(change)
+                return await local.run(command)
             owner = await self.cluster.store.lease_owner(self.table_id)
-            log.debug("forwarding", table=self.table_id, op=op, owner=owner)
+            log.debug(
+                "forwarding", table=self.table_id, command=type(command).__name__, owner=owner
+            )
             if owner is None or owner == self.cluster.process:
                 if await self.cluster.lobby.room(self.table_id) is None:
                     raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
                 continue
             before = self.tickets.get(conn)
-            self._remember(op, args)  # first: the reply follows the messages that update it
+            self._remember(command)  # first: the reply follows the messages that update it
             try:
                 reply = await self.cluster.relay.request(
                     owner,
-                    {"k": "cmd", "table": self.table_id, "op": op,
-                     "args": [_pack_arg(arg) for arg in args]},
+                    {"k": "cmd", "table": self.table_id, "cmd": commands.encode(command)},
                     REQUEST_TIMEOUT_S,
                 )
             except PeerGone:
@@ -304,23 +364,20 @@ class RemoteRoom:
             return Outcome()
         raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
 
-    def note(self, conn: str, message: s.ServerMessage) -> None:
-        """Keep a connection's ticket current from the messages relayed to it."""
+    def note(self, conn: str, message: Built) -> None:
+        """Keep a connection's ticket current from the frames relayed to it (their headers;
+        only a ``seated``, once a seat, is read for its token)."""
         ticket = self.tickets.get(conn)
         if ticket is None:
             return
-        if isinstance(message, s.Seated):
-            self.tickets[conn] = replace(ticket, token=message.token)
-        elif isinstance(message, s.Event | s.Snapshot | s.Update):
-            number = (
-                message.n
-                if isinstance(message, s.Event)
-                else message.last_event
-                if isinstance(message, s.Snapshot)
-                else message.snapshot.last_event
-            )
-            self.tickets[conn] = replace(ticket, last_event=max(ticket.last_event or 0, number))
-        elif isinstance(message, s.Goodbye):
+        if message.type == "seated":
+            seated = decode_server(message.data)
+            assert isinstance(seated, s.Seated)
+            self.tickets[conn] = replace(ticket, token=seated.token)
+        elif message.last_event is not None:
+            number = max(ticket.last_event or 0, message.last_event)
+            self.tickets[conn] = replace(ticket, last_event=number)
+        elif message.type == "goodbye":
             self.forget(conn)
 
     def owner_is(self, owner: str, answered: str | None = None) -> None:
@@ -332,20 +389,23 @@ class RemoteRoom:
         if previous is None or previous == owner:
             return
         others = [ticket for ticket in self.settled_tickets() if ticket.conn != answered]
-        log.info("table changed owner; rejoining through the new one", table=self.table_id,
-                 owner=owner, connections=len(others))
+        log.info(
+            "table changed owner; rejoining through the new one",
+            table=self.table_id,
+            owner=owner,
+            connections=len(others),
+        )
         if others:
             self.cluster._spawn(self.rejoin(others), "rejoin")
 
     async def rejoin(self, tickets: list[Ticket] | None = None) -> None:
         """After an ownership change, put local connections back through the new owner."""
         for ticket in self.settled_tickets() if tickets is None else tickets:
-
-            def back(referee: Referee, now: float, ticket: Ticket = ticket) -> Outcome:
-                return reattach(referee, [ticket], now)
-
+            command = ticket.command()
+            if command is None:
+                continue  # no seat token and no link: nothing to rejoin with
             with contextlib.suppress(Refused, StoreError):
-                await self.run(back)
+                await self.run(command)
 
     async def close(self) -> None:
         self.cluster.remotes.pop(self.table_id, None)
@@ -369,52 +429,16 @@ class RemoteRoom:
         else:
             self.keep(ticket)
 
-    def _remember(self, op: str, args: list[Any]) -> None:
-        conn = str(args[0])
-        if op == "detach":
-            self.forget(conn)
-        elif op == "attach":
-            name, request, role = args[1], args[2], args[3]
-            key = request.key if isinstance(request, c.Join | c.Watch) else None
-            self.keep(Ticket(conn, str(name), key, role))
-        elif op == "resume":  # Referee.resume(conn, name, token, last_event, rid, now)
-            name, token, last = args[1], args[2], args[3]
-            self.keep(Ticket(conn, str(name), None, "join", token=str(token),
-                              last_event=last if isinstance(last, int) else None))
-
-
-class _Recorder:
-    """A stand-in referee: remembers the one request a connection's change makes."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
-
-    def __getattr__(self, name: str) -> Callable[..., Outcome]:
-        def record(*args: Any) -> Outcome:
-            self.calls.append((name, args))
-            return Outcome()
-
-        return record
-
-    @classmethod
-    def capture(cls, change: Change) -> tuple[str, list[Any]]:
-        recorder = cls()
-        change(cast(Referee, recorder), 0.0)
-        if len(recorder.calls) != 1:
-            raise RuntimeError("a forwarded change must make exactly one referee request")
-        op, args = recorder.calls[0]
-        return op, list(args[:-1])  # the owner supplies its own time
-
-
-def _pack_arg(arg: Any) -> Any:
-    """A request's arguments travel as msgpack; a client message as its own wire encoding."""
-    return {"$msg": encode(cast(c.ClientMessage, arg))} if isinstance(arg, WireModel) else arg
-
-
-def _unpack_arg(arg: Any) -> Any:
-    if isinstance(arg, dict) and "$msg" in arg:
-        return decode_client(bytes(arg["$msg"]))
-    return arg
+    def _remember(self, command: ConnectionCommand) -> None:
+        match command:
+            case Detach(conn):
+                self.forget(conn)
+            case Attach(conn, name, request, role):
+                self.keep(Ticket(conn, name, request.key, role))
+            case Resume(conn, name, token, last_event, _):
+                self.keep(Ticket(conn, name, None, "join", token=token, last_event=last_event))
+            case Request():
+                pass
 
 
 def _refusal(code: ErrorCode, message: str) -> Frame:

@@ -1,14 +1,13 @@
 """What every viewer is sent: numbered events, redacted per viewer, and its fresh snapshot.
 
-Every change goes through ``_publish``: it numbers the new events, logs them and redacts engine
-events for every kind of viewer through ``engine.views.redact`` (the one redaction path,
-invariant 1). When the command is done, ``_finish`` sends every viewer ONE ``update`` frame: its
-forms of the new events, then its snapshot, built from ``engine.views`` (the spectator's view plus
-``own_hand``), with the answer to its own request folded in. The snapshot is told as a change of
-the table's previous update (``Baseline``: unchanged info left out, only new history entries);
-after any whole snapshot (a newcomer, a resumed seat) the next update tells everything. A viewer
-may not see an event at all only in theory: it would get a ``hidden`` placeholder with the same
-number, so a gap always means loss (invariant 2).
+Every change goes through ``Publisher.publish``: it numbers the new events, logs them (one log
+entry format: ``entry`` writes it, ``forms_of`` reads it) and redacts engine events for every
+kind of viewer through ``engine.views.redact`` (the one redaction path, invariant 1). When the
+command is done, ``finish`` sends every viewer ONE ``update`` frame: its forms of the new events,
+then its snapshot, built from ``engine.views`` (the spectator's view plus ``own_hand``), with the
+answer to its own request folded in. The snapshot is told as a change of the table's previous
+update (``Baseline``: unchanged info left out, only new history entries); after any whole
+snapshot (a newcomer, a resumed seat) the next update tells everything.
 
 The frames are assembled from pieces encoded once per change (``Pieces``): the public view, the
 table info and deadlines, each event form, each seat's hand and legal list. Only what differs
@@ -17,28 +16,23 @@ between viewers is encoded per viewer, so a change costs little more for four vi
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import Any
 
 from engine.game import Game
-from engine.phase import Phase
-from engine.views import own_hand, redact, seen_history, view_of
+from engine.memo import keep
+from engine.views import SeenPlay, own_hand, redact, seen_history, view_of
+from protocol import frames
 from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
-from server.frames import KEYS, Built, array_of, map_header, pack
-from server.seating import Viewer
-from server.state_text import compact
-from server.table_state import Baseline, Outcome, TableState
-
-_TYPE_UPDATE = KEYS.type + pack("update")
-_TYPE_SNAPSHOT = KEYS.type + pack("snapshot")
-_EVENT_HEAD = map_header(3) + KEYS.type + pack("event") + KEYS.n
-_NO_LEGAL = KEYS.legal + pack([])
-_NONE = pack(None)
-_VIEW_KEYS = len(s.GameView.model_fields)
-_WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + _TYPE_SNAPSHOT
-_UPDATE_RID = map_header(len(s.Update.model_fields)) + _TYPE_UPDATE + KEYS.rid
-_SNAPSHOT_CHANGE = KEYS.snapshot + map_header(len(s.SnapshotChange.model_fields)) + _TYPE_SNAPSHOT
+from protocol.frames import KEYS, NONE, pack
+from server.core import clocks
+from server.core.outcome import Baseline, Outcome
+from server.core.seating import Viewer
+from server.core.storage import compact
+from server.core.table import Table
+from server.frames import Built
 
 
 class Pieces:
@@ -55,15 +49,17 @@ class Pieces:
         "_public",
         "_views",
         "head",
+        "publisher",
         "table",
     )
 
-    def __init__(self, table: TableViews) -> None:
-        self.table = table
+    def __init__(self, publisher: Publisher) -> None:
+        self.publisher = publisher
+        table = self.table = publisher.table
         game = table.game
         self.head = KEYS.last_event + pack(table.last_event)
-        self._info = pack(table.info_fields())
-        self._deadlines = KEYS.deadlines + pack(table.deadline_fields())
+        self._info = pack(publisher.info_fields())
+        self._deadlines = frames.deadlines(publisher.deadline_fields())
         self._public: bytes | None = None
         self._history: list[bytes] = []
         if game is not None:
@@ -72,8 +68,8 @@ class Pieces:
             del public["viewer"], public["hand"]
             # keys and values without the map's header: each seat's view adds its ``viewer``,
             # ``hand`` and ``history`` (all of it, or only the entries the viewer lacks)
-            self._public = pack(public)[len(map_header(len(public))) :]
-            self._history = table.history_entries(game)
+            self._public = frames.public_view(public)
+            self._history = publisher.history_entries(game)
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._views: dict[tuple[int | None, int], bytes] = {}
         self._legal: dict[int, bytes] = {}
@@ -82,29 +78,17 @@ class Pieces:
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s whole snapshot message, encoded."""
-        return b"".join(
-            (_WHOLE_SNAPSHOT, *self._body(viewer, 0), KEYS.info, self._info, self._deadlines)
-        )
+        return frames.snapshot(self._body(viewer, 0), self._info, self._deadlines)
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
-        the one the previous update sent (``TableViews.baseline``)."""
+        the one the previous update sent (``Publisher.baseline``)."""
         table = self.table
         events = [self._event(n, viewer) for n in range(first, table.last_event + 1)]
         if self._change is None:
-            self._change = self._change_of(table.baseline)
+            self._change = self._change_of(self.publisher.baseline)
         tail, history_from = self._change
-        data = b"".join(
-            (
-                _UPDATE_RID,
-                _NONE if rid is None else pack(rid),
-                KEYS.events,
-                array_of(events),
-                _SNAPSHOT_CHANGE,
-                *self._body(viewer, history_from),
-                tail,
-            )
-        )
+        data = frames.update(rid, events, self._body(viewer, history_from), tail)
         return Built(data, "update", table.last_event)
 
     def baseline(self) -> Baseline:
@@ -113,64 +97,52 @@ class Pieces:
 
     def _change_of(self, before: Baseline | None) -> tuple[bytes, int]:
         """The snapshot's tail and where its history starts, relative to ``before``."""
-        info = self._info if before is None or before.info != self._info else _NONE
-        # the same hand's entries list, grown (TableViews.history_entries): send the new ones
+        info = self._info if before is None or before.info != self._info else NONE
+        # the same hand's entries list, grown (Publisher.history_entries): send the new ones
         history_from = before.length if before and self._history is before.history else 0
-        tail = KEYS.info + info + self._deadlines + KEYS.history_from + pack(history_from)
-        return tail, history_from
+        return frames.change_tail(info, self._deadlines, history_from), history_from
 
     def _body(self, viewer: Viewer, history_from: int) -> tuple[bytes, ...]:
         """A snapshot's fields between its type and its info: whole and change alike."""
         seat = viewer.seat
-        return (
-            self.head,
-            KEYS.you,
-            _you(viewer),
-            KEYS.view,
-            self._view(seat, history_from),
-            self._legal_of(seat),
+        return frames.snapshot_body(
+            self.head, _you(viewer), self._view(seat, history_from), self._legal_of(seat)
         )
 
     def _view(self, seat: int | None, history_from: int) -> bytes:
         if self._public is None:
-            return _NONE
+            return NONE
         data = self._views.get((seat, history_from))
         if data is None:
             game = self.table.game
             assert game is not None
             hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
-            data = self._views[(seat, history_from)] = b"".join(
-                (
-                    map_header(_VIEW_KEYS),
-                    self._public,
-                    KEYS.history,
-                    array_of(self._history[history_from:]),
-                    KEYS.viewer,
-                    pack(seat),
-                    KEYS.hand,
-                    pack(None if hand is None else card_codes(hand)),
-                )
+            data = self._views[(seat, history_from)] = frames.view(
+                self._public,
+                self._history[history_from:],
+                seat,
+                None if hand is None else card_codes(hand),
             )
         return data
 
     def _legal_of(self, seat: int | None) -> bytes:
         if seat is None or seat not in self._deciding:
-            return _NO_LEGAL
+            return frames.NO_LEGAL
         data = self._legal.get(seat)
         if data is None:
             game = self.table.game
             assert game is not None
             # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
             offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
-            data = self._legal[seat] = KEYS.legal + pack(offered)
+            data = self._legal[seat] = frames.legal(offered)
         return data
 
     def _event(self, n: int, viewer: Viewer) -> bytes:
-        forms = self.table.forms[n - 1]
+        forms = self.publisher.forms[n - 1]
         which = -2 if isinstance(forms, bytes) else -1 if viewer.seat is None else viewer.seat
         data = self._events.get((n, which))
         if data is None:
-            data = self._events[(n, which)] = self.table.event_frame(n, viewer.seat)
+            data = self._events[(n, which)] = self.publisher.event_frame(n, viewer.seat)
         return data
 
 
@@ -183,21 +155,29 @@ def _you(viewer: Viewer) -> bytes:
     key = (viewer.seat, viewer.host, viewer.name)
     data = _YOU.get(key)
     if data is None:
-        if len(_YOU) >= _YOU_LIMIT:
-            _YOU.clear()
-        data = _YOU[key] = pack(
-            {
-                "role": "player" if viewer.seat is not None else "spectator",
-                "seat": viewer.seat,
-                "host": viewer.host,
-                "name": viewer.name,
-            }
-        )
+        data = keep(_YOU, key, frames.you(viewer.seat, viewer.host, viewer.name), _YOU_LIMIT)
     return data
 
 
-class TableViews(TableState):
-    """Log entries, events, snapshots, deadlines and presence for a table's viewers."""
+class Publisher:
+    """Log entries, events, snapshots, deadlines and presence for one table's viewers.
+
+    It keeps, beside the table's stored log, each event's wire forms (``forms``: one public
+    msgpack form, or one per seat then the spectators'), the hand's history as sent, and the
+    ``baseline`` the next update is told as a change of (None: the whole of it).
+    """
+
+    __slots__ = ("_history", "_history_of", "baseline", "forms", "table")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.forms: list[bytes | tuple[bytes, ...]] = []
+        # this hand's public history as sent: its entries and each one's encoding
+        self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
+        self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
+        self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
+        for line in table.log:
+            self.forms.append(forms_of(json.loads(line)))
 
     def history_entries(self, game: Game) -> list[bytes]:
         """The hand's public history, each entry encoded: a hand's history only grows, so each
@@ -218,27 +198,29 @@ class TableViews(TableState):
         self._history, self._history_of = (entries, packed), (game, game.hand_number)
         return packed
 
-    def _publish(self, out: Outcome, events: list[Any], now: float) -> None:
-        """Number ``events`` and log them; ``_finish`` sends them to every viewer."""
+    def publish(self, out: Outcome, events: list[Any], now: float) -> None:
+        """Number ``events`` and log them; ``finish`` sends them to every viewer."""
+        table = self.table
         out.dirty = True
-        self.last_input = max(self.last_input, now)
+        table.last_input = max(table.last_input, now)
         if out.first_new is None:
-            out.first_new = self.last_event + 1
+            out.first_new = table.last_event + 1
         for event in events:
             if not isinstance(event, WireModel):
-                self.game_event = self.last_event + 1  # a game change: older actions are stale
-            entry = self._entry(event)
+                table.game_event = table.last_event + 1  # a game change: older actions are stale
+            entry = self.entry(event)
             line = compact(entry)
-            self.append_log(line, entry)
+            table.log.append(line)
+            self.forms.append(forms_of(entry))
             out.entries.append(line)
 
-    def _finish(self, out: Outcome) -> Outcome:
+    def finish(self, out: Outcome) -> Outcome:
         """Send every viewer one update for the events ``out`` logged; answer the requests."""
         first = out.first_new
         if first is not None:
             pieces = Pieces(self)
             out.baseline = self.baseline
-            for viewer in self.viewers.values():
+            for viewer in self.table.viewers.values():
                 out.to(viewer.conn, pieces.update(viewer, first, out.acks.pop(viewer.conn, None)))
             self.baseline = pieces.baseline()
             out.first_new = None
@@ -247,11 +229,12 @@ class TableViews(TableState):
         out.acks.clear()
         return out
 
-    def _entry(self, event: Any) -> dict[str, Any]:
-        """A log entry: one public form, or one form per seat plus the spectators' (``v``)."""
+    def entry(self, event: Any) -> dict[str, Any]:
+        """A log entry (the one format, read by ``forms_of`` and ``read_entries``): one public
+        form (``a``), or one form per seat plus the spectators' (``v``)."""
         if isinstance(event, WireModel):
             return {"a": event.model_dump(mode="json")}
-        seen = [redact(event, seat) for seat in (*range(len(self.seats)), None)]
+        seen = [redact(event, seat) for seat in (*range(len(self.table.seats)), None)]
         if all(each is event for each in seen):  # nothing to hide: one public form
             return {"a": event.to_json()}
         forms = [each.to_json() for each in seen]
@@ -259,7 +242,7 @@ class TableViews(TableState):
             return {"a": forms[0]}
         return {"v": forms}
 
-    def _event_for(self, n: int, viewer: Viewer) -> Built:
+    def event_for(self, n: int, viewer: Viewer) -> Built:
         """Event ``n`` as ``viewer`` may see it, on its own (a resumed seat's missed events)."""
         return Built(self.event_frame(n, viewer.seat), "event", n)
 
@@ -267,12 +250,12 @@ class TableViews(TableState):
         """Event ``n``'s message as the viewer in ``seat`` (None: a spectator) may see it."""
         forms = self.forms[n - 1]
         form = forms if isinstance(forms, bytes) else forms[-1 if seat is None else seat]
-        return b"".join((_EVENT_HEAD, pack(n), KEYS.event, form))
+        return frames.event(n, form)
 
-    def _snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
+    def snapshot_to(self, out: Outcome, viewer: Viewer) -> None:
         """Send ``viewer`` its whole snapshot; the next update tells every viewer everything
         (this viewer's baseline is not the last update's)."""
-        out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event))
+        out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.table.last_event))
         self.whole_next()
 
     def whole_next(self) -> None:
@@ -282,23 +265,24 @@ class TableViews(TableState):
 
     def snapshot(self, viewer: Viewer) -> s.Snapshot:
         """``viewer``'s snapshot as a model (the frames carry the same, encoded)."""
-        message = Built(Pieces(self).snapshot(viewer), "snapshot", self.last_event).model()
+        message = Built(Pieces(self).snapshot(viewer), "snapshot", self.table.last_event).model()
         assert isinstance(message, s.Snapshot)
         return message
 
     def info_fields(self) -> dict[str, Any]:
         """``TableInfo``'s JSON form."""
+        table = self.table
         return {
-            "table": self.table_id,
-            "profile": self.profile,
-            "options": self.options,
-            "turn_timer": self.turn_timer,
-            "locked": self.locked,
-            "stage": self.stage,
-            "game": self.game_no,
+            "table": table.table_id,
+            "profile": table.profile,
+            "options": table.options,
+            "turn_timer": table.turn_timer,
+            "locked": table.locked,
+            "stage": table.stage,
+            "game": table.game_no,
             "seats": self.seat_fields(),
             "spectators": self.spectators,
-            "rematch_asked": sorted(self.rematch),
+            "rematch_asked": sorted(table.rematch),
         }
 
     def info(self) -> s.TableInfo:
@@ -315,51 +299,45 @@ class TableViews(TableState):
                 "connected": seat.connected,
                 "stand_in": seat.stand_in,
             }
-            for i, seat in enumerate(self.seats)
+            for i, seat in enumerate(self.table.seats)
         ]
 
     @property
     def spectators(self) -> int:
-        return sum(1 for viewer in self.viewers.values() if viewer.seat is None)
+        return sum(1 for viewer in self.table.viewers.values() if viewer.seat is None)
 
     def deadline_fields(self, now: float | None = None) -> list[dict[str, Any]]:
-        """Public deadlines' JSON form: people's decisions, the claim window, absent people's grace.
-
-        ``remaining_ms`` counts from ``now`` (default: the time of the latest input), so a
-        client can show a countdown whatever its own clock says.
-        """
-        now = self.last_input if now is None else now
-        out: list[dict[str, Any]] = []
-
-        def add(
-            kind: Literal["turn", "announce", "claims", "grace"], seat: int | None, at: float
-        ) -> None:
-            remaining = max(0, round((at - now) * 1000))
-            out.append({"kind": kind, "seat": seat, "at": at, "remaining_ms": remaining})
-
-        game = self.game
-        if game is not None and self.in_game and game.phase in (Phase.PLAY, Phase.ANNOUNCE):
-            turn = game.turn
-            limit = self._person_limit(game)
-            if turn is not None and limit and not self.seats[turn].is_bot_controlled:
-                add("announce" if game.phase is Phase.ANNOUNCE else "turn", turn,
-                    self.decision_since + limit)
-        if self.claims_deadline is not None:
-            add("claims", None, self.claims_deadline)
-        for index, seat in enumerate(self.seats):
-            if seat.occupant == "person" and seat.away_since is not None and not seat.open:
-                add("grace", index, seat.away_since + self.config.grace_s)
-        return out
+        """Public deadlines' JSON form (``server.core.clocks``), counted from ``now`` (default:
+        the time of the latest input)."""
+        return clocks.published(self.table, self.table.last_input if now is None else now)
 
     def deadlines(self, now: float | None = None) -> list[s.Deadline]:
         return [s.Deadline.model_validate(each) for each in self.deadline_fields(now)]
 
-    def _presence(self, out: Outcome) -> None:
+    def presence(self, out: Outcome) -> None:
         """Who is here changed (no event): presence, and the deadlines it starts or ends."""
         message = s.Presence.model_validate(
             {"seats": self.seat_fields(), "spectators": self.spectators}
         )
-        clocks = s.Deadlines(deadlines=self.deadlines())
-        for viewer in self.viewers.values():
+        deadlines = s.Deadlines(deadlines=self.deadlines())
+        for viewer in self.table.viewers.values():
             out.to(viewer.conn, message)
-            out.to(viewer.conn, clocks)
+            out.to(viewer.conn, deadlines)
+
+
+def seen_by(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry (parsed) as the viewer in ``seat`` (None: a spectator) was sent it: its
+    public form, or that viewer's redacted one (the reader of ``Publisher.entry``'s format)."""
+    if "a" in entry:
+        public: dict[str, Any] = entry["a"]
+        return public
+    form: dict[str, Any] = entry["v"][-1 if seat is None else seat]
+    return form
+
+
+def forms_of(entry: dict[str, Any]) -> bytes | tuple[bytes, ...]:
+    """A log entry's wire forms, packed once: the public one, or one per seat then the
+    spectators'."""
+    if "a" in entry:
+        return pack(entry["a"])
+    return tuple(pack(form) for form in entry["v"])

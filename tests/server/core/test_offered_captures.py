@@ -10,7 +10,7 @@ from engine import Play
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
-from server.referee import Outcome, Referee, RefereeConfig
+from server.core.referee import Outcome, Referee, RefereeConfig
 
 T0 = 1_000_000.0
 

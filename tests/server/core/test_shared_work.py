@@ -1,9 +1,9 @@
 """Work a table change shares between viewers and commits, without changing what anyone sees.
 
-Every viewer's update is assembled from pieces encoded once per change (``server.table_view``):
+Every viewer's update is assembled from pieces encoded once per change (``server.core.publishing``):
 the bytes must be exactly the protocol's messages, public events one form for everyone, a
 redacted deal one form per seat (invariant 1, R6). The stored state splices in
-the actions and the finished record serialised once (``server.state_text``), and reads back as
+the actions and the finished record serialised once (``server.core.storage``), and reads back as
 the same data (R15).
 """
 
@@ -20,9 +20,9 @@ from protocol import client_messages as c
 from protocol import encode
 from protocol import server_messages as s
 from protocol.convert import view_fields
+from server.core.referee import Outcome, Referee, RefereeConfig
+from server.core.storage import compact
 from server.frames import Built
-from server.referee import Outcome, Referee, RefereeConfig
-from server.state_text import compact
 
 T0 = 1_000_000.0
 

@@ -1,0 +1,85 @@
+"""A table as plain data: its settings, seats, viewers, game, clocks' anchors and event log.
+
+Only the referee (``server.core.referee``) changes it, one command at a time (invariant 4); the
+other core modules read it: ``clocks`` (what is due when), ``publishing`` (what viewers are
+sent) and ``storage`` (the stored form).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game
+from protocol.base import TurnTimer
+from server.core.seating import SeatState, Viewer
+from server.store.base import KeyRole
+
+SEATS_OF = {"pagat-4p": 4, "heads-up": 2, "libre-2p": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeConfig:
+    """The referee's share of the server settings."""
+
+    grace_s: float = 60.0
+    claim_window_s: float = 15.0
+    bot_delay_s: float = 0.6
+    away_turn_s: float = 5.0  # an absent person's turn waits this long for a quick reconnect
+    stand_in_level: int = 3
+    chat_per_min: float = 12.0
+    chat_burst: float = 5.0
+
+
+def random_seed() -> int:
+    return secrets.randbits(63)
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """One table's data; mutated only by its referee."""
+
+    table_id: str
+    keys: dict[KeyRole, str]
+    profile: str
+    options: dict[str, Any]
+    turn_timer: TurnTimer
+    config: RefereeConfig
+    seeds: Callable[[], int] = random_seed
+    seats: list[SeatState] = field(default_factory=list)
+    locked: bool = False
+    # A solo table (the R14 ladder; ARCHITECTURE invariant 5's exception): its one person has
+    # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
+    # seat never opens to a newcomer (``server.core.clocks``, ``server.core.referee``).
+    solo: bool = False
+    public: bool = False  # listed in the lobby of watchable tables (server.listing)
+    stage: str = "lobby"  # lobby, playing, finished
+    game_no: int = 0
+    seed: int | None = None
+    game: Game | None = None
+    decision_since: float = 0.0  # when the decision now awaited became due (clocks count from it)
+    last_input: float = 0.0  # the time of the latest command or tick (for countdowns)
+    claims_deadline: float | None = None
+    claims_done: set[int] = field(default_factory=set)
+    rematch: set[int] = field(default_factory=set)
+    finished_record: dict[str, Any] | None = None
+    # The event log as stored: one JSON line per event (bytes, not dicts: a server holds
+    # thousands of tables, and the garbage collector walks every container).
+    log: list[bytes] = field(default_factory=list)
+    game_event: int = 0  # the number of the last event that changed the game
+    viewers: dict[str, Viewer] = field(default_factory=dict)
+    asked: set[tuple[int, int]] = field(default_factory=set)  # bot decisions asked: (seat, event)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [SeatState() for _ in range(SEATS_OF[self.profile])]
+
+    @property
+    def last_event(self) -> int:
+        return len(self.log)
+
+    @property
+    def in_game(self) -> bool:
+        return self.stage == "playing"

@@ -16,7 +16,7 @@ PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(BIN)/p
 # pytest-xdist workers: one per core keeps the whole suite within a few minutes on 2 cores.
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test lint check bench services clean lock help fuzz
+.PHONY: run test lint check bench services clean lock help fuzz screenshots
 
 help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
@@ -78,6 +78,10 @@ bench: $(STAMP) $(WEB_DEPS)
 
 fuzz: $(STAMP)  ## the long fuzzing run against a real server: FUZZ_SECONDS=300 make fuzz
 	$(BIN)/pytest -m fuzz -s -q -p no:cacheprovider tests/server/test_fuzz.py
+
+# The README's pictures: the browser tests that draw them, writing into docs/screenshots/.
+screenshots: $(STAMP) $(WEB_DEPS) services
+	CUARENTA_README_SHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/web/test_table_fits.py tests/web/test_club_night.py
 
 # Re-pin every Python dependency after changing pyproject.toml.
 lock:

@@ -7,6 +7,7 @@ Screenshots land in test-artifacts/ (git-ignored).
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +20,9 @@ from tests.serving import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
+SHOTS = ROOT / "docs" / "screenshots" if os.environ.get("CUARENTA_README_SHOTS") else ARTIFACTS
+"""Where the README's pictures are written: test-artifacts/ on every run, so a run leaves the
+tracked tree clean; docs/screenshots/ when CUARENTA_README_SHOTS=1 (``make screenshots``)."""
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -35,7 +39,9 @@ def web_url() -> Iterator[str]:
     """Start `cuarenta serve` on a free port (tests/serving.py) and yield its http:// address."""
     if not (ROOT / "clients" / "web" / "node_modules").is_dir():
         pytest.fail("clients/web/node_modules is missing: run `npm ci --prefix clients/web`")
-    server = ServerProcess(["--claim-window", "1", "--store", "memory", "--log-level", "warning"])
+    # Python players in these tests answer instant bots at machine speed: past a person's rate.
+    args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
+    server = ServerProcess([*args, "--commands-per-s", "1000"])
     server.start()
     try:
         yield server.url.rstrip("/")

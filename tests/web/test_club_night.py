@@ -26,7 +26,7 @@ from protocol.base import MAX_NAME_CHARS
 from protocol.text import clean_text
 from tests.server.players import leaked_cards, play_until_finished
 from tests.serving import ServerProcess
-from tests.web.conftest import ROOT, NewContext
+from tests.web.conftest import ROOT, SHOTS, NewContext
 
 pytestmark = pytest.mark.browser
 CLUB = "quito"
@@ -35,9 +35,9 @@ CLUB = "quito"
 @pytest.fixture(scope="module")
 def club_server() -> Iterator[tuple[str, str]]:
     """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout)."""
-    server = ServerProcess(
-        ["--claim-window", "1", "--store", "memory", "--log-level", "warning", "--clubs", CLUB]
-    )
+    # The Python host answers instant bots at machine speed: past a person's rate of commands.
+    args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
+    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000"])
     server.start()
     try:
         assert server.process is not None
@@ -55,7 +55,6 @@ def web_url(club_server: tuple[str, str]) -> str:
     return club_server[0]
 
 
-SHOTS = ROOT / "docs" / "screenshots"
 VIEWPORTS = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
 DIRTY = "\u202eEva\x00<img src=x onerror=alert(1)>" + "z" * 500
 

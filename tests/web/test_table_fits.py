@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.conftest import NewContext
+from tests.web.conftest import SHOTS, NewContext
 from tests.web.test_browser import (
     DECISION,
     MAX_DECISIONS,
@@ -29,8 +29,7 @@ VIEWPORTS = {
     "1920x1080": {"width": 1920, "height": 1080},
     "phone-390x844": {"width": 390, "height": 844},
 }
-#: The README's pictures are written by these tests (docs/screenshots/).
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: The README's pictures (into SHOTS: docs/screenshots/ under make screenshots).
 README_SHOTS = {"1366x768": "table-desktop.png", "phone-390x844": "table-phone.png"}
 #: What a player must see without scrolling: every seat, the felt, each team's score box (with its
 #: card pile), the hand and the action prompt.

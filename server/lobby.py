@@ -331,5 +331,8 @@ class RoomStore:
     async def table_ids(self) -> list[str]:
         return await self.store.table_ids()
 
+    async def ping(self) -> None:
+        await self.store.ping()
+
     async def close(self) -> None:
         """The store is the lobby's: a room never closes it."""

@@ -9,7 +9,8 @@ needs someone's input, and returns all the events that happened.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from engine.actions import (
     Action,
@@ -114,13 +115,27 @@ class Game(Flow):
             () if draw is None else draw.cards,
         )
         if play_actions:
-            for index, obj in enumerate(record.actions):
-                try:
-                    game.apply(action_from_json(obj))
-                except IllegalAction as error:
-                    error.index = index
-                    raise
+            for _step in game.apply_record(record.actions):
+                pass
         return game
+
+    def apply_record(
+        self, actions: Iterable[Mapping[str, Any]]
+    ) -> Iterator[tuple[Action, tuple[Event, ...]]]:
+        """Apply a record's actions (R15) in order, yielding each with the events it caused.
+
+        The one replay loop (`from_record`, `engine.replay`, the replay viewer's positions): an
+        action that cannot be read or applied raises `IllegalAction` with ``index`` set to its
+        position in ``actions``, the game left as it was after the one before.
+        """
+        for index, obj in enumerate(actions):
+            try:
+                action = action_from_json(obj)
+                events = self.apply(action)
+            except IllegalAction as error:
+                error.index = index
+                raise
+            yield action, events
 
     def record(self) -> Record:
         """Return the game's record (R15): replaying it reproduces this game exactly."""

@@ -10,7 +10,7 @@ from protocol import server_messages as s
 from tests.clients.positions import worked_example
 from tests.clients.snapshots import NAMES, snapshot_of, table_info
 from tests.engine.helpers import cards
-from tests.ladder.test_rule38_note import a_count_voided_at_38
+from tests.server.ladder.test_rule38_note import a_count_voided_at_38
 
 EN, ES = Translator("en"), Translator("es")
 INFO = table_info()

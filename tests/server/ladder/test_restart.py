@@ -9,7 +9,7 @@ import pytest
 from clients.session import ClientSession
 from protocol import ladder as m
 from server.store.redis import open_store
-from tests.ladder.players import greedy, play_to_the_end
+from tests.server.ladder.players import greedy, play_to_the_end
 from tests.redis_server import RedisServer
 from tests.serving import StartServer
 

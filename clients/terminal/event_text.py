@@ -2,14 +2,13 @@
 
 Engine events arrive as the engine's own JSON forms, already redacted for this viewer (a
 ronda's rank hidden, other hands absent), read into their models (``protocol.game_events``);
-table events as the protocol's models. A hidden
-placeholder keeps its number but says nothing new.
+table events as the protocol's models.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, assert_never
 
 from pydantic import ValidationError
 
@@ -55,7 +54,8 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
             return tr("ev_options")
         case s.LockChanged(locked=locked):
             return tr("ev_lock_on" if locked else "ev_lock_off")
-    return None  # a hidden placeholder
+        case _:
+            assert_never(body)
 
 
 def _engine_line(

@@ -55,14 +55,13 @@ def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
     assert line(over.to_json(), viewer=None) == "winner: Team 2, 30-40"
 
 
-def test_table_events_and_hidden_placeholders() -> None:
+def test_table_events() -> None:
     assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
     assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == ("a level 2 bot sits in seat 2")
     assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
         "un bot de nivel 2 se sienta en el asiento 2"
     )
     assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
-    assert line(s.Hidden()) is None
 
 
 def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import shutil
 import signal
 import socket
@@ -43,6 +44,8 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 
 READY = "Ready to accept connections"
+#: every load comes from 127.0.0.1: lift the per-address caps (unknown names are ignored)
+UNCAPPED = {"CUARENTA_CONNECTIONS_PER_ADDRESS": "0", "CUARENTA_TABLES_PER_MIN": "0"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +190,7 @@ async def idle_memory(tables: int) -> dict[str, float]:
 
 # ---------------------------------------------------------------------- processes
 @contextlib.contextmanager
-def private_redis() -> Iterator[str]:
+def private_redis(appendfsync: str = "everysec") -> Iterator[str]:
     """A redis-server on a free port in a temporary directory, append-only; its URL."""
     with tempfile.TemporaryDirectory(prefix="cuarenta-bench-redis-") as directory:
         port = _free_port()
@@ -203,7 +206,7 @@ def private_redis() -> Iterator[str]:
                 "--appendonly",
                 "yes",
                 "--appendfsync",
-                "everysec",
+                appendfsync,
                 "--save",
                 "",
                 "--logfile",
@@ -256,6 +259,7 @@ def servers(stores: Sequence[str], *extra: str) -> Iterator[list[subprocess.Pope
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
+                env={**os.environ, **UNCAPPED},
             )
             started.append(process)
         yield started

@@ -7,6 +7,7 @@ from clients.terminal.i18n import Translator
 from engine.events import Announced, GameOver, HandCounted, Played
 from engine.views import redact
 from protocol import server_messages as s
+from protocol.game_events import HandCounted as HandCountedEvent
 from tests.clients.positions import worked_example
 from tests.clients.snapshots import NAMES, snapshot_of, table_info
 from tests.engine.helpers import cards
@@ -77,7 +78,8 @@ def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
 
 
 def test_r14_libre_2p_a_count_at_38_says_why_it_gave_nothing() -> None:
-    counted, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
+    found, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
+    counted = HandCountedEvent.model_validate(found)
     info = table_info(seats=2).model_copy(update={"profile": "libre-2p"})
     assert count_notes(counted, scores, info, ES) == [
         f"{NAMES[team]} está en 38: a 38 solo cuenta la caída, sus cartones no suman"

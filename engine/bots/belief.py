@@ -18,6 +18,14 @@ weights carry that evidence, counted once), every candidate meets every deal (co
 random numbers), and the gains over level 3's choice are weighted means, their standard
 errors those of the effective sample size; the rest is level 5 (`deep`): its evaluation,
 margins and adaptive stop.
+
+Two changes at the root make it play better than level 5 (BENCHMARKS.md, bots): the play
+that stands unless the search beats it, and the candidates, are level 3's ranked with the
+follow-up (`partner`: what the partner, or heads-up the player's own next card, makes of
+the opponent's trail on the table the play leaves; level 3 alone heads-up gains about 1.5
+points a hand from it); and an override needs one standard error beyond its margin, not
+two (against the true deals of level-3 self-play, level 5's search at one error gains more
+over level 3 than at two), but declining level 3's caída or limpia still needs two.
 """
 
 from __future__ import annotations
@@ -28,12 +36,12 @@ from dataclasses import dataclass
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.counting import Position, ranked_plays
+from engine.bots.counting import Position, position_of, ranked_plays, without_gifts
 from engine.bots.deep import LEVEL5, SAMPLE_FACTOR, win_value
+from engine.bots.partner import partner_ranked
 from engine.bots.routine import routine
 from engine.bots.search import (
     SearchSettings,
-    candidates_of,
     clearly_better,
     margins_of,
     search,
@@ -51,11 +59,12 @@ LEVEL6 = SearchSettings(
     candidates=LEVEL5.candidates,
     window=LEVEL5.window,
     override=LEVEL5.override,
-    confidence=LEVEL5.confidence,
+    confidence=1.0,
     samples=LEVEL5.samples,
     max_samples=LEVEL5.max_samples,
     whole_hand=False,
     declined=False,
+    decline_confidence=LEVEL5.confidence,
 )
 
 
@@ -192,6 +201,17 @@ def deal_weight(view: View, pasts: list[PastPlay], hidden: Hidden) -> float:
     for past in pasts:
         weight *= play_chance(view, past, tuple(hidden.hands[past.seat]))
     return weight
+
+
+def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
+    """Return the best plays by level 3's appraisal plus the follow-up (`partner`), the
+    best first: the play that stands unless the search beats it clearly."""
+    pos = position_of(view)
+    ranked = partner_ranked(view, without_gifts(pos, plays))  # R8: never a gift
+    best = ranked[0][0]
+    return [
+        play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window
+    ]
 
 
 @register(6)

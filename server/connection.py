@@ -192,19 +192,16 @@ class Connection:
             return await self._handle(message)
         except Refused as exc:
             outcome = "refused"
+            if exc.code is ErrorCode.INTERNAL:  # relayed from the table's owner (server.cluster):
+                log.warning("relayed failure", error=exc.message[:200])  # its storage failed
+                self.push(_unavailable(message.rid))  # its text stays in the log
+                return True
             self.push(s.Error(rid=message.rid, code=exc.code, message=exc.message))
             return True
         except StoreError as exc:  # Redis away: nothing was applied or shown; retry later
             outcome = "unavailable"
             log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
-            # the client learns what to do, never the storage's host, port or driver
-            self.push(
-                s.Error(
-                    rid=message.rid,
-                    code=ErrorCode.STORAGE_UNAVAILABLE,
-                    message="storage unavailable: nothing was changed, try again in a moment",
-                )
-            )
+            self.push(_unavailable(message.rid))
             return True
         finally:
             self.metrics.commands.labels(type=message.type, outcome=outcome).inc()
@@ -301,3 +298,13 @@ class Connection:
         if self.room is not None and self.room is not room:
             old, self.room = self.room, None
             await old.run(Detach(self.id))
+
+
+def _unavailable(rid: int) -> s.Error:
+    """What a client is told when the store failed: what to do, never the storage's host, port
+    or driver."""
+    return s.Error(
+        rid=rid,
+        code=ErrorCode.STORAGE_UNAVAILABLE,
+        message="storage unavailable: nothing was changed, try again in a moment",
+    )

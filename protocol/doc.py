@@ -119,7 +119,8 @@ still counts). Times are server epoch seconds; `remaining_ms` lets clients ignor
 | limit (server default; flag) | answer |
 |---|---|
 | a frame over {CLIENT_LIMITS.max_frame_bytes} bytes (`--max-frame-bytes`) | close 1009 |
-| a text frame, bytes that are not one msgpack map, too deep or too long | close 1008 |
+| a text frame; bytes that are not one msgpack map, hold binary values, or nest or run \
+longer than the limits above | close 1008 |
 | a map with an unknown or malformed `type` | `error` `unknown_type` |
 | a known `type` with missing, extra or wrong fields, a `rid` that is not an integer | \
 `error` `invalid_message` (`rid` null when unreadable) |

@@ -151,8 +151,11 @@ class Cluster:
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
         self.lobby.forget(room)
+        tickets = room.referee.tickets(set(self.connections), room.referee.last_event)
+        if not tickets and room.table_id not in self.remotes:
+            return  # nobody here to relay (e.g. an unloaded table's late renewal): keep none
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
-        for ticket in room.referee.tickets(set(self.connections), room.referee.last_event):
+        for ticket in tickets:
             remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:

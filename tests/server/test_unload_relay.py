@@ -42,3 +42,33 @@ async def test_a_renewal_after_the_idle_unload_keeps_no_relay(
         assert created.table not in cluster.remotes
         assert created.table not in server.lobby.rooms
         assert await store.lease_owner(created.table) is None
+
+
+async def test_one_idle_sweep_unloads_every_idle_table_and_releases_each_lease(
+    redis_server: RedisServer, start_server: StartServer
+) -> None:
+    """The sweep closes its idle tables together (closed one after another, a busy process
+    fell behind its finishing games): still each one leaves and each lease is freed."""
+    store = await open_store(redis_server.url)
+    async with start_server(store=store, idle_unload_s=0.0, claim_window_s=0.05) as server:
+        tables = []
+        for _ in range(6):
+            host, created = await new_table(server.ws_url, seated=False)
+            await host.next_snapshot(lambda snap: snap.info.stage == "finished", wait_s=60)
+            await host.close()
+            tables.append(created.table)
+        async with asyncio.timeout(30):
+            while True:
+                if not any(server.lobby.rooms[t].referee.viewers for t in tables):
+                    break
+                await asyncio.sleep(0.02)  # the watchers' detaches are still being applied
+        server.lobby.idle_unload_s = 1e-9
+        await server.lobby.unload_idle()  # the first look marks every table idle …
+
+        unloaded = await server.lobby.unload_idle()  # … the second unloads them
+
+        assert sorted(unloaded) == sorted(tables)
+        assert server.lobby.unloaded == len(tables)
+        for table in tables:
+            assert table not in server.lobby.rooms
+            assert await store.lease_owner(table) is None

@@ -43,6 +43,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -52,7 +53,6 @@ from redis.asyncio import Redis
 
 from bench.load.targets import CLOCK_TICKS
 from bench.load.wire import WireConnection, open_connection
-from bench.redis_trips import client_commands
 from bench.server import machine
 from bench.store import new_table, private_redis, servers
 from clients.session import RequestRefused, SessionError
@@ -61,6 +61,7 @@ from protocol import client_messages as c
 
 PHASES = ("cost", "viewers", "scale", "fsync")
 WAIT_S = 60.0
+MONITOR_LINE_LIMIT = 64 * 2**20
 _MOVES = re.compile(r"^cuarenta_bot_moves_total\{[^}]*\} ([0-9.e+]+)$", re.MULTILINE)
 #: Redis commands of this benchmark itself (its INFO polls), not of the servers.
 _OWN_COMMANDS = frozenset({"info", "flushall", "config|get", "ping", "hello", "client|setinfo"})
@@ -115,7 +116,7 @@ class Window:
     redis_commands_by_name: dict[str, float]  # per move
     redis_bytes_in_per_move: float
     redis_bytes_out_per_move: float
-    redis_memory_kib_per_game: float
+    redis_memory_kib_per_table: float  # every table created since the start, over their count
     server_rss_mib: float
     viewer_bytes_per_move: float = 0.0  # per extra viewer
     #: what the servers sent Redis per move (MONITOR; a script's inner calls not counted)
@@ -167,24 +168,27 @@ class Load:
     pids: list[int]
     http_urls: list[str]
     games: int = 0
+    created: int = 0
     errors: int = 0
     viewer_bytes: int = 0
 
 
 async def read(load: Load, client: Redis) -> Reading:
     usages = [proc_usage(pid) for pid in load.pids]
-    moves = await asyncio.gather(*(asyncio.to_thread(bot_moves, u) for u in load.http_urls))
+    moves = await all_moves(load)
     return Reading(
         time.monotonic(),
         sum(u[0] for u in usages),
         sum(u[1] for u in usages),
-        sum(moves),
+        moves,
         load.games,
         await redis_counters(client),
     )
 
 
-def window(label: str, load: Load, tables: int, a: Reading, b: Reading, viewers: int) -> Window:
+def window(
+    label: str, load: Load, tables: int, a: Reading, b: Reading, viewers: int, empty_redis: float
+) -> Window:
     moves = max(b.moves - a.moves, 1.0)
     games = b.games - a.games
     seconds = b.at - a.at
@@ -209,29 +213,49 @@ def window(label: str, load: Load, tables: int, a: Reading, b: Reading, viewers:
         redis_commands_by_name=commands,
         redis_bytes_in_per_move=round(redis["net_in"] / moves, 1),
         redis_bytes_out_per_move=round(redis["net_out"] / moves, 1),
-        redis_memory_kib_per_game=round(redis["used_memory"] / 1024 / max(games, 1), 2),
+        redis_memory_kib_per_table=round(
+            (b.redis["used_memory"] - empty_redis) / 1024 / max(load.created, 1), 2
+        ),
         server_rss_mib=round(b.rss_mib, 1),
+        # each of a table's ``viewers`` extra watchers is sent what each of its moves caused
         viewer_bytes_per_move=round(load.viewer_bytes / moves / viewers, 1) if viewers else 0.0,
     )
 
 
 async def client_trips(redis_url: str, load: Load, seconds: float) -> dict[str, float]:
-    """Commands the servers sent Redis per move over ``seconds``, by name (MONITOR)."""
-    moves: list[float] = []
+    """Commands the servers sent Redis per move over ``seconds``, by name.
 
-    async def work() -> None:
-        moves.append(
-            sum(await asyncio.gather(*(asyncio.to_thread(bot_moves, u) for u in load.http_urls)))
-        )
-        await asyncio.sleep(seconds)
-        moves.append(
-            sum(await asyncio.gather(*(asyncio.to_thread(bot_moves, u) for u in load.http_urls)))
-        )
+    Read from MONITOR on a raw socket (a commit's line holds the whole state: longer than
+    redis-py's 64 KiB line limit); a script's own calls show as ``[db lua]`` and are skipped.
+    """
+    address = redis_url.removeprefix("redis://").split("/", 1)[0]
+    host, port = address.rsplit(":", 1)
+    reader, writer = await asyncio.open_connection(host, int(port), limit=MONITOR_LINE_LIMIT)
+    counts: Counter[str] = Counter()
 
-    counts = await client_commands(redis_url, work)
-    made = max(moves[1] - moves[0], 1.0)
-    per = {name.lower(): round(n / made, 3) for name, n in counts.most_common() if name != "ECHO"}
+    async def consume() -> None:
+        while True:
+            line = await reader.readline()
+            head, _, rest = line.partition(b"] ")
+            if line.startswith(b"+") and rest and b" lua" not in head:
+                counts[rest.split(b" ", 1)[0].strip(b'"\r\n').decode().lower()] += 1
+
+    try:
+        writer.write(b"MONITOR\r\n")
+        await reader.readline()  # +OK
+        first = await all_moves(load)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await consume()
+        made = max(await all_moves(load) - first, 1.0)
+    finally:
+        writer.close()
+    per = {name: round(n / made, 3) for name, n in counts.most_common()}
     return {"total": round(sum(per.values()), 3), **per}
+
+
+async def all_moves(load: Load) -> float:
+    return sum(await asyncio.gather(*(asyncio.to_thread(bot_moves, u) for u in load.http_urls)))
 
 
 # ---------------------------------------------------------------------- the load
@@ -256,6 +280,7 @@ async def bot_tables(
         lean: list[WireConnection] = []
         try:
             host, created = await new_table(url, seated=False)
+            load.created += 1
             try:
                 lean = [
                     await watcher(url, created.watch_key, load, measuring) for _ in range(watchers)
@@ -304,6 +329,7 @@ async def played(
     stop, measuring = asyncio.Event(), asyncio.Event()
     try:
         await client.flushall()
+        empty_redis = (await redis_counters(client))["used_memory"]
         with started([redis_url] * processes) as load:
             ws = [u.replace("http://", "ws://") + "ws" for u in load.http_urls]
             tasks = [
@@ -324,7 +350,7 @@ async def played(
                 await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         await client.aclose()
-    result = window(label, load, tables, before, after, watchers * tables)
+    result = window(label, load, tables, before, after, watchers, empty_redis)
     if monitor_s:
         result = replace(result, client_commands_per_move=trips)
     progress(
@@ -416,22 +442,29 @@ async def _main(args: argparse.Namespace, phases: list[str]) -> dict[str, Any]:
                 await played("cost", redis_url, 1, args.tables, args, monitor_s=args.monitor)
             )
         if "viewers" in phases:
-            base = await played("viewers 0", redis_url, 1, args.tables, args)
-            more = await played(
-                f"viewers +{args.watchers}", redis_url, 1, args.tables, args, args.watchers
-            )
+            pairs = []
+            for _ in range(args.rounds):  # alternating: CPU per move drifts with the machine
+                base = await played("viewers 0", redis_url, 1, args.tables, args)
+                more = await played(
+                    f"viewers +{args.watchers}", redis_url, 1, args.tables, args, args.watchers
+                )
+                pairs.append((base, more))
             extra = max(args.watchers, 1)
+            deltas = [
+                (more.server_cpu_ms_per_move - base.server_cpu_ms_per_move) / extra
+                for base, more in pairs
+            ]
             report["viewers"] = {
                 "watchers_per_table": args.watchers,
-                "cpu_ms_per_viewer_per_move": round(
-                    (more.server_cpu_ms_per_move - base.server_cpu_ms_per_move) / extra, 4
+                "cpu_ms_per_viewer_per_move": round(statistics.median(deltas), 4),
+                "cpu_ms_per_viewer_per_move_runs": [round(d, 4) for d in deltas],
+                "bytes_per_viewer_per_move": round(
+                    statistics.median(more.viewer_bytes_per_move for _, more in pairs), 1
                 ),
-                "bytes_per_viewer_per_move": more.viewer_bytes_per_move,
                 "idle_connection_kib": round(
                     await idle_connection_kib(redis_url, args.idle_connections), 1
                 ),
-                "without": asdict(base),
-                "with": asdict(more),
+                "runs": [[asdict(base), asdict(more)] for base, more in pairs],
             }
         if "scale" in phases:
             pairs = []
@@ -465,14 +498,15 @@ def print_report(report: dict[str, Any]) -> None:
             f"calls inside Redis ({w['redis_commands_by_name']}), sent by the server "
             f"{w['client_commands_per_move']}, {w['redis_bytes_in_per_move']:.0f} B into Redis, "
             f"{w['redis_bytes_out_per_move']:.0f} B out; Redis memory "
-            f"{w['redis_memory_kib_per_game']:.1f} KiB per finished game; server RSS "
+            f"{w['redis_memory_kib_per_table']:.1f} KiB per table created; server RSS "
             f"{w['server_rss_mib']:.1f} MiB with {report['tables']} tables playing"
         )
     if "viewers" in report:
         v = report["viewers"]
         print(
             f"per viewer ({v['watchers_per_table']} more per table): "
-            f"{v['cpu_ms_per_viewer_per_move']:.4f} ms server CPU and "
+            f"{v['cpu_ms_per_viewer_per_move']:.4f} ms server CPU (median of "
+            f"{v['cpu_ms_per_viewer_per_move_runs']}) and "
             f"{v['bytes_per_viewer_per_move']:.0f} B sent per move; idle connection "
             f"{v['idle_connection_kib']:.1f} KiB RSS"
         )

@@ -46,9 +46,9 @@ def test_the_cost_and_viewer_figures_are_measured(capsys: pytest.CaptureFixture[
     assert cost["redis_cpu_us_per_move"] > 0
     assert cost["server_rss_mib"] > 10
     viewers = report["viewers"]
-    assert viewers["bytes_per_viewer_per_move"] > 10
+    assert viewers["bytes_per_viewer_per_move"] > 50  # at least an update frame
     assert viewers["idle_connection_kib"] > 0
-    assert viewers["with"]["moves"] > 0
+    assert viewers["runs"][0][1]["moves"] > 0
 
 
 @pytest.mark.timeout(300)

@@ -41,6 +41,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections import Counter
@@ -54,7 +55,7 @@ from redis.asyncio import Redis
 from bench.load.targets import CLOCK_TICKS
 from bench.load.wire import WireConnection, open_connection
 from bench.server import machine
-from bench.store import new_table, private_redis, servers
+from bench.store import drain, new_table, private_redis, servers
 from clients.session import RequestRefused, SessionError
 from protocol import PROTOCOL_VERSION, encode
 from protocol import client_messages as c
@@ -306,6 +307,7 @@ def http_url(process: subprocess.Popen[str]) -> str:
     line = process.stdout.readline()
     if not line.startswith("listening on "):
         raise RuntimeError(f"server did not start: {line!r}")
+    threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()  # its logs
     return line.removeprefix("listening on ").strip().rstrip("/") + "/"
 
 

@@ -33,10 +33,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
+from typing import IO
 
 from bench.redis_trips import client_commands
 from clients.session import ClientSession, RequestRefused, SessionError
@@ -220,12 +222,22 @@ def private_redis(appendfsync: str = "everysec") -> Iterator[str]:
         for line in process.stdout:
             if READY in line:
                 break
+        # Keep reading its log: a full pipe blocks Redis in write() (the 500-table soak's Redis
+        # stopped answering after 65 logged AOF rewrites).
+        threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()
         try:
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             process.send_signal(signal.SIGKILL)
             process.wait()
             process.stdout.close()
+
+
+def drain(stream: IO[str]) -> None:
+    """Read a child's output to its end, so it never blocks writing to a full pipe."""
+    with contextlib.suppress(ValueError, OSError):  # closed when the server is stopped
+        for _ in stream:
+            pass
 
 
 @contextlib.contextmanager
@@ -277,6 +289,7 @@ def ws_url(process: subprocess.Popen[str]) -> str:
     line = process.stdout.readline()
     if not line.startswith("listening on "):
         raise RuntimeError(f"server did not start: {line!r}")
+    threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()  # its logs
     return line.removeprefix("listening on ").strip().replace("http://", "ws://") + "ws"
 
 

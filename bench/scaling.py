@@ -93,6 +93,7 @@ class Reading:
 
     at: float
     cpu_s: float
+    load_cpu_s: float  # this process's: the load's own share of the machine
     rss_mib: float
     moves: float
     games: int
@@ -111,6 +112,7 @@ class Window:
     games: int
     moves_per_s: float
     cpu_supply: float  # servers' CPU seconds per wall second
+    load_cpu_supply: float  # the load's (this process's), the same way
     server_cpu_ms_per_move: float
     redis_cpu_us_per_move: float
     redis_commands_per_move: float
@@ -180,6 +182,7 @@ async def read(load: Load, client: Redis) -> Reading:
     return Reading(
         time.monotonic(),
         sum(u[0] for u in usages),
+        time.process_time(),
         sum(u[1] for u in usages),
         moves,
         load.games,
@@ -208,6 +211,7 @@ def window(
         games=games,
         moves_per_s=round((b.moves - a.moves) / seconds, 1),
         cpu_supply=round((b.cpu_s - a.cpu_s) / seconds, 3),
+        load_cpu_supply=round((b.load_cpu_s - a.load_cpu_s) / seconds, 3),
         server_cpu_ms_per_move=round((b.cpu_s - a.cpu_s) * 1000 / moves, 4),
         redis_cpu_us_per_move=round(redis["cpu_s"] * 1e6 / moves, 2),
         redis_commands_per_move=round(redis["commands"] / moves, 3),
@@ -357,7 +361,8 @@ async def played(
         result = replace(result, client_commands_per_move=trips)
     progress(
         f"{label}: {result.moves_per_s:.0f} moves/s, {result.server_cpu_ms_per_move:.3f} ms "
-        f"server CPU per move, CPU supply {result.cpu_supply:.2f}"
+        f"server CPU per move, CPU supply {result.cpu_supply:.2f} "
+        f"(load {result.load_cpu_supply:.2f})"
     )
     return result
 
@@ -516,8 +521,9 @@ def print_report(report: dict[str, Any]) -> None:
         s = report["scale"]
         for one, two in s["runs"]:
             print(
-                f"  1 process {one['moves_per_s']:.0f} moves/s (CPU {one['cpu_supply']}), "
-                f"2 processes {two['moves_per_s']:.0f} (CPU {two['cpu_supply']})"
+                f"  1 process {one['moves_per_s']:.0f} moves/s (CPU {one['cpu_supply']}, load "
+                f"{one['load_cpu_supply']}), 2 processes {two['moves_per_s']:.0f} (CPU "
+                f"{two['cpu_supply']}, load {two['load_cpu_supply']})"
             )
         print(
             f"two processes over one, same tables: {s['two_over_one']:.2f} (median of "

@@ -45,6 +45,7 @@ def test_the_cost_and_viewer_figures_are_measured(capsys: pytest.CaptureFixture[
     assert cost["redis_bytes_in_per_move"] > 100  # the state and the events
     assert cost["redis_cpu_us_per_move"] > 0
     assert cost["server_rss_mib"] > 10
+    assert cost["load_cpu_supply"] > 0
     viewers = report["viewers"]
     assert viewers["bytes_per_viewer_per_move"] > 50  # at least an update frame
     assert viewers["idle_connection_kib"] > 0

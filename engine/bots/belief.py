@@ -1,12 +1,13 @@
-"""Level 6: level 5's search from level 3's plays ranked with the follow-up (`partner`).
+"""Level 6: level 5's search from level 3's plays ranked, heads-up, with the follow-up.
 
-Level 3 weighs a play by what it scores less the next opponent's best reply; level 6 adds
-what the seat after that one, its partner (heads-up: its own next card), can make of the
-opponent's trail on the table the play leaves (`partner.follow_up`). That ranking gives the
-play that stands unless the search beats it clearly, and the candidates the search weighs;
-the search is level 5's (`deep`: its deals, evaluation, margins and adaptive stop). Alone,
-with no search, the ranking beats level 3 by about 0.9 points a hand in pagat-4p and 1.7
-heads-up (`cuarenta bench follow_up`).
+Level 3 weighs a play by what it scores less the next opponent's best reply; the follow-up
+(`partner.follow_up`) adds what the seat after that one, its partner (heads-up: its own next
+card), can make of the opponent's trail on the table the play leaves. Heads-up level 6 ranks
+the plays so: that ranking gives the play that stands unless the search beats it clearly,
+and the candidates the search weighs; the search is level 5's (`deep`: its deals,
+evaluation, margins and adaptive stop). Alone, with no search, the ranking beats level 3 by
+about 0.9 points a hand in pagat-4p and 1.7 heads-up (`cuarenta bench follow_up`), but
+within level 5's search it lost to level 5 in pagat-4p as served (`FOLLOW_UP_SEATS`).
 
 A belief is here too, off (`WEIGHTED`): each sampled deal weighed by the chance that the
 others, holding what the deal gives them, made the plays they made this packet. A seat's
@@ -45,6 +46,11 @@ from engine.views import View
 TEMPERATURE = 1.0
 #: the share of plays that follow no model: no deal is ever ruled out.
 NOISE = 0.1
+
+#: the tables where the follow-up ranks the plays: heads-up, where the follower is the player
+#: itself and its hand is known. In pagat-4p, where the partner's hand is a chance, level 6
+#: with it lost to level 5 as served (BENCHMARKS.md, bots), so there level 6 plays as level 5.
+FOLLOW_UP_SEATS = (2,)
 
 #: weigh the deals by the others' plays (the belief above); off: measured not to pay as
 #: served (BENCHMARKS.md, bots), where its cost per deal means fewer deals in the budget.
@@ -202,10 +208,14 @@ def deal_weight(view: View, pasts: list[PastPlay], hidden: Hidden) -> float:
 
 
 def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
-    """Return the best plays by level 3's appraisal plus the follow-up (`partner`), the
-    best first: the play that stands unless the search beats it clearly."""
+    """Return the best plays by level 3's appraisal, heads-up plus the follow-up
+    (`partner`), the best first: the play that stands unless the search beats it clearly."""
     pos = position_of(view)
-    ranked = partner_ranked(view, without_gifts(pos, plays))  # R8: never a gift
+    plays = without_gifts(pos, plays)  # R8: never a gift
+    if view.rules.seats in FOLLOW_UP_SEATS:
+        ranked = partner_ranked(view, plays)
+    else:
+        ranked = ranked_plays(pos, plays)
     best = ranked[0][0]
     return [
         play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window

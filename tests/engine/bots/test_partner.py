@@ -10,7 +10,9 @@ from engine import Play, parse_card
 from engine.bots import Budget, choose
 from engine.bots.belief import LEVEL6, candidates_of
 from engine.bots.counting import position_of, ranked_plays
+from engine.bots.deep import LEVEL5
 from engine.bots.partner import follow_up, partner_ranked
+from engine.bots.search import candidates_of as search_candidates
 from tests.engine.helpers import deal
 
 
@@ -81,3 +83,17 @@ def test_level_6_stops_at_its_deadline() -> None:
     action = choose(6, game.view(0), game.legal_actions(0), random.Random(1), budget)
     assert isinstance(action, Play)
     assert len(late) == 1
+
+
+def test_in_pagat_4p_level_6_weighs_level_5s_candidates() -> None:
+    """In pagat-4p the follow-up does not rank level 6's plays (it lost to level 5 there as
+    served): its candidates are level 5's, where the follow-up would put the 4 first."""
+    game = deal(3, {0: "KS KD 4C 4D 6C"})
+    view = game.view(0)
+    plays = [a for a in game.legal_actions(0) if isinstance(a, Play)]
+    assert candidates_of(view, plays, LEVEL6) == search_candidates(view, plays, LEVEL5)
+    assert partner_ranked(view, plays)[0][1] in _trails(plays, "4C 4D")
+    for seed in range(3):  # and it decides as level 5 does, deal for deal
+        rng5, rng6 = random.Random(seed), random.Random(seed)
+        legal = game.legal_actions(0)
+        assert choose(5, view, legal, rng5, Budget(2)) == choose(6, view, legal, rng6, Budget(2))

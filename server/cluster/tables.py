@@ -46,7 +46,7 @@ from server.core.commands import (
 from server.core.referee import Outcome
 from server.errors import Refused
 from server.frames import Built, built
-from server.store.base import StoreError, StoreUnavailable
+from server.store.base import LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ class Tables(Protocol):
         """The table, loaded (or relayed) if needed; None if it does not exist."""
         ...
 
-    async def load(self, table_id: str) -> Room | None:
-        """Rebuild the table from the store here (its lease is held here)."""
+    async def load(self, table_id: str, token: int | None = None) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here with ``token``)."""
         ...
 
 
@@ -129,22 +129,25 @@ class Cluster:
     # ------------------------------------------------------------------ ownership
     async def open(self, table_id: str) -> Room | RemoteRoom | None:
         """A table not loaded here: own it if its lease is free, else relay to its owner."""
-        if not await self.store.acquire_lease(table_id, self.process, self.lease_s):
+        token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
+        if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
-        room = await self.lobby.load(table_id)
+        room = await self.lobby.load(table_id, token)
         if room is None:
             await self.store.release_lease(table_id, self.process)
             await self.store.forget_lease(table_id)
             return None
         remote = self.remotes.pop(table_id, None)
         tickets = remote.settled_tickets() if remote is not None else []
-        if tickets:
-            await room.run(Reattach(tuple(tickets)))
+        # First stop relaying: the old owner's frames still on their way (events it stored
+        # before the takeover) must not reach a connection the takeover resumes from its ticket.
         for ticket in list(remote.tickets.values()) if remote is not None else []:
             self.relayed.pop(ticket.conn, None)  # a joining one's own retry now runs here
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is remote:
                 connection.room = room
+        if tickets:
+            await room.run(Reattach(tuple(tickets)))
         log.info("table owned", table=table_id, reattached=len(tickets))
         return room
 
@@ -152,7 +155,7 @@ class Cluster:
         """This process lost the table's lease: keep its local connections through a relay."""
         self.lobby.forget(room)
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
-        for ticket in room.referee.tickets(set(self.connections), room.referee.last_event):
+        for ticket in room.tickets(set(self.connections)):  # each from what it was sent
             remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:
@@ -248,6 +251,8 @@ class Cluster:
             await room.run(command)
         except Refused as exc:
             self.relay.reply(frame, _refusal(exc.code, exc.message))
+        except LeaseLost:  # refused, stored nowhere: the origin retries at the new owner
+            self.relay.reply(frame, {"ok": False, "moved": True})
         except StoreError as exc:
             self.relay.reply(frame, _refusal(ErrorCode.INTERNAL, f"{UNAVAILABLE}: {exc}"))
         else:
@@ -278,11 +283,10 @@ class Cluster:
     def _relay_message(self, conn: str, message: Built) -> None:
         """Pass the owner's frame on as its bytes (its header says what the ticket needs)."""
         connection = self.connections.get(conn)
-        if connection is None:
-            return
         remote = self.relayed.get(conn)
-        if remote is not None:
-            remote.note(conn, message)
+        if connection is None or remote is None:
+            return  # gone, or its table is owned here now: a late frame of the old owner
+        remote.note(conn, message)
         connection.push(message)
 
     def _spawn(self, work: Any, what: str) -> None:

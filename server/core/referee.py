@@ -215,8 +215,8 @@ class Referee:
     def apply(self, command: Command, now: float) -> Outcome:
         """Carry out one command at time ``now``; raises ``Refused`` with nothing changed."""
         match command:
-            case Attach(conn, name, request, role):
-                out = self.attach(conn, name, request, role, now)
+            case Attach(conn, name, request, role, last_event):
+                out = self.attach(conn, name, request, role, now, last_event)
             case Resume(conn, name, token, last_event, rid):
                 out = self.resume(conn, name, token, last_event, rid, now)
             case Detach(conn):
@@ -317,9 +317,19 @@ class Referee:
 
     # ------------------------------------------------------------------ connections
     def attach(
-        self, conn: str, name: str, request: c.Join | c.Watch, role: KeyRole, now: float
+        self,
+        conn: str,
+        name: str,
+        request: c.Join | c.Watch,
+        role: KeyRole,
+        now: float,
+        last_event: int | None = None,
     ) -> Outcome:
-        """A connection joins (takes a seat) or watches through a link key of ``role``."""
+        """A connection joins (takes a seat) or watches through a link key of ``role``.
+
+        A watch with ``last_event`` (a spectator put back after a rebuild or a takeover) is
+        sent the events after it first, like a seat's resume, so its numbering goes on.
+        """
         table = self.table
         table.last_input = max(table.last_input, now)
         out = Outcome()
@@ -331,8 +341,12 @@ class Referee:
         viewer.host = viewer.host or role == "host"
         viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
         if isinstance(request, c.Watch):
+            resumed = last_event is not None and conn not in table.viewers
             table.viewers[conn] = viewer
             out.ack(conn, request.rid)
+            if resumed and last_event is not None:
+                for n in range(last_event + 1, table.last_event + 1):
+                    out.to(conn, self.publisher.event_for(n, viewer))
             self.publisher.snapshot_to(out, viewer)
             self.publisher.presence(out)
             return self.publisher.finish(out)
@@ -373,8 +387,10 @@ class Referee:
         viewer.seat, viewer.can_sit = index, True
         viewer.host = viewer.host or seat.host
         table.viewers[conn] = viewer
-        was_standing_in = seat.stand_in
+        # a stand-in the rebuild assumed (``restored``) was never announced: nor is its leaving
+        was_standing_in = seat.stand_in and not seat.restored
         seat.conn, seat.away_since, seat.stand_in, seat.open = conn, None, False, False
+        seat.restored = False
         out.dirty = True
         out.to(conn, s.Seated(rid=rid, table=table.table_id, seat=index, token=token))
         if last_event is not None:
@@ -751,7 +767,9 @@ class Referee:
                     raise  # the seat is gone (stood up, kicked) and there is no link to watch by
         if ticket.key is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "no link to rejoin the table with")
-        return self.attach(ticket.conn, ticket.name, c.Watch(key=ticket.key), ticket.role, now)
+        return self.attach(
+            ticket.conn, ticket.name, c.Watch(key=ticket.key), ticket.role, now, ticket.last_event
+        )
 
     # ------------------------------------------------------------------ seating helpers
     def _seat_for_newcomer(self, wanted: int | None, viewer: Viewer) -> int:

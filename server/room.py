@@ -206,35 +206,46 @@ class Room:
             self.deliver(conn, message)
 
     async def _commit(self, outcome: Outcome) -> StoredTable:
-        """One fenced, version-checked commit; an uncertain one is settled before returning."""
+        """One fenced, version-checked commit; an uncertain one is settled before returning.
+
+        Refused for the lease while this process can take it back (it lapsed, or a fence of
+        this room's own, still queued in a stalled Redis, ran after a later one): retried once
+        with the new token; the version check still refuses it if anyone wrote meanwhile.
+        """
         expected, commit_id = self.version, secrets.token_hex(8)
-        try:
-            return await self.store.commit(
-                self.table_id,
-                expected,
-                self.referee.to_state(),
-                outcome.entries,
-                outcome.record,
-                lease=self.lease,
-                commit_id=commit_id,
-            )
-        except CommitUncertain as exc:
-            log.warning("commit not answered; reading it back", error=str(exc))
-            stored = await self._settle(expected, commit_id)
-            if stored is not None:
-                log.info("the unanswered commit was stored", version=stored.version)
-                return stored
-            self.failed = True
-            raise StoreUnavailable("storage unavailable: the move was not stored") from exc
-        except LeaseLost:
-            self.failed = True  # memory is ahead of the store: nobody may see it
-            log.warning("commit refused: this process no longer holds the table's lease")
-            await self._check_lease()
-            raise
-        except Exception:
-            self.failed = True  # memory is ahead of the store: nobody may see it
-            log.exception("commit failed; the table will be reloaded")
-            raise
+        state = self.referee.to_state()
+        for attempt in (1, 2):
+            try:
+                return await self.store.commit(
+                    self.table_id,
+                    expected,
+                    state,
+                    outcome.entries,
+                    outcome.record,
+                    lease=self.lease,
+                    commit_id=commit_id,
+                )
+            except CommitUncertain as exc:
+                log.warning("commit not answered; reading it back", error=str(exc))
+                stored = await self._settle(expected, commit_id)
+                if stored is not None:
+                    log.info("the unanswered commit was stored", version=stored.version)
+                    return stored
+                self.failed = True
+                raise StoreUnavailable("storage unavailable: the move was not stored") from exc
+            except LeaseLost:
+                held = self.lease.token
+                await self._check_lease()
+                if attempt == 1 and not self.lost and self.lease.token != held:
+                    continue
+                self.failed = True  # memory is ahead of the store: nobody may see it
+                log.warning("commit refused: this process no longer holds the table's lease")
+                raise
+            except Exception:
+                self.failed = True  # memory is ahead of the store: nobody may see it
+                log.exception("commit failed; the table will be reloaded")
+                raise
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     async def _settle(self, expected: int, commit_id: str) -> StoredTable | None:
         """Whether an unanswered commit was stored: the stored table if so, None if not.

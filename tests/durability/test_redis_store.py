@@ -139,7 +139,7 @@ async def test_while_redis_is_down_writes_fail_clearly_and_the_log_survives_a_re
     started = time.monotonic()
     # sent on the pooled connection, then the connection broke: the store cannot tell whether
     # the script ran (it is uncertain, a StoreUnavailable the room settles by reading back)
-    with pytest.raises(StoreUnavailable, match="storage unavailable: .*move"):
+    with pytest.raises(StoreUnavailable, match=r"storage unavailable: .*move"):
         await store.commit("t1", 1, b"s2", [b"e3"])
     assert time.monotonic() - started < 3, "a command is refused promptly, not after retries"
     redis_server.start()

@@ -149,7 +149,7 @@ async def test_redis_stalled_past_the_command_timeout_hides_no_move_and_splits_n
                 for stalled_s in (2.0, 4.0):  # inside the lease, then past it
                     before = [await stored_last(store, table.table_id) for table in tables]
 
-                    async def moving() -> bool:
+                    async def moving(before: list[int] = before) -> bool:
                         now = [await stored_last(store, table.table_id) for table in tables]
                         return all(n > b + 20 for n, b in zip(now, before, strict=True))
 

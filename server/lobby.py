@@ -85,6 +85,7 @@ class Lobby:
         self.idle_unload_s = idle_unload_s
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
         self._idle_since: dict[str, float] = {}
+        self.closing = False
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
         self.cluster = share(self) if share is not None else None
@@ -139,6 +140,8 @@ class Lobby:
         room = self.rooms.get(table_id)
         if room is not None:
             return room  # a room whose commit failed reloads itself on its next change
+        if self.closing:  # its tables are handed over: load none again
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
         pending = self._loading.get(table_id)
         if pending is not None:
             return await pending
@@ -173,6 +176,9 @@ class Lobby:
         if rebuilt is None:
             return None
         referee, stored = rebuilt
+        if self.closing:  # the shutdown began while it loaded: hand it straight back
+            await self.store.release_lease(table_id, self.owner)
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
         log.info("table loaded", table=table_id, events=stored.last_event, version=stored.version)
         return self._adopt(referee, stored.version, token)
 
@@ -298,6 +304,7 @@ class Lobby:
         one pipelined call: a peer takes the tables over at once. Bounded: about
         ``2 * STOP_WAIT_S`` whatever the number of tables.
         """
+        self.closing = True
         rooms = list(self.rooms.values())
         self.rooms.clear()
         await cancel_and_wait([self._reaper, *(room.stop() for room in rooms)])

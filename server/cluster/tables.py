@@ -128,7 +128,12 @@ class Cluster:
 
     # ------------------------------------------------------------------ ownership
     async def open(self, table_id: str) -> Room | RemoteRoom | None:
-        """A table not loaded here: own it if its lease is free, else relay to its owner."""
+        """A table not loaded here: own it if its lease is free, else relay to its owner.
+
+        Never while this process shuts down: it would take back a lease it has just released.
+        """
+        if self.closing:
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
         token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
         if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
@@ -165,9 +170,11 @@ class Cluster:
 
     async def _watch_leases(self) -> None:
         """Take over tables whose owner stopped renewing, every third of the lease time."""
-        while True:
+        while not self.closing:
             try:
                 for table_id in await self.store.lapsed_leases():
+                    if self.closing:
+                        return
                     if self.lobby.loaded(table_id) is None:
                         await self.lobby.room(table_id)
                 await self._follow_owners()

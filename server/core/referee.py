@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, Literal, Self, assert_never
 
 from engine.actions import Action, CloseClaims, Misdeal
+from engine.cards import parse_card
 from engine.errors import EngineError, IllegalAction
 from engine.events import ClaimsClosed, ClaimsOpened, GameOver
 from engine.events import Event as EngineEvent
@@ -688,6 +689,9 @@ class Referee:
         index = self._require_seated(viewer)
         game = self._require_game()
         if msg.at is not None and msg.at < table.game_event:
+            if self._already_made(index, msg):
+                out.ack(viewer.conn, msg.rid)  # its events reached the mover (or its resume will)
+                return
             raise Refused(
                 ErrorCode.STALE, f"the game moved on at event {table.game_event}; you saw {msg.at}"
             )
@@ -915,6 +919,34 @@ class Referee:
                         seat.stand_in = False
                         if seat.open:
                             seat.clear()
+
+    def _already_made(self, index: int, msg: c.GameAction) -> bool:
+        """The move is stored already: the first game event after the one it was made at is
+        this very play or announcement of this seat.
+
+        A retry of a move whose answer was lost (its table's owner stored it and died before
+        replying; the request, forwarded again, reaches the new owner): it is acknowledged,
+        never refused as stale, for a move that was stored is never refused (invariant 9).
+        """
+        table = self.table
+        if msg.at is None or not isinstance(msg, c.Play | c.Announce):
+            return False
+        for line in table.log[msg.at : table.game_event]:
+            entry = json.loads(line)
+            form = entry["a"] if "a" in entry else entry["v"][index]
+            kind = form.get("type")
+            if kind == "played" and isinstance(msg, c.Play):
+                return (
+                    form.get("seat") == index
+                    and parse_card(form["card"]) == parse_card(msg.card)
+                    and {parse_card(code) for code in form.get("take", [])}
+                    == {parse_card(code) for code in msg.take}
+                )
+            if kind == "announced" and isinstance(msg, c.Announce):
+                return bool(form.get("seat") == index and form.get("call") == msg.call)
+            if kind in ("played", "announced"):
+                return False  # the next move is another kind of move: not this one
+        return False
 
     def _require_game(self) -> Game:
         table = self.table

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from websockets.exceptions import ConnectionClosed
+
 from clients.session import ClientSession, RequestRefused, SessionError
 from protocol import client_messages as c
 from protocol import server_messages as s
@@ -158,7 +160,7 @@ async def play(person: Person, rng: random.Random, halt: asyncio.Event) -> None:
             move.fate = "acked"
         except RequestRefused as exc:
             move.fate, move.detail = "refused", f"{exc.code}: {exc}"
-        except (SessionError, TimeoutError) as exc:
+        except (SessionError, TimeoutError, ConnectionClosed) as exc:  # no answer: unknown
             move.detail = str(exc)
 
 

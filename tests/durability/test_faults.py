@@ -67,11 +67,30 @@ async def play_through(
     ]
     try:
         await fault()  # type: ignore[misc]
-        async with asyncio.timeout(timeout_s):
-            await asyncio.gather(*games)
+        try:
+            async with asyncio.timeout(timeout_s):
+                await asyncio.gather(*games)
+        except TimeoutError:
+            raise AssertionError(f"the games did not end: {describe(tables)}") from None
     finally:
         halt.set()
         await asyncio.gather(*games, return_exceptions=True)
+
+
+def describe(tables: list[Table]) -> str:
+    """Where each connection stands (for a game that did not end)."""
+    lines = []
+    for table in tables:
+        for person in table.people:
+            session, snap = person.session, person.session.snapshot
+            view = snap.view if snap is not None else None
+            lines.append(
+                f"{table.table_id} {person.name}: at {session.last_event}, closed"
+                f" {session.closed.is_set()}, stage {snap.info.stage if snap else None}, turn"
+                f" {view.turn if view else None}, legal {len(snap.legal) if snap else 0},"
+                f" last move {person.moves[-1] if person.moves else None}"
+            )
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- the store's own fence
@@ -223,7 +242,7 @@ async def test_redis_down_longer_than_the_lease_with_two_processes(
         redis_server.start()
 
     try:
-        await play_through(tables, fault, seed=61)
+        await play_through(tables, fault, seed=61, timeout_s=60)
         for table in tables:
             await check_table(store, table)
         await close_all(tables)

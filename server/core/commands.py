@@ -41,12 +41,14 @@ class Ticket:
     token: str | None = None  # the seat token while it holds a seat
     last_event: int | None = None  # the last event number it was sent
 
-    def command(self) -> Resume | Attach | None:
-        """The one request that seats this connection again (None: nothing to rejoin with)."""
+    def command(self, rid: int = 0) -> Resume | Attach | None:
+        """The one request that seats this connection again (None: nothing to rejoin with);
+        ``rid`` is its request id (what its answer carries)."""
         if self.token is not None:
-            return Resume(self.conn, self.name, self.token, self.last_event, 0)
+            return Resume(self.conn, self.name, self.token, self.last_event, rid)
         if self.key is not None:
-            return Attach(self.conn, self.name, c.Watch(key=self.key), self.role, self.last_event)
+            watch = c.Watch(key=self.key, rid=rid)
+            return Attach(self.conn, self.name, watch, self.role, self.last_event)
         return None
 
 

@@ -342,10 +342,11 @@ class Referee:
         viewer.host = viewer.host or role == "host"
         viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
         if isinstance(request, c.Watch):
-            resumed = last_event is not None and conn not in table.viewers
             table.viewers[conn] = viewer
-            out.ack(conn, request.rid)
-            if resumed and last_event is not None:
+            if last_event is None:
+                out.ack(conn, request.rid)
+            else:  # the answer first, then what was missed, then the state: like a resume
+                out.to(conn, s.Ack(rid=request.rid))
                 for n in range(last_event + 1, table.last_event + 1):
                     out.to(conn, self.publisher.event_for(n, viewer))
             self.publisher.snapshot_to(out, viewer)

@@ -43,6 +43,7 @@ class Move:
     at: int  # the last event the mover had seen: a stored move is event at + 1
     kind: str  # play or announce
     fate: Fate
+    action: str = ""
     detail: str = ""
 
 
@@ -153,13 +154,14 @@ async def play(person: Person, rng: random.Random, halt: asyncio.Event) -> None:
             continue
         action, at = rng.choice(moves), session.last_event
         assert person.seat is not None
-        move = Move(person.seat, at, action.type, "unknown")
+        move = Move(person.seat, at, action.type, "unknown", repr(action))
         person.moves.append(move)
         try:
             await session.request(action.model_copy(update={"at": at}), wait_s=60)
             move.fate = "acked"
-        except RequestRefused as exc:
-            move.fate, move.detail = "refused", f"{exc.code}: {exc}"
+        except RequestRefused as exc:  # "could not tell": the store stayed away past resolve_s
+            unknown = "could not tell whether" in str(exc)
+            move.fate, move.detail = "unknown" if unknown else "refused", f"{exc.code}: {exc}"
         except (SessionError, TimeoutError, ConnectionClosed) as exc:  # no answer: unknown
             move.detail = str(exc)
 

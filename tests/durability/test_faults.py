@@ -85,8 +85,9 @@ def describe(tables: list[Table]) -> str:
             session, snap = person.session, person.session.snapshot
             view = snap.view if snap is not None else None
             lines.append(
-                f"{table.table_id} {person.name}: at {session.last_event}, closed"
-                f" {session.closed.is_set()}, stage {snap.info.stage if snap else None}, turn"
+                f"{table.table_id} {person.name} ({session.connection_id}):"
+                f" at {session.last_event}, closed {session.closed.is_set()},"
+                f" stage {snap.info.stage if snap else None}, turn"
                 f" {view.turn if view else None}, legal {len(snap.legal) if snap else 0},"
                 f" last move {person.moves[-1] if person.moves else None}"
             )
@@ -198,14 +199,14 @@ def serve_args(redis: RedisServer, *more: str) -> tuple[str, ...]:
         "2",
         "--store-timeout",
         "0.5",
-        "--resolve",
-        "5",
+        "--resolve",  # longer than the outage: every unanswered commit is settled
+        "10",
         "--claim-window",
         "0.1",
         "--commands-per-s",
         "10000",
-        "--away-turn",
-        "0",
+        "--away-turn",  # no stand-in plays for a person during a handover: every move is theirs
+        "30",
         "--grace",
         "60",
         "--log-level",

@@ -77,6 +77,25 @@ async def play_through(
         await asyncio.gather(*games, return_exceptions=True)
 
 
+async def under_way(store: Store, tables: list[Table], since: list[int] | None = None) -> None:
+    """Wait until every table is 20 events past ``since`` (or its game is over: a dealt
+    cuarenta can end one at once), so that the fault meets play in full swing."""
+    before = since or [0] * len(tables)
+
+    async def moving() -> bool:
+        for table, start in zip(tables, before, strict=True):
+            snap = table.players[0].session.snapshot
+            over = snap is not None and snap.info.stage == "finished"
+            if not over and await stored_last(store, table.table_id) <= start + 20:
+                return False
+        return True
+
+    try:
+        await wait_for(moving, 60, "play to be under way")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {describe(tables)}") from None
+
+
 def describe(tables: list[Table]) -> str:
     """Where each connection stands (for a game that did not end)."""
     lines = []
@@ -168,12 +187,7 @@ async def test_redis_stalled_past_the_command_timeout_hides_no_move_and_splits_n
             async def fault() -> None:
                 for stalled_s in (2.0, 4.0):  # inside the lease, then past it
                     before = [await stored_last(store, table.table_id) for table in tables]
-
-                    async def moving(before: list[int] = before) -> bool:
-                        now = [await stored_last(store, table.table_id) for table in tables]
-                        return all(n > b + 20 for n, b in zip(now, before, strict=True))
-
-                    await wait_for(moving, 60, "play to be under way")
+                    await under_way(store, tables, before)
                     stall(redis_server)
                     try:
                         await asyncio.sleep(stalled_s)  # the fault's length, not a sync
@@ -234,10 +248,7 @@ async def test_redis_down_longer_than_the_lease_with_two_processes(
     store = await open_store(redis_server.url)
 
     async def fault() -> None:
-        async def moving() -> bool:
-            return all([await stored_last(store, table.table_id) > 20 for table in tables])
-
-        await wait_for(moving, 60, "play to be under way")
+        await under_way(store, tables)
         redis_server.kill()
         await asyncio.sleep(4.0)  # the outage lasts twice the lease: the fault, not a sync
         redis_server.start()
@@ -263,10 +274,7 @@ async def test_kill_9_of_the_owner_loses_nothing_and_repeats_nothing(
     store = await open_store(redis_server.url)
 
     async def fault() -> None:
-        async def moving() -> bool:
-            return all([await stored_last(store, table.table_id) > 20 for table in tables])
-
-        await wait_for(moving, 60, "play to be under way")
+        await under_way(store, tables)
         owner.kill()
         for table in tables:
             for person in table.people:
@@ -299,10 +307,7 @@ async def test_sigterm_with_busy_tables_hands_every_table_over_at_once(
     store = await open_store(redis_server.url)
 
     async def fault() -> None:
-        async def moving() -> bool:
-            return all([await stored_last(store, table.table_id) > 20 for table in tables])
-
-        await wait_for(moving, 60, "play to be under way")
+        await under_way(store, tables)
         assert leaving.stop() == 0  # SIGTERM, and the process has exited
         for table in tables:
             for person in table.people:

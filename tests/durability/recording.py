@@ -189,11 +189,14 @@ async def rebuilt(store: Store, table_id: str) -> Referee:
     return Referee.from_state(stored.state, log, RefereeConfig(), time.time())
 
 
-async def check_table(store: Store, table: Table, connected: bool = True) -> dict[str, int]:
+async def check_table(
+    store: Store, table: Table, connected: bool = True, stand_ins: bool = False
+) -> dict[str, int]:
     """The suite's assertions for one table (see the module docstring); returns counts.
 
     ``connected``: every person's last connection is still open, so each must have been sent
     the whole stored log (waited for: the last events may still be on their way).
+    ``stand_ins``: someone was really away (no check that no stand-in was announced).
     """
     stored = await store.load(table.table_id)
     assert stored is not None
@@ -205,6 +208,9 @@ async def check_table(store: Store, table: Table, connected: bool = True) -> dic
 
         await wait_for(caught_up, 30, f"every viewer of {table.table_id} sent event {last}")
     referee = await rebuilt(store, table.table_id)
+    if not stand_ins:  # nobody was away: a rebuild or takeover must not announce a stand-in
+        announced = [n for n in range(1, last + 1) if _kind_at(referee, n) == "stand_in"]
+        assert announced == [], f"stand-in events at {announced} for seats never away"
     counts = {"events": last, "acked": 0, "refused": 0, "unknown": 0, "sessions": 0}
     for person in table.people:
         seen: list[int] = []
@@ -242,6 +248,13 @@ def _check_moves(referee: Referee, person: Person) -> None:
             assert stored is None or stored[0] != person.seat, (
                 f"{person.name}'s move at event {at} was refused but stored: {moves}"
             )
+
+
+def _kind_at(referee: Referee, n: int) -> str:
+    event = Built(referee.publisher.event_frame(n, None), "event", n).model()
+    assert isinstance(event, s.Event)
+    body = event.event if isinstance(event.event, dict) else event.event.model_dump()
+    return str(body.get("type"))
 
 
 def _move_at(referee: Referee, n: int) -> tuple[int, str] | None:

@@ -31,7 +31,7 @@ ENV CUARENTA_HOST=0.0.0.0 \
     CUARENTA_LOG_FORMAT=json
 EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('CUARENTA_PORT', '8765') + '/healthz', timeout=2)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('CUARENTA_PORT', '8765') + '/readyz', timeout=3)"]
 # SIGTERM (docker stop) is a graceful shutdown: tables are handed over, clients told to reconnect.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["cuarenta"]

@@ -1,4 +1,4 @@
-"""`cuarenta bench engine|bots|server|store|soak|all`: dispatch to the module that measures it.
+"""`cuarenta bench engine|bots|server|store|soak|scaling|all`: run the module that measures it.
 
 Each benchmark is a module ``bench.<what>`` exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; it is imported only when chosen, so a benchmark that needs Redis or a
@@ -16,7 +16,7 @@ from types import ModuleType
 #: the benchmarks ``all`` runs, in order (modules that do not exist yet are skipped).
 ORDER = ("engine", "bots", "server", "store")
 #: benchmarks run only by name (minutes long): ``cuarenta bench soak``.
-BY_NAME = ("soak",)
+BY_NAME = ("soak", "scaling")
 
 
 def _module(what: str) -> ModuleType | None:

@@ -26,16 +26,19 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
+from typing import IO
 
 from bench.redis_trips import client_commands
 from clients.session import ClientSession, RequestRefused, SessionError
@@ -43,6 +46,8 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 
 READY = "Ready to accept connections"
+#: every load comes from 127.0.0.1: lift the per-address caps (unknown names are ignored)
+UNCAPPED = {"CUARENTA_CONNECTIONS_PER_ADDRESS": "0", "CUARENTA_TABLES_PER_MIN": "0"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +192,7 @@ async def idle_memory(tables: int) -> dict[str, float]:
 
 # ---------------------------------------------------------------------- processes
 @contextlib.contextmanager
-def private_redis() -> Iterator[str]:
+def private_redis(appendfsync: str = "everysec") -> Iterator[str]:
     """A redis-server on a free port in a temporary directory, append-only; its URL."""
     with tempfile.TemporaryDirectory(prefix="cuarenta-bench-redis-") as directory:
         port = _free_port()
@@ -203,7 +208,7 @@ def private_redis() -> Iterator[str]:
                 "--appendonly",
                 "yes",
                 "--appendfsync",
-                "everysec",
+                appendfsync,
                 "--save",
                 "",
                 "--logfile",
@@ -217,12 +222,22 @@ def private_redis() -> Iterator[str]:
         for line in process.stdout:
             if READY in line:
                 break
+        # Keep reading its log: a full pipe blocks Redis in write() (the 500-table soak's Redis
+        # stopped answering after 65 logged AOF rewrites).
+        threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()
         try:
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             process.send_signal(signal.SIGKILL)
             process.wait()
             process.stdout.close()
+
+
+def drain(stream: IO[str]) -> None:
+    """Read a child's output to its end, so it never blocks writing to a full pipe."""
+    with contextlib.suppress(ValueError, OSError):  # closed when the server is stopped
+        for _ in stream:
+            pass
 
 
 @contextlib.contextmanager
@@ -256,6 +271,7 @@ def servers(stores: Sequence[str], *extra: str) -> Iterator[list[subprocess.Pope
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
+                env={**os.environ, **UNCAPPED},
             )
             started.append(process)
         yield started
@@ -273,6 +289,7 @@ def ws_url(process: subprocess.Popen[str]) -> str:
     line = process.stdout.readline()
     if not line.startswith("listening on "):
         raise RuntimeError(f"server did not start: {line!r}")
+    threading.Thread(target=drain, args=(process.stdout,), daemon=True).start()  # its logs
     return line.removeprefix("listening on ").strip().replace("http://", "ws://") + "ws"
 
 

@@ -15,6 +15,7 @@ back from its mask.
 from __future__ import annotations
 
 from itertools import combinations, product
+from operator import mul
 from typing import Final
 
 Capture = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -52,16 +53,21 @@ Parts = tuple[tuple[int, int], ...]
 _USABLE: dict[int, tuple[tuple[Parts, ...], ...]] = {}
 
 
+#: What one table card of each rank adds to the table's code: a table's per-rank card counts
+#: packed in base 5 (no rank has more than four cards). The one definition of that code, read by
+#: `table_code`, `low_code` and `engine.game.Game.apply`'s running update of it.
+RANK_UNIT: Final = tuple(5**rank for rank in range(10))
+_LOW_UNIT: Final = RANK_UNIT[:6]
+
+
+def table_code(by_rank: list[list[int]]) -> int:
+    """Return the table's per-rank counts packed in base 5 (`RANK_UNIT`), all ten ranks."""
+    return sum(map(mul, map(len, by_rank), RANK_UNIT))
+
+
 def low_code(by_rank: list[list[int]]) -> int:
-    """Return the table's counts of ranks A-6 packed in base 5 (a key for `usable_sums`)."""
-    return (
-        len(by_rank[0])
-        + 5 * len(by_rank[1])
-        + 25 * len(by_rank[2])
-        + 125 * len(by_rank[3])
-        + 625 * len(by_rank[4])
-        + 3125 * len(by_rank[5])
-    )
+    """Return the table's code over ranks A-6 only (a key for `usable_sums`: the sum bases)."""
+    return sum(map(mul, map(len, by_rank), _LOW_UNIT))
 
 
 def usable_sums(code: int) -> tuple[tuple[Parts, ...], ...]:
@@ -72,7 +78,7 @@ def usable_sums(code: int) -> tuple[tuple[Parts, ...], ...]:
     """
     usable = _USABLE.get(code)
     if usable is None:
-        counts = [(code // 5**rank) % 5 for rank in range(6)]
+        counts = [code // unit % 5 for unit in _LOW_UNIT]
         usable = _USABLE[code] = tuple(
             tuple(
                 parts

@@ -9,7 +9,8 @@ needs someone's input, and returns all the events that happened.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from engine.actions import (
     Action,
@@ -20,7 +21,7 @@ from engine.actions import (
     TakeMissed,
     action_from_json,
 )
-from engine.captures import missed_cards
+from engine.captures import RANK_UNIT, missed_cards
 from engine.cards import RANKS
 from engine.errors import IllegalAction
 from engine.events import (
@@ -38,12 +39,11 @@ from engine.legal import cards_of
 from engine.phase import Phase
 from engine.record import Draw, Record
 from engine.rules import DEFAULT_PROFILE, Rules, resolve_rules
+from engine.scoring import play_points
 from engine.state import Hidden
 from engine.views import View, view_of
 
 _PLAY = Phase.PLAY  # bound once (see engine.legal)
-#: What one table card of each rank A-6 adds to the low counts (`GameState._low`).
-_LOW_UNIT = (1, 5, 25, 125, 625, 3125)
 
 #: The event of every trail, per ``seat * 40 + card``: events are immutable, so one is shared.
 _TRAILED: tuple[Played, ...] = tuple(
@@ -115,13 +115,27 @@ class Game(Flow):
             () if draw is None else draw.cards,
         )
         if play_actions:
-            for index, obj in enumerate(record.actions):
-                try:
-                    game.apply(action_from_json(obj))
-                except IllegalAction as error:
-                    error.index = index
-                    raise
+            for _step in game.apply_record(record.actions):
+                pass
         return game
+
+    def apply_record(
+        self, actions: Iterable[Mapping[str, Any]]
+    ) -> Iterator[tuple[Action, tuple[Event, ...]]]:
+        """Apply a record's actions (R15) in order, yielding each with the events it caused.
+
+        The one replay loop (`from_record`, `engine.replay`, the replay viewer's positions): an
+        action that cannot be read or applied raises `IllegalAction` with ``index`` set to its
+        position in ``actions``, the game left as it was after the one before.
+        """
+        for index, obj in enumerate(actions):
+            try:
+                action = action_from_json(obj)
+                events = self.apply(action)
+            except IllegalAction as error:
+                error.index = index
+                raise
+            yield action, events
 
     def record(self) -> Record:
         """Return the game's record (R15): replaying it reproduces this game exactly."""
@@ -196,7 +210,7 @@ class Game(Flow):
             self._table.append(card)
             self._by_rank[rank].append(card)
             if rank < 6 and self._low >= 0:
-                self._low += _LOW_UNIT[rank]
+                self._low += RANK_UNIT[rank]
             self._last_trail = card
             self._history.append((self.packet, seat, card, (), False))
             event: Played = _TRAILED[seat * 40 + card]
@@ -214,7 +228,7 @@ class Game(Flow):
                 table.remove(each)
                 by_rank[each >> 2].remove(each)
                 if each < 24:  # A-6
-                    low -= _LOW_UNIT[each >> 2]
+                    low -= RANK_UNIT[each >> 2]
             if low >= 0:  # (unknown, -1, stays unknown)
                 self._low = low
             pile = self._piles[team]
@@ -224,8 +238,7 @@ class Game(Flow):
             caida = trail >= 0 and trail >> 2 == rank and (mask >> trail) & 1 == 1  # R9 match
             limpia = not table
             before = self._scores[team]
-            # R9: caída 2; limpia 2 except at exactly 38 (scoring.play_points, written out)
-            points = (2 if caida else 0) + (2 if limpia and before != 38 else 0)
+            points = play_points(rules, before, caida, limpia)  # R9
             if caida and rules.awards_r10:
                 self._note_ronda_caida(seat, rank, team)
             self._last_trail = -1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import action_from_json
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.phase import Phase
@@ -20,13 +19,11 @@ def replay(record: Record) -> dict[str, Any]:
     game = Game.from_record(record, play_actions=False)
     trace: list[list[int]] = []
     error: dict[str, Any] | None = None
-    for index, obj in enumerate(record.actions):
-        try:
-            game.apply(action_from_json(obj))
-        except IllegalAction as problem:
-            error = {"index": index, "message": str(problem)}
-            break
-        trace.append(list(game.scores))
+    try:
+        for _step in game.apply_record(record.actions):
+            trace.append(list(game.scores))
+    except IllegalAction as problem:
+        error = {"index": problem.index, "message": str(problem)}
     finished = game.phase is Phase.FINISHED
     status = "error" if error is not None else "finished" if finished else "in_progress"
     return {

@@ -8,8 +8,8 @@ enumeration. Everything is a list of small ints so `copy` is a handful of slice 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.actions import Action
 from engine.captures import low_code
@@ -34,101 +34,114 @@ class Hidden:
     stock: tuple[int, ...]
 
 
+def _how(start: str, copy: str = "share", key: str | None = "") -> dict[str, str | None]:
+    """A `GameState` field's metadata: how it starts, how `copy` copies it, how it is compared.
+
+    ``start`` is its value in a blank state, an expression over `GameState._init_state`'s
+    arguments and ``seats``. ``copy``: ``share`` (a value, or a list replaced and never
+    changed), ``list`` (a list of values), ``lists`` (a list of lists), ``cache`` (a copy starts
+    it empty). ``key``, its form in the fingerprint: ``value``, ``tuple``, ``tuples``, ``items``
+    (a dict), None (derived or a cache: left out), or "" for the one its copy implies.
+    """
+    if copy not in _COPY_FORMS:
+        raise ValueError(f"unknown copy kind {copy!r}")
+    implied = {"share": "value", "list": "tuple", "lists": "tuples", "cache": None}[copy]
+    return {"start": start, "copy": copy, "key": implied if key == "" else key}
+
+
+#: How a field of each copy kind is copied into ``other`` (the generated `_copy_state_into`).
+_COPY_FORMS: Final = {
+    "share": "self.{0}",
+    "list": "self.{0}[:]",
+    "lists": "[each[:] for each in self.{0}]",
+    "cache": "{{}}",
+}
+#: A field's form in the fingerprint (the generated `fingerprint`).
+_KEY_FORMS: Final = {
+    "value": "self.{0}",
+    "tuple": "tuple(self.{0})",
+    "tuples": "tuple(map(tuple, self.{0}))",
+    "items": "tuple(sorted(self.{0}.items()))",
+}
+
+
+@dataclass(init=False, repr=False, eq=False, match_args=False, slots=True)
 class GameState:
-    """Every field of a game; see `engine.game.Game` for what they mean in play."""
+    """Every field of a game; see `engine.game.Game` for what they mean in play.
 
-    __slots__ = (
-        "_actions",
-        "_announce_queue",
-        "_announced",
-        "_by_rank",
-        "_caps",
-        "_claims_ended",
-        "_claims_made",
-        "_counted",
-        "_cuarenta",
-        "_deal_pos",
-        "_discarded",
-        "_four",
-        "_hand_rondas",
-        "_hands",
-        "_history",
-        "_last_trail",
-        "_low",
-        "_missed",
-        "_missed_team",
-        "_next_pack",
-        "_pack",
-        "_pack_seed",
-        "_packet_hands",
-        "_phase",
-        "_piles",
-        "_played_in_packet",
-        "_r10",
-        "_ronda",
-        "_ronda_caught",
-        "_scores",
-        "_table",
-        "_turn",
-        "_winner",
-        "dealer",
-        "draw_cards",
-        "draw_start",
-        "first_dealer",
-        "hand_number",
-        "options",
-        "packet",
-        "packs",
-        "rules",
-        "start_events",
+    The fields below are the one list of them: the slots, the blank state (`_init_state`), the
+    copy (`_copy_state_into`) and the fingerprint are generated from it at import time (plain
+    straight-line functions, as fast as written out), so a new field is one line here.
+    """
+
+    rules: Rules = field(metadata=_how("rules"))
+    options: dict[str, object] = field(metadata=_how("options", key="items"))
+    #: third: the tests compare fingerprints but for it
+    _pack_seed: int | None = field(metadata=_how("pack_seed"))
+    packs: list[tuple[str, ...]] = field(metadata=_how("packs", "list"))
+    _next_pack: int = field(metadata=_how("0"))
+    draw_start: int | None = field(metadata=_how("draw_start"))
+    draw_cards: tuple[int, ...] = field(metadata=_how("draw_cards"))
+    dealer: int = field(metadata=_how("dealer"))
+    first_dealer: int = field(metadata=_how("dealer"))
+    hand_number: int = field(metadata=_how("-1"))
+    packet: int = field(metadata=_how("-1"))
+    #: never changed: a hand's pack is replaced, not changed
+    _pack: list[int] = field(metadata=_how("[]", key="tuple"))
+    _deal_pos: int = field(metadata=_how("0"))
+    _hands: list[list[int]] = field(metadata=_how("[[] for _ in range(seats)]", "lists"))
+    _packet_hands: list[tuple[int, ...]] = field(
+        metadata=_how("[() for _ in range(seats)]", "list")
     )
-
-    rules: Rules
-    options: dict[str, object]
-    _pack_seed: int | None
-    packs: list[tuple[str, ...]]
-    _next_pack: int
-    draw_start: int | None
-    draw_cards: tuple[int, ...]
-    dealer: int
-    hand_number: int
-    packet: int
-    _pack: list[int]
-    _deal_pos: int
-    _hands: list[list[int]]
-    _packet_hands: list[tuple[int, ...]]
-    _ronda: list[int]
-    _four: list[int]
-    _ronda_caught: list[bool]
-    _table: list[int]
-    _by_rank: list[list[int]]
+    _ronda: list[int] = field(metadata=_how("[-1] * seats", "list"))
+    _four: list[int] = field(metadata=_how("[-1] * seats", "list"))
+    _ronda_caught: list[bool] = field(metadata=_how("[False] * seats", "list"))
+    _table: list[int] = field(metadata=_how("[]", "list"))
+    _by_rank: list[list[int]] = field(metadata=_how("[[] for _ in range(10)]", "lists"))
     #: `_by_rank`'s counts of A-6 in base 5 (`engine.captures.low_code`), kept up to date by
     #: every change of the table; -1 until known (a table laid from outside, as by
     #: `engine.determinize`, after `_init_state`), and then derived on first use.
-    _low: int
-    _piles: list[list[int]]
-    _scores: list[int]
-    _turn: int | None
-    _phase: Phase
-    _last_trail: int
-    _missed: list[int]
-    _missed_team: int
-    _r10: list[tuple[int, int]]
-    _claims_ended: list[bool]
-    _claims_made: list[tuple[int, str, bool]]
-    _announce_queue: list[int]
-    _announced: list[tuple[int, str]]
-    _hand_rondas: list[tuple[int, int, int]]
-    _cuarenta: tuple[int, tuple[int, ...]] | None
-    _history: list[HistoryEntry]
-    _played_in_packet: int
-    _winner: int | str | None
-    _counted: list[tuple[int, tuple[int, int]]]
-    _actions: list[Action]
-    _discarded: list[int]
-    _caps: dict[int, Any]
-    start_events: tuple[Any, ...]
-    first_dealer: int
+    _low: int = field(metadata=_how("-1", key=None))
+    _piles: list[list[int]] = field(metadata=_how("[[], []]", "lists"))
+    _scores: list[int] = field(metadata=_how("[0, 0]", "list"))
+    _turn: int | None = field(metadata=_how("None"))
+    _phase: Phase = field(metadata=_how("Phase.WAITING"))
+    _last_trail: int = field(metadata=_how("-1"))
+    _missed: list[int] = field(metadata=_how("[]", "list"))
+    _missed_team: int = field(metadata=_how("-1"))
+    _r10: list[tuple[int, int]] = field(metadata=_how("[]", "list"))
+    _claims_ended: list[bool] = field(metadata=_how("[False, False]", "list"))
+    _claims_made: list[tuple[int, str, bool]] = field(metadata=_how("[]", "list"))
+    _announce_queue: list[int] = field(metadata=_how("[]", "list"))
+    _announced: list[tuple[int, str]] = field(metadata=_how("[]", "list"))
+    _hand_rondas: list[tuple[int, int, int]] = field(metadata=_how("[]", "list"))
+    _cuarenta: tuple[int, tuple[int, ...]] | None = field(metadata=_how("None"))
+    _history: list[HistoryEntry] = field(metadata=_how("[]", "list"))
+    _played_in_packet: int = field(metadata=_how("0"))
+    _winner: int | str | None = field(metadata=_how("None"))
+    _counted: list[tuple[int, tuple[int, int]]] = field(metadata=_how("[]", "list"))
+    _actions: list[Action] = field(metadata=_how("[]", "list"))
+    _discarded: list[int] = field(metadata=_how("[]", "list"))
+    #: the captures listed for this very state, per played rank (`engine.legal`)
+    _caps: dict[int, Any] = field(metadata=_how("{}", "cache"))
+    start_events: tuple[Any, ...] = field(metadata=_how("()", key=None))
+
+    if TYPE_CHECKING:  # generated from the fields below the class (`_generated`)
+
+        def _init_state(
+            self,
+            rules: Rules,
+            options: dict[str, object],
+            pack_seed: int | None,
+            packs: list[tuple[str, ...]],
+            dealer: int,
+            draw_start: int | None,
+            draw_cards: tuple[int, ...],
+        ) -> None: ...
+
+        def _copy_state_into(self, other: GameState) -> None: ...
+
+        def fingerprint(self) -> tuple[Any, ...]: ...
 
     # ------------------------------------------------------------------ public state
     @property
@@ -203,153 +216,6 @@ class GameState:
             f"table [{table}] hands [{hands}]"
         )
 
-    # ------------------------------------------------------------------ lifecycle
-    def _init_state(
-        self,
-        rules: Rules,
-        options: dict[str, object],
-        pack_seed: int | None,
-        packs: list[tuple[str, ...]],
-        dealer: int,
-        draw_start: int | None,
-        draw_cards: tuple[int, ...],
-    ) -> None:
-        seats = rules.seats
-        self.rules = rules
-        self.options = options
-        self._pack_seed = pack_seed
-        self.packs = packs
-        self._next_pack = 0
-        self.draw_start = draw_start
-        self.draw_cards = draw_cards
-        self.dealer = dealer
-        self.first_dealer = dealer
-        self.hand_number = -1
-        self.packet = -1
-        self._pack = []
-        self._deal_pos = 0
-        self._hands = [[] for _ in range(seats)]
-        self._packet_hands = [() for _ in range(seats)]
-        self._ronda = [-1] * seats
-        self._four = [-1] * seats
-        self._ronda_caught = [False] * seats
-        self._table = []
-        self._by_rank = [[] for _ in range(10)]
-        self._low = -1
-        self._piles = [[], []]
-        self._scores = [0, 0]
-        self._turn = None
-        self._phase = Phase.WAITING
-        self._last_trail = -1
-        self._missed = []
-        self._missed_team = -1
-        self._r10 = []
-        self._claims_ended = [False, False]
-        self._claims_made = []
-        self._announce_queue = []
-        self._announced = []
-        self._hand_rondas = []
-        self._cuarenta = None
-        self._history = []
-        self._played_in_packet = 0
-        self._winner = None
-        self._counted = []
-        self._actions = []
-        self._discarded = []
-        self._caps = {}
-        self.start_events = ()
-
-    def _copy_state_into(self, other: GameState) -> None:
-        """Fill ``other`` with a copy of this state (lists copied, values shared)."""
-        other.rules = self.rules
-        other.options = self.options
-        other._pack_seed = self._pack_seed
-        other.packs = self.packs[:]
-        other._next_pack = self._next_pack
-        other.draw_start = self.draw_start
-        other.draw_cards = self.draw_cards
-        other.dealer = self.dealer
-        other.first_dealer = self.first_dealer
-        other.hand_number = self.hand_number
-        other.packet = self.packet
-        other._pack = self._pack  # never mutated: a hand's pack is replaced, not changed
-        other._deal_pos = self._deal_pos
-        other._hands = [hand[:] for hand in self._hands]
-        other._packet_hands = self._packet_hands[:]
-        other._ronda = self._ronda[:]
-        other._four = self._four[:]
-        other._ronda_caught = self._ronda_caught[:]
-        other._table = self._table[:]
-        other._by_rank = [cards[:] for cards in self._by_rank]
-        other._low = self._low
-        other._piles = [self._piles[0][:], self._piles[1][:]]
-        other._scores = self._scores[:]
-        other._turn = self._turn
-        other._phase = self._phase
-        other._last_trail = self._last_trail
-        other._missed = self._missed[:]
-        other._missed_team = self._missed_team
-        other._r10 = self._r10[:]
-        other._claims_ended = self._claims_ended[:]
-        other._claims_made = self._claims_made[:]
-        other._announce_queue = self._announce_queue[:]
-        other._announced = self._announced[:]
-        other._hand_rondas = self._hand_rondas[:]
-        other._cuarenta = self._cuarenta
-        other._history = self._history[:]
-        other._played_in_packet = self._played_in_packet
-        other._winner = self._winner
-        other._counted = self._counted[:]
-        other._actions = self._actions[:]
-        other._discarded = self._discarded[:]
-        other._caps = {}
-        other.start_events = self.start_events
-
-    def fingerprint(self) -> tuple[Any, ...]:
-        """Return every field of the state as nested tuples (equal states, equal fingerprints)."""
-        return (
-            self.rules,
-            tuple(sorted(self.options.items())),
-            self._pack_seed,
-            tuple(self.packs),
-            self._next_pack,
-            self.draw_start,
-            self.draw_cards,
-            self.dealer,
-            self.first_dealer,
-            self.hand_number,
-            self.packet,
-            tuple(self._pack),
-            self._deal_pos,
-            tuple(tuple(hand) for hand in self._hands),
-            tuple(self._packet_hands),
-            tuple(self._ronda),
-            tuple(self._four),
-            tuple(self._ronda_caught),
-            tuple(self._table),
-            tuple(tuple(cards) for cards in self._by_rank),
-            (tuple(self._piles[0]), tuple(self._piles[1])),
-            tuple(self._scores),
-            self._turn,
-            self._phase,
-            self._last_trail,
-            tuple(self._missed),
-            self._missed_team,
-            tuple(self._r10),
-            tuple(self._claims_ended),
-            tuple(self._claims_made),
-            tuple(self._announce_queue),
-            tuple(self._announced),
-            tuple(self._hand_rondas),
-            self._cuarenta,
-            tuple(self._history),
-            self._played_in_packet,
-            self._winner,
-            tuple(self._counted),
-            tuple(self._actions),
-            tuple(self._discarded),
-        )
-
     def check_invariants(self) -> None:
         """Raise AssertionError if the state breaks an invariant of ours (tests and debugging)."""
         if not self._pack:
@@ -367,3 +233,45 @@ class GameState:
         assert self._low in (-1, low_code(self._by_rank)), "the low counts follow the table"
         assert all(score % 2 == 0 for score in self._scores), "R12: scores are even"
         assert set(self._missed) <= set(self._table), "R8: missed cards lie on the table"
+
+
+_GENERATED_DOCS: Final = {
+    "_init_state": "Make this a blank state: every field at its ``start``.",
+    "_copy_state_into": "Fill ``other`` with a copy of this state (lists copied, values shared).",
+    "fingerprint": "Return every field of the state as nested tuples (equal states, equal"
+    " fingerprints); derived fields and caches are left out.",
+}
+
+
+def _generated(cls: type[GameState]) -> dict[str, Any]:
+    """Write `_init_state`, `_copy_state_into` and `fingerprint` from ``cls``'s fields."""
+    forms = [(each.name, each.metadata) for each in fields(cls)]
+    for name, meta in forms:
+        if "copy" not in meta:
+            raise TypeError(f"GameState.{name} must be declared with field(metadata=_how(...))")
+    init = [f"    self.{name} = {meta['start']}" for name, meta in forms]
+    copy = [f"    other.{name} = {_COPY_FORMS[meta['copy']].format(name)}" for name, meta in forms]
+    keys = [_KEY_FORMS[meta["key"]].format(name) for name, meta in forms if meta["key"]]
+    source = "\n".join(
+        [
+            "def _init_state(self, rules, options, pack_seed, packs, dealer, draw_start,"
+            " draw_cards):",
+            "    seats = rules.seats",
+            *init,
+            "def _copy_state_into(self, other):",
+            *copy,
+            "def fingerprint(self):",
+            "    return (" + ", ".join(keys) + ",)",
+        ]
+    )
+    namespace: dict[str, Any] = {"Phase": Phase}
+    exec(compile(source, f"<{cls.__qualname__} fields>", "exec"), namespace)
+    made = {name: namespace[name] for name in _GENERATED_DOCS}
+    for name, function in made.items():
+        function.__qualname__ = f"{cls.__qualname__}.{name}"
+        function.__doc__ = _GENERATED_DOCS[name]
+    return made
+
+
+for _name, _function in _generated(GameState).items():
+    setattr(GameState, _name, _function)

@@ -38,11 +38,14 @@ class Request(WireModel):
 
 
 class Hello(Request):
-    """The first message on every connection: the protocol version and who is calling.
+    """The first message on every connection (within the hello deadline): the protocol version
+    and who is calling.
 
-    ``resume`` is a seat token (or a host key) from an earlier connection and ``last_event`` the
-    last event number that connection saw: the server then re-seats the caller and sends a
-    snapshot plus exactly the events after ``last_event``.
+    ``resume`` is a seat token from an earlier connection and ``last_event`` the last event
+    number that connection saw: after ``welcome`` the server re-seats the caller (``seated``)
+    and sends exactly the events after ``last_event``, then a snapshot. A token that holds no
+    seat (a host key is none: use it with ``join`` or ``watch``) gets an ``error`` with code
+    ``bad_token`` instead, and the connection stays open at no table.
     """
 
     type: Literal["hello"] = "hello"
@@ -62,7 +65,9 @@ class Ping(Request):
 class CreateTable(Request):
     """Create a table: the answer is ``table_created`` with its join, watch and host keys.
 
-    A ``public`` table is listed with its watch link in the lobby (``/tables``); off by default.
+    The creator is not at the table yet: it takes a seat (``join``) or watches (``watch``) with
+    the host key to hold the host's powers. A ``public`` table is listed with its watch link in
+    the lobby (``/tables``); off by default. Creations are limited per client address.
     """
 
     type: Literal["create"] = "create"
@@ -187,6 +192,8 @@ class GetRecord(Request):
 
 
 class Action(Request):
+    """A game action; ``at``: the last event number the client saw (see the introduction)."""
+
     at: int | None = Field(default=None, ge=0)
 
 

@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     RECORD_UNAVAILABLE = "record_unavailable"  # no finished game yet
     BAD_NAME = "bad_name"  # a leaderboard name too long, empty of letters, or holding a link
+    STORAGE_UNAVAILABLE = "storage_unavailable"  # the store did not answer: nothing changed
     INTERNAL = "internal"
 
 

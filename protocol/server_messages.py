@@ -251,12 +251,6 @@ class RematchAsked(WireModel):
     seat: Seat
 
 
-class Hidden(WireModel):
-    """Placeholder for an event this viewer may not see: the number is kept, the content not."""
-
-    type: Literal["hidden"] = "hidden"
-
-
 TableEvent = Annotated[
     SeatTaken
     | SeatFreed
@@ -265,8 +259,7 @@ TableEvent = Annotated[
     | LockChanged
     | GameStarted
     | StandIn
-    | RematchAsked
-    | Hidden,
+    | RematchAsked,
     Field(discriminator="type"),
 ]
 
@@ -360,7 +353,8 @@ class Update(WireModel):
 
 
 class Presence(WireModel):
-    """Who is connected, who is a bot, how many watch (public)."""
+    """Who is connected, who is a bot, how many watch (public): sent when it changes between
+    updates. It replaces ``info.seats`` and ``info.spectators`` of the last snapshot."""
 
     type: Literal["presence"] = "presence"
     seats: list[SeatInfo]
@@ -381,7 +375,8 @@ class ChatLine(WireModel):
 
 
 class Goodbye(WireModel):
-    """The server is ending this viewer's place at the table (kicked, replaced by a resume)."""
+    """The server ends this viewer's place at the table (kicked, the seat resumed on another
+    connection, the table moved to another process); the socket is closed at once with 1000."""
 
     type: Literal["goodbye"] = "goodbye"
     reason: str

@@ -15,15 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.frames import CloseCode
 
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.club_routes import ClubRoutes
-from server.config import Settings
+from server.config import Settings, trusted_networks
 from server.connection import Connection
 from server.core.referee import RefereeConfig
+from server.edge import AddressLimits, OriginPolicy, client_address
 from server.frames import Built
-from server.http import HttpRoutes
+from server.http import HttpRoutes, edge_connection
 from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
@@ -63,6 +66,8 @@ class TableServer:
         self.lobby: Lobby
         self.ladder: Ladder
         self.listing: Listing | None = None  # public and club tables (server.listing)
+        self.trusted = trusted_networks(settings)
+        self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
 
     async def start(self) -> None:
         store = self._store or await open_store(
@@ -120,12 +125,20 @@ class TableServer:
                 self.lobby, listing, self.settings.clubs, routes.web_root, routes.page
             )
 
-        routes = HttpRoutes(self.settings.web_root, self.metrics, self._record, club_routes)
+        routes = HttpRoutes(
+            self.settings.web_root,
+            self.metrics,
+            self._record,
+            club_routes,
+            OriginPolicy(self.settings.allowed_origins),
+            store.ping,
+        )
         self._server = await serve(
             self._handler,
             self.settings.host,
             self.settings.port,
             process_request=routes,
+            create_connection=edge_connection(self.metrics),
             max_size=self.settings.max_frame_bytes,
             max_queue=16,
             compression=None,
@@ -176,13 +189,28 @@ class TableServer:
         await self.close()
 
     async def _handler(self, ws: ServerConnection) -> None:
-        connection = Connection(ws, self.settings, self.metrics, self.lobby, self.ladder)
+        peer = str(ws.remote_address[0]) if ws.remote_address else "?"
+        address = client_address(
+            peer, ws.request.headers if ws.request else Headers(), self.trusted
+        )
+        if not self.limits.connect(address):
+            self.metrics.refused.labels(limit="connections_per_address").inc()
+            log.info("connection refused", kind="connections_per_address", address=address)
+            cap = self.settings.connections_per_address
+            await ws.close(
+                CloseCode.POLICY_VIOLATION, f"too many connections from your address (limit {cap})"
+            )
+            return
+        connection = Connection(
+            ws, self.settings, self.metrics, self.lobby, self.ladder, self.limits, address
+        )
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))
         try:
             await connection.serve()
         finally:
             del self.connections[connection.id]
+            self.limits.disconnect(address)
             self.metrics.connections.set(len(self.connections))
 
     async def club_host_key(self, club: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -30,6 +31,11 @@ class Settings:
     send_queue: int = 256  # frames (4 KB each) a slow client may leave unread before it is dropped
     commands_per_s: float = 20.0  # per connection, burst 40
     chat_per_min: float = 12.0  # per connection, burst 5
+    hello_timeout_s: float = 10.0  # a connection that has not said hello by then is closed
+    connections_per_address: int = 32  # open WebSockets from one client address (0: no cap)
+    tables_per_min: float = 10.0  # tables one client address may create a minute (0: any)
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # besides the same origin
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # their X-Forwarded-For
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
     store_timeout_s: float = 5.0  # Redis: a command unanswered this long has failed
     resolve_s: float = 10.0  # Redis: an unanswered commit is read back this long at most
@@ -59,6 +65,16 @@ HELP: Mapping[str, str] = {
     "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",
     "chat_per_min": "chat lines per minute per connection",
+    "hello_timeout_s": "seconds a new connection has to send hello before it is closed "
+    "(1008; 0: no deadline)",
+    "connections_per_address": "open WebSocket connections from one client address; the next "
+    "one is closed with 1008 (0: no cap)",
+    "tables_per_min": "tables one client address may create per minute, in bursts of as many "
+    "(then: error rate_limited; 0: no limit)",
+    "allowed_origins": "comma-separated browser origins (https://host[:port]) that may open a "
+    "WebSocket besides the page's own; * allows any (others: HTTP 403)",
+    "trusted_proxies": "comma-separated addresses or networks (CIDR) of reverse proxies whose "
+    "X-Forwarded-For / X-Real-IP names the client; nobody else's is believed",
     "lease_s": "seconds a table's owner holds its lease before another process may take over",
     "store_timeout_s": "seconds a Redis command may take before it counts as failed (a move "
     "whose commit was not answered is then read back before anyone hears of it)",
@@ -87,6 +103,7 @@ FLAG_NAMES: Mapping[str, str] = {
     "table_ttl_s": "table-ttl",
     "record_ttl_s": "record-ttl",
     "idle_unload_s": "idle-unload",
+    "hello_timeout_s": "hello-timeout",
 }
 
 
@@ -129,4 +146,22 @@ def from_args(args: argparse.Namespace) -> Settings:
             values[item.name] = Path(raw)
         else:
             values[item.name] = type(current)(raw)
-    return Settings(**values)
+    settings = Settings(**values)
+    try:
+        trusted_networks(settings)
+    except ValueError as exc:
+        raise SystemExit(f"cuarenta serve: {exc}") from None
+    return settings
+
+
+def trusted_networks(
+    settings: Settings,
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``trusted_proxies`` as networks (an address: a network of one); ValueError if malformed."""
+    networks = []
+    for entry in settings.trusted_proxies:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"--trusted-proxies: not an address or network: {entry!r}") from None
+    return tuple(networks)

@@ -31,13 +31,14 @@ from server import keys
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
 from server.core.seating import TokenBucket
-from server.errors import Refused
+from server.errors import Refused, storage_refusal
 from server.frames import FRAMES, Built
-from server.store.base import StoreError
+from server.store.base import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster import RemoteRoom
     from server.config import Settings
+    from server.edge import AddressLimits
     from server.ladder import Ladder
     from server.lobby import Lobby
     from server.metrics import Metrics
@@ -59,8 +60,13 @@ class Connection:
         metrics: Metrics,
         lobby: Lobby,
         ladder: Ladder,
+        limits: AddressLimits | None = None,
+        address: str = "?",
     ) -> None:
         self.ws = ws
+        self.settings = settings
+        self.address = address  # the client's (server.edge.client_address)
+        self.limits = limits
         self.metrics = metrics
         self.lobby = lobby
         self.ladder = ladder
@@ -73,7 +79,8 @@ class Connection:
         self.dropped = False
         rate = settings.commands_per_s
         self.bucket = TokenBucket(rate=rate, burst=2 * rate)
-        self.limits = Limits(max_frame_bytes=settings.max_frame_bytes)
+        self.frame_limits = Limits(max_frame_bytes=settings.max_frame_bytes)
+        self._closing: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
@@ -90,6 +97,12 @@ class Connection:
             )
             return
         broadcast([self.ws], FRAMES.encode(message))  # shared messages encode once
+        if (
+            message.type == "goodbye" and self._closing is None
+        ):  # the place is gone: so is the socket
+            self._closing = asyncio.get_running_loop().create_task(
+                self.ws.close(CloseCode.NORMAL_CLOSURE, "goodbye")
+            )
 
     async def _close_after_sending(self, reason: str) -> None:
         """Close with 1008; the error saying why was written before the close frame."""
@@ -99,6 +112,8 @@ class Connection:
     async def serve(self) -> None:
         structlog.contextvars.bind_contextvars(conn=self.id)
         try:
+            if not await self._greet():
+                return
             async for frame in self.ws:
                 if not await self._receive(frame):
                     break
@@ -110,11 +125,31 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await room.run(Detach(self.id))
 
+    async def _greet(self) -> bool:
+        """Read frames until the client has said hello; close with 1008 at the hello deadline.
+
+        Only the wait for a frame is bounded: a hello being handled (a resume) is never cut.
+        """
+        timeout = self.settings.hello_timeout_s
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not self.greeted:
+            try:
+                async with asyncio.timeout_at(deadline if timeout > 0 else None):
+                    frame = await self.ws.recv()
+            except TimeoutError:
+                self.metrics.refused.labels(limit="hello_deadline").inc()
+                log.info("no hello by the deadline", kind="hello_deadline")
+                await self.ws.close(CloseCode.POLICY_VIOLATION, f"no hello within {timeout:g} s")
+                return False
+            if not await self._receive(frame):
+                return False
+        return True
+
     async def _receive(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection."""
         started = time.perf_counter()
         try:
-            message = decode_client(frame, self.limits)
+            message = decode_client(frame, self.frame_limits)
         except FrameTooLarge as exc:
             await self.ws.close(CloseCode.MESSAGE_TOO_BIG, exc.message[:120])
             return False
@@ -128,6 +163,7 @@ class Connection:
             return True
         if not self.bucket.allow(time.monotonic()):
             self.metrics.commands.labels(type=message.type, outcome="rate_limited").inc()
+            self.metrics.refused.labels(limit="commands_per_second").inc()
             self.push(
                 s.Error(
                     rid=message.rid,
@@ -156,11 +192,16 @@ class Connection:
             return await self._handle(message)
         except Refused as exc:
             outcome = "refused"
+            if exc.code is ErrorCode.INTERNAL:  # relayed from the table's owner (server.cluster):
+                log.warning("relayed failure", error=exc.message[:200])  # its storage failed
+                self.push(_unavailable(message.rid))  # its text stays in the log
+                return True
             self.push(s.Error(rid=message.rid, code=exc.code, message=exc.message))
             return True
         except StoreError as exc:  # Redis away: nothing was applied or shown; retry later
             outcome = "unavailable"
-            self.push(s.Error(rid=message.rid, code=ErrorCode.INTERNAL, message=str(exc)))
+            log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
+            self.push(_unavailable(message.rid, exc))
             return True
         finally:
             self.metrics.commands.labels(type=message.type, outcome=outcome).inc()
@@ -172,6 +213,7 @@ class Connection:
         if isinstance(message, c.Ping):
             self.push(s.Pong(rid=message.rid, server_time=time.time()))
         elif isinstance(message, c.CreateTable):
+            self._check_table_rate()
             created = await lobby.create(
                 message.profile, dict(message.options), message.turn_timer, public=message.public
             )
@@ -202,6 +244,15 @@ class Connection:
             room = self.room
             await room.run(Request(self.id, message))
         return True
+
+    def _check_table_rate(self) -> None:
+        if self.limits is not None and not self.limits.allow_table(self.address, time.monotonic()):
+            self.metrics.refused.labels(limit="tables_per_minute").inc()
+            raise Refused(
+                ErrorCode.RATE_LIMITED,
+                f"at most {self.settings.tables_per_min:g} new tables a minute from one "
+                "address: wait a moment",
+            )
 
     async def _hello(self, message: c.Hello) -> bool:
         if message.version != PROTOCOL_VERSION:
@@ -247,3 +298,9 @@ class Connection:
         if self.room is not None and self.room is not room:
             old, self.room = self.room, None
             await old.run(Detach(self.id))
+
+
+def _unavailable(rid: int, exc: StoreError | None = None) -> s.Error:
+    """The store failed (here or at the table's owner): ``server.errors.storage_refusal``."""
+    refusal = storage_refusal(exc if exc is not None else StoreUnavailable())
+    return s.Error(rid=rid, code=refusal.code, message=refusal.message)

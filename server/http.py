@@ -1,26 +1,46 @@
 """HTTP on the WebSocket port: the web client, table links, health, metrics and game records.
 
-websockets only speaks GET, which is all we serve. Static files come from the web client's folder
-(never from ``node_modules`` except the whitelisted ``/vendor/<name>`` files listed in its
-``vendor.json``); every path is resolved and checked to stay inside its root, so ``..``,
-encoded slashes and symlinks out of the folder all end in 404.
+The request is read here, not by websockets (whose parser drops a request it cannot read
+without an answer and logs a traceback): ``EdgeConnection`` reads it with websockets' own line
+and header readers and answers what it refuses: 405 (with ``Allow``) for a method other than
+GET and HEAD, 414 for a request line over 8 KiB, 431 for a header line over 8 KiB or more than
+128 headers, 400 for a malformed request line or header; each refusal is one log line naming
+its kind, never a traceback. Paths with a NUL or another control character, a malformed
+``%`` escape or a ``.``/``..`` segment (raw or encoded) get 400. A WebSocket upgrade from an
+origin the ``OriginPolicy`` refuses gets 403 (``server.edge``).
+
+Static files come from the web client's folder (never from ``node_modules`` except the
+whitelisted ``/vendor/<name>`` files listed in its ``vendor.json``); every path is resolved and
+checked to stay inside its root, so encoded slashes and symlinks out of the folder end in 404.
+``/healthz`` answers 200 while the process runs (liveness); ``/readyz`` 503 while the store
+does not answer (readiness: the proxy sends nobody to such a process).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import http
 import json
 import mimetypes
-from collections.abc import Awaitable, Callable, Mapping
+import re
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
+from websockets.exceptions import SecurityError
+from websockets.http11 import Request, Response, parse_headers, parse_line
+from websockets.protocol import Protocol
 
+from server.edge import OriginPolicy
 from server.metrics import Metrics
+from server.store.base import StoreError
+
+log = structlog.get_logger("server.http")
 
 WS_PATH = "/ws"
 STATIC_SUFFIXES = frozenset(
@@ -51,6 +71,142 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 """(path, query) -> an answer, or None for a path they do not serve (``server.club_routes``)."""
 
 
+ALLOWED_METHODS = ("GET", "HEAD")
+BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+READY_TIMEOUT_S = 2.0  # a store that takes longer to answer a ping is not ready
+Ready = Callable[[], Awaitable[None]]
+"""Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
+
+
+class HttpRefusal(Exception):
+    """A request refused before any route saw it: its status and the kind logged."""
+
+    def __init__(self, status: http.HTTPStatus, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.kind = kind
+        self.detail = detail
+
+    def response(self) -> Response:
+        response = _response(self.status, f"{self.detail}\n".encode(), "text/plain; charset=utf-8")
+        response.headers["Connection"] = "close"
+        if self.status is http.HTTPStatus.METHOD_NOT_ALLOWED:
+            response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+        return response
+
+
+def read_request(
+    read_line: Callable[[int], Generator[None, None, bytes | bytearray]],
+) -> Generator[None, None, tuple[str, Request]]:
+    """Read one request (websockets' ``Request.parse``, with HEAD and answerable refusals)."""
+    try:
+        line = yield from parse_line(read_line)
+    except SecurityError:
+        raise HttpRefusal(
+            http.HTTPStatus.REQUEST_URI_TOO_LONG, "uri_too_long", "request line too long"
+        ) from None
+    parts = bytes(line).split(b" ")
+    if len(parts) != 3 or not parts[0].isalpha() or not parts[1]:
+        raise HttpRefusal(http.HTTPStatus.BAD_REQUEST, "bad_request_line", "bad request line")
+    method, raw_path, version = (part.decode("ascii", "surrogateescape") for part in parts)
+    if version != "HTTP/1.1":
+        raise HttpRefusal(
+            http.HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "bad_version", "HTTP/1.1 only"
+        )
+    if method not in ALLOWED_METHODS:
+        raise HttpRefusal(
+            http.HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed", f"{method[:16]}: GET only"
+        )
+    try:
+        headers = yield from parse_headers(read_line)
+    except SecurityError:
+        raise HttpRefusal(
+            http.HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            "request headers too large (8 KiB a line, 128 lines)",
+        ) from None
+    except ValueError:
+        raise HttpRefusal(http.HTTPStatus.BAD_REQUEST, "bad_header", "malformed header") from None
+    body = headers.get_all("Content-Length")
+    if "Transfer-Encoding" in headers or any(value.strip() != "0" for value in body):
+        raise HttpRefusal(http.HTTPStatus.BAD_REQUEST, "body", "a GET request has no body")
+    return method, Request(raw_path, headers)
+
+
+def edge_connection(metrics: Metrics) -> type[ServerConnection]:
+    """The server's connection class: requests read by ``read_request``, refusals answered and
+    logged in one line, handshake failures logged in one line (never a traceback)."""
+
+    class EdgeConnection(ServerConnection):
+        method = "GET"
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # websockets' parser waits for the first line; nothing was received yet
+            self.protocol.parser = self._parse()
+            next(self.protocol.parser)
+
+        def _parse(self) -> Generator[None]:
+            protocol = self.protocol
+            try:
+                self.method, request = yield from read_request(protocol.reader.read_line)
+            except HttpRefusal as refusal:
+                metrics.http_refused.labels(status=str(refusal.status.value)).inc()
+                log.info(
+                    "http request refused",
+                    status=refusal.status.value,
+                    kind=refusal.kind,
+                    peer=_peer(self),
+                )
+                protocol.send_response(refusal.response())  # and the end of the stream
+                protocol.parser = protocol.discard()
+                next(protocol.parser)
+                yield
+                return  # pragma: no cover - the parser was replaced
+            except EOFError:  # the client left before a whole request: nothing to answer
+                protocol.send_eof()
+                protocol.parser = protocol.discard()
+                next(protocol.parser)
+                yield
+                return  # pragma: no cover
+            protocol.events.append(request)
+            yield from Protocol.parse(protocol)
+
+        async def handshake(self, *args: Any, **kwargs: Any) -> None:
+            try:
+                await super().handshake(*args, **kwargs)
+            except Exception as exc:  # logged here in one line; the socket is then dropped
+                log.info(
+                    "handshake failed",
+                    kind=type(exc.__cause__ or exc).__name__,
+                    error=str(exc)[:200],
+                    peer=_peer(self),
+                )
+
+    return EdgeConnection
+
+
+def _peer(connection: ServerConnection) -> str:
+    address = connection.remote_address
+    return str(address[0]) if address else "?"
+
+
+def refused_path(raw: str) -> str | None:
+    """Why a request path is malformed (400), or None: controls, NUL, bad escapes, dot segments."""
+    if CONTROL.search(raw) or not raw.isascii() or not raw.startswith("/"):
+        return "control or non-ASCII character in the path"
+    if BAD_ESCAPE.search(raw):
+        return "malformed percent-escape in the path"
+    path = urlsplit(raw).path
+    decoded = unquote(path)
+    if CONTROL.search(decoded):
+        return "encoded control character in the path"
+    if any(segment in (".", "..") for segment in decoded.replace("\\", "/").split("/")):
+        return "dot segment in the path"
+    return None
+
+
 class HttpRoutes:
     """The ``process_request`` hook: answer plain HTTP, let ``/ws`` upgrade."""
 
@@ -60,6 +216,8 @@ class HttpRoutes:
         metrics: Metrics,
         records: RecordLookup,
         more: Callable[[HttpRoutes], MoreRoutes] | None = None,
+        origins: OriginPolicy | None = None,
+        ready: Ready | None = None,
     ) -> None:
         """``more`` makes the further routes (given these, for their pages and files)."""
         self.web_root = web_root.resolve()
@@ -67,14 +225,31 @@ class HttpRoutes:
         self.records = records
         self.vendor = _read_vendor(self.web_root)
         self.more: MoreRoutes | None = more(self) if more is not None else None
+        self.origins = origins or OriginPolicy()
+        self.ready = ready
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
+        response = await self._route(connection, request)
+        if response is not None and getattr(connection, "method", "GET") == "HEAD":
+            response = dataclasses.replace(response, body=b"")  # Content-Length kept
+        return response
+
+    async def _route(self, connection: ServerConnection, request: Request) -> Response | None:
+        problem = refused_path(request.path)
+        if problem is not None:
+            self.metrics.http_refused.labels(status="400").inc()
+            log.info("http request refused", status=400, kind="bad_path", peer=_peer(connection))
+            return _response(
+                http.HTTPStatus.BAD_REQUEST, f"{problem}\n".encode(), "text/plain; charset=utf-8"
+            )
         url = urlsplit(request.path)
         path = url.path
         if path == WS_PATH:
-            return None  # the WebSocket handshake proceeds
+            return self._upgrade(connection, request)
         if path == "/healthz":
             return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+        if path == "/readyz":
+            return await self._readyz()
         if path == "/metrics":
             return _response(
                 http.HTTPStatus.OK,
@@ -94,6 +269,37 @@ class HttpRoutes:
             target = self.vendor.get(name)
             return await self._file(target, self.web_root / "node_modules")
         return await self._file(self.web_root / unquote(path).lstrip("/"), self.web_root)
+
+    def _upgrade(self, connection: ServerConnection, request: Request) -> Response | None:
+        """None: the WebSocket handshake proceeds; 403 for a refused origin, 405 for HEAD."""
+        if getattr(connection, "method", "GET") != "GET":
+            response = _response(
+                http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", "text/plain; charset=utf-8"
+            )
+            response.headers["Allow"] = "GET"
+            return response
+        if not self.origins.allows(request.headers):
+            self.metrics.refused.labels(limit="origin").inc()
+            log.info("upgrade refused", kind="origin", peer=_peer(connection))
+            return _response(
+                http.HTTPStatus.FORBIDDEN,
+                b"this origin may not open a socket here (see --allowed-origins)\n",
+                "text/plain; charset=utf-8",
+            )
+        return None
+
+    async def _readyz(self) -> Response:
+        try:
+            if self.ready is not None:
+                async with asyncio.timeout(READY_TIMEOUT_S):
+                    await self.ready()
+        except (StoreError, TimeoutError):
+            return _response(
+                http.HTTPStatus.SERVICE_UNAVAILABLE,
+                b"storage unavailable\n",
+                "text/plain; charset=utf-8",
+            )
+        return _response(http.HTTPStatus.OK, b"ready\n", "text/plain; charset=utf-8")
 
     async def _index(self) -> Response:
         index = self.web_root / "index.html"

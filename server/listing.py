@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -28,6 +28,7 @@ import structlog
 
 from engine.record import Record
 from engine.replay import replay
+from server.core.referee import Referee
 from server.store.base import Store
 
 log = structlog.get_logger("server.listing")
@@ -40,6 +41,13 @@ LISTING_KEY = "cuarenta:{listing}"
 
 def results_key(club: str) -> str:
     return f"cuarenta:{{club:{club}}}:results"
+
+
+class Owned(Protocol):
+    """A table this process owns, as the listing sees it (``server.room.Room``)."""
+
+    @property
+    def referee(self) -> Referee: ...
 
 
 class Board(Protocol):
@@ -113,7 +121,7 @@ class Listing:
     def __init__(
         self,
         board: Board,
-        rooms: Callable[[], dict[str, Any]],
+        rooms: Callable[[], Mapping[str, Owned]],
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.board = board
@@ -158,7 +166,7 @@ class Listing:
         for table_id, room in list(self.rooms().items()):
             referee = room.referee
             club = referee.keys.get("club")
-            if not (getattr(referee, "public", False) or club):
+            if not (referee.public or club):
                 continue  # private: never on the board
             live[table_id] = summary(referee)
             if club and referee.finished_record is not None and not referee.in_game:
@@ -179,7 +187,7 @@ class Listing:
             self._sent_at = now
         self._sent = live
 
-    async def _keep_result(self, club: str, referee: Any, now: float) -> None:
+    async def _keep_result(self, club: str, referee: Referee, now: float) -> None:
         game_key = f"{referee.table_id}:{referee.game_no}"
         if game_key in self._kept:
             return
@@ -204,14 +212,14 @@ class Listing:
         return sorted(kept, key=lambda result: (result["ended"], result["table"], result["game"]))
 
 
-def summary(referee: Any) -> dict[str, Any]:
+def summary(referee: Referee) -> dict[str, Any]:
     """What the lobby shows of a table: public information only (a spectator's)."""
     game = referee.game
     return {
         "table": referee.table_id,
         "profile": referee.profile,
         "club": referee.keys.get("club"),
-        "public": bool(getattr(referee, "public", False)),
+        "public": referee.public,
         "watch": referee.keys["watch"],
         "stage": referee.stage,
         "game": referee.game_no,
@@ -225,9 +233,11 @@ def summary(referee: Any) -> dict[str, Any]:
     }
 
 
-def result_of(referee: Any, now: float) -> dict[str, Any]:
+def result_of(referee: Referee, now: float) -> dict[str, Any]:
     """A finished club game's result line: names and date from the table, the rest from R15."""
     record = referee.finished_record
+    if record is None:
+        raise ValueError(f"table {referee.table_id} has no finished game")
     replayed = replay(Record.from_json(record))
     seats = len(referee.seats)
     players = [

@@ -37,6 +37,22 @@ class Metrics:
             registry=r,
         )
 
+        self.refused = Counter(
+            "cuarenta_limit_refusals",
+            "Connections or requests refused by a limit: origin (HTTP 403), "
+            "connections_per_address (close 1008), hello_deadline (close 1008), "
+            "tables_per_minute and commands_per_second (error rate_limited)",
+            ["limit"],
+            registry=r,
+        )
+        self.http_refused = Counter(
+            "cuarenta_http_refusals",
+            "HTTP requests refused before any route: malformed (400), method (405), "
+            "request line (414) or headers (431) too large",
+            ["status"],
+            registry=r,
+        )
+
     def render(self) -> bytes:
         data: bytes = generate_latest(self.registry)
         return data

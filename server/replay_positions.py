@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.actions import action_from_json
 from engine.cards import card_code
-from engine.errors import EngineError
+from engine.errors import EngineError, IllegalAction
 from engine.events import Event
 from engine.game import Game
 from engine.record import Record
@@ -61,13 +61,14 @@ def positions(obj: Any) -> dict[str, Any]:
         record = Record.from_json(obj)
         game = Game.from_record(record, play_actions=False)
         steps = [_position(game, None, game.start_events)]
-        for index, action_obj in enumerate(record.actions):
-            action = action_from_json(action_obj)
-            try:
-                events = game.apply(action)
-            except EngineError as exc:
-                raise BadRecord(f"action {index} ({action}) is illegal: {exc}") from None
-            steps.append(_position(game, str(action), events))
+        try:
+            for action, events in game.apply_record(record.actions):
+                steps.append(_position(game, str(action), events))
+        except IllegalAction as exc:
+            index = len(steps) - 1  # the action after the last position
+            # an action that cannot even be read raises again here: not a readable record
+            action = action_from_json(record.actions[index])
+            raise BadRecord(f"action {index} ({action}) is illegal: {exc}") from None
     except (EngineError, KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, BadRecord):
             raise

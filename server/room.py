@@ -265,7 +265,7 @@ class Room:
             except StoreUnavailable as exc:
                 if self.closing or time.monotonic() >= deadline:
                     self.failed = True
-                    raise StoreUnavailable(
+                    raise CommitUncertain(
                         "storage unavailable: could not tell whether the move was stored"
                     ) from exc
                 await asyncio.sleep(STORE_RETRY_S)  # a retry period while the store is away

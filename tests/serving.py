@@ -31,11 +31,13 @@ TEST_SETTINGS = Settings(
     bot_delay_s=0.0,
     away_turn_s=0.0,
     commands_per_s=10_000.0,
+    connections_per_address=0,
+    tables_per_min=0.0,
     log_format="json",
     log_level="warning",
 )
-"""No pacing and no rate limit: test clients play at machine speed (tests of the limits
-set them back)."""
+"""No pacing and no rate or address limit: test clients play at machine speed, all from
+127.0.0.1 (tests of the limits set them back)."""
 START_TIMEOUT_S = 20.0
 
 StartServer = Callable[..., contextlib.AbstractAsyncContextManager[TableServer]]
@@ -78,6 +80,10 @@ class ServerProcess:
             "0",
             "--log-format",
             "json",
+            "--connections-per-address",  # every test client comes from 127.0.0.1
+            "0",
+            "--tables-per-min",
+            "0",
             *args,
         ]
         self.env = {**os.environ, **(env or {})}

@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -31,10 +31,17 @@ from clients.reconnect import LastingSession, Status
 from clients.session import SessionError
 from clients.terminal.choices import Menu
 from clients.terminal.errors import error_text, note_text
-from clients.terminal.event_text import chat_text, count_notes, describe, history_lines
+from clients.terminal.event_text import (
+    chat_text,
+    count_notes,
+    describe,
+    game_event_of,
+    history_lines,
+)
 from clients.terminal.i18n import Translator
 from clients.terminal.render import board, header
 from protocol import client_messages as c
+from protocol import game_events as g
 from protocol import server_messages as s
 
 LOG_LINES = 500
@@ -80,7 +87,7 @@ class TableApp(App[int]):
         self._shown: dict[str, str] = {}  # the text each widget shows now
         self._draw_pending = False
         self.confirming_new = False  # "n" once in a free game under way: "n" again confirms
-        self._counted: Mapping[str, Any] | None = None  # a hand count awaiting its scores
+        self._counted: g.HandCounted | None = None  # a hand count awaiting its scores
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -148,8 +155,9 @@ class TableApp(App[int]):
     def _on_event(self, event: s.Event) -> None:
         if self.snapshot is None:
             return
-        if isinstance(event.event, dict) and event.event.get("type") == "hand_counted":
-            self._counted = event.event
+        counted = game_event_of(event)
+        if isinstance(counted, g.HandCounted):
+            self._counted = counted
         line = describe(event, self.snapshot.info, self.snapshot.you.seat, self.tr)
         if line is not None:
             self._add_line(line)

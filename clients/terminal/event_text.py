@@ -2,14 +2,13 @@
 
 Engine events arrive as the engine's own JSON forms, already redacted for this viewer (a
 ronda's rank hidden, other hands absent), read into their models (``protocol.game_events``);
-table events as the protocol's models. A hidden
-placeholder keeps its number but says nothing new.
+table events as the protocol's models.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import assert_never
 
 from pydantic import ValidationError
 
@@ -31,7 +30,8 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translat
         return seat_name(info, seat, tr)
 
     if isinstance(body, dict):
-        return _engine_line(body, name, viewer, tr)
+        known = game_event_of(event)
+        return None if known is None else _engine_line(known, name, viewer, tr)
     return _table_line(body, name, tr)
 
 
@@ -55,16 +55,11 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
             return tr("ev_options")
         case s.LockChanged(locked=locked):
             return tr("ev_lock_on" if locked else "ev_lock_off")
-    return None  # a hidden placeholder
+        case _:
+            assert_never(body)
 
 
-def _engine_line(
-    body: Mapping[str, Any], name: Names, viewer: int | None, tr: Translator
-) -> str | None:
-    try:
-        event = game_event(body)
-    except ValidationError:
-        return None  # an engine event this client does not know (a newer server)
+def _engine_line(event: g.GameEvent, name: Names, viewer: int | None, tr: Translator) -> str | None:
     match event:
         case g.Played():
             return _played(event, name, tr)
@@ -146,19 +141,30 @@ def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
     return lines
 
 
+def game_event_of(event: s.Event) -> g.GameEvent | None:
+    """The typed game event an ``event`` message carries (None: a table event, or an engine
+    event this client does not know, from a newer server)."""
+    if not isinstance(event.event, dict):
+        return None
+    try:
+        return game_event(event.event)
+    except ValidationError:
+        return None
+
+
 def count_notes(
-    counted: Mapping[str, Any], scores: Sequence[int], info: s.TableInfo, tr: Translator
+    counted: g.HandCounted, scores: Sequence[int], info: s.TableInfo, tr: Translator
 ) -> list[str]:
     """R14 libre-2p, "38 que no juega": why a hand's count gave a player on 38 nothing.
 
     ``counted`` is the hand_counted event, ``scores`` the scores after it (a +0 count leaves
     the player on 38); only a count the cards would have won (R11) needs saying.
     """
-    if info.profile != "libre-2p" or counted.get("type") != "hand_counted":
+    if info.profile != "libre-2p":
         return []
-    would = count_points((counted["piles"][0], counted["piles"][1]), counted["dealer"] % 2)
+    would = count_points(counted.piles, counted.dealer % 2)
     return [
         tr("ev_at38", name=seat_name(info, team, tr))
         for team in (0, 1)
-        if scores[team] == 38 and counted["points"][team] == 0 and would[team] > 0
+        if scores[team] == 38 and counted.points[team] == 0 and would[team] > 0
     ]

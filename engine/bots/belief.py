@@ -1,23 +1,22 @@
-"""Level 6: level 5's search on deals weighed by how likely the others' plays make them.
+"""Level 6: level 5's search from level 3's plays ranked with the follow-up (`partner`).
 
-Level 5 reads one kind of evidence, as a filter: a seat that trailed while a rank could
-capture, or let a caída go, probably holds no card of that rank. Level 6 reads every play
-of the packet, the partner's included, as a belief: each sampled deal is weighed by the
-chance that the others, holding what the deal gives them, would have played what they
-played. A seat's chance of a play is a softmax of level 3's appraisal of its plays then
-(`TEMPERATURE` points make a play e times less likely), mixed with `NOISE` of plays that
-follow no model (a person, a bot of another level). So a deal in which a seat trailed a 5
-while holding a 5 that took a caída weighs little, and one in which its capture was its
-best play weighs much; a partner's plays say what it holds, which the playouts' level 3
-partners then play.
+Level 3 weighs a play by what it scores less the next opponent's best reply; level 6 adds
+what the seat after that one, its partner (heads-up: its own next card), can make of the
+opponent's trail on the table the play leaves (`partner.follow_up`). That ranking gives the
+play that stands unless the search beats it clearly, and the candidates the search weighs;
+the search is level 5's (`deep`: its deals, evaluation, margins and adaptive stop). Alone,
+with no search, the ranking beats level 3 by about 0.9 points a hand in pagat-4p and 1.7
+heads-up (`cuarenta bench follow_up`).
 
-The seat's position then is rebuilt from the public record (the table, piles, caída target
-and hand sizes before each play of the packet; the scores are today's, a small
-difference). The deals are drawn as level 5 draws them but without its trail filter (the
-weights carry that evidence, counted once), every candidate meets every deal (common
-random numbers), and the gains over level 3's choice are weighted means, their standard
-errors those of the effective sample size; the rest is level 5 (`deep`): its evaluation,
-margins and adaptive stop.
+A belief is here too, off (`WEIGHTED`): each sampled deal weighed by the chance that the
+others, holding what the deal gives them, made the plays they made this packet. A seat's
+chance of a play is a softmax of level 3's appraisal of its plays then (`TEMPERATURE`
+points make a play e times less likely), mixed with `NOISE` of plays that follow no model;
+the seat's position then is rebuilt from the public record (the scores are today's). The
+gains over the first candidate are then weighted means, their standard errors those of the
+effective sample size. Measured against the true deals of level-3 self-play, at equal
+time, it chose no better than level 5's filter (BENCHMARKS.md, bots), and it costs about
+half as much again per deal, so within the server's budget it plays fewer deals.
 """
 
 from __future__ import annotations
@@ -28,12 +27,12 @@ from dataclasses import dataclass
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.counting import Position, ranked_plays
+from engine.bots.counting import Position, position_of, ranked_plays, without_gifts
 from engine.bots.deep import LEVEL5, SAMPLE_FACTOR, win_value
+from engine.bots.partner import partner_ranked
 from engine.bots.routine import routine
 from engine.bots.search import (
     SearchSettings,
-    candidates_of,
     clearly_better,
     margins_of,
     search,
@@ -47,15 +46,23 @@ TEMPERATURE = 1.0
 #: the share of plays that follow no model: no deal is ever ruled out.
 NOISE = 0.1
 
-LEVEL6 = SearchSettings(
+#: weigh the deals by the others' plays (the belief above); off: measured not to pay as
+#: served (BENCHMARKS.md, bots), where its cost per deal means fewer deals in the budget.
+WEIGHTED = False
+
+#: level 5's settings; with `WEIGHTED` the deals lose level 5's trail filter (the weights
+#: carry that evidence) and an override needs one standard error, two to decline.
+LEVEL6 = LEVEL5
+LEVEL6_WEIGHTED = SearchSettings(
     candidates=LEVEL5.candidates,
     window=LEVEL5.window,
     override=LEVEL5.override,
-    confidence=LEVEL5.confidence,
+    confidence=1.0,
     samples=LEVEL5.samples,
     max_samples=LEVEL5.max_samples,
     whole_hand=False,
     declined=False,
+    decline_confidence=LEVEL5.confidence,
 )
 
 
@@ -194,6 +201,17 @@ def deal_weight(view: View, pasts: list[PastPlay], hidden: Hidden) -> float:
     return weight
 
 
+def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
+    """Return the best plays by level 3's appraisal plus the follow-up (`partner`), the
+    best first: the play that stands unless the search beats it clearly."""
+    pos = position_of(view)
+    ranked = partner_ranked(view, without_gifts(pos, plays))  # R8: never a gift
+    best = ranked[0][0]
+    return [
+        play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window
+    ]
+
+
 @register(6)
 def belief_search(
     view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
@@ -205,15 +223,19 @@ def belief_search(
     if budget.samples:
         budget = Budget(budget.samples * SAMPLE_FACTOR, budget.deadline, budget.clock)
     plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
-    candidates = candidates_of(view, plays, LEVEL6)
+    settings = LEVEL6_WEIGHTED if WEIGHTED else LEVEL6
+    candidates = candidates_of(view, plays, settings)
     if len(candidates) == 1:
         return candidates[0]
+    margins = margins_of(view, candidates, settings)
+    if not WEIGHTED:
+        values = search(view, candidates, rng, budget, settings, win_value, margins)
+        return candidates[clearly_better(values, settings, margins)]
     pasts = past_plays(view)
-    margins = margins_of(view, candidates, LEVEL6)
     weights: list[float] = []
 
     def weigh(hidden: Hidden) -> None:
         weights.append(deal_weight(view, pasts, hidden))
 
-    values = search(view, candidates, rng, budget, LEVEL6, win_value, margins, weigh, weights)
-    return candidates[clearly_better(values, LEVEL6, margins, weights)]
+    values = search(view, candidates, rng, budget, settings, win_value, margins, weigh, weights)
+    return candidates[clearly_better(values, settings, margins, weights)]

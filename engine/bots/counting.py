@@ -30,6 +30,7 @@ from engine.bots import Budget, register
 from engine.bots.odds import MARGINS, chance_holds, count_margin
 from engine.bots.routine import routine
 from engine.captures import SUM_PARTS
+from engine.memo import keep
 from engine.rules import Rules
 from engine.scoring import play_points
 from engine.views import View
@@ -179,6 +180,7 @@ def replies_on(code: int, target_rank: int) -> Replies:
 
 #: `_stakes` by (id of the rules, score): each entry holds its rules, so no id is reused.
 _STAKES: dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[bool, ...]]] = {}
+_STAKES_LIMIT = 4096
 
 
 def _stakes(rules: Rules, other: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
@@ -189,10 +191,8 @@ def _stakes(rules: Rules, other: int) -> tuple[tuple[int, ...], tuple[bool, ...]
     known = _STAKES.get((id(rules), other))
     if known is None or known[0] is not rules:
         points = tuple(play_points(rules, other, kind >= 2, kind & 1 == 1) for kind in range(4))
-        known = rules, points, tuple(other + p >= rules.target for p in points)
-        if len(_STAKES) >= 4096:
-            _STAKES.clear()
-        _STAKES[(id(rules), other)] = known
+        wins = tuple(other + p >= rules.target for p in points)
+        known = keep(_STAKES, (id(rules), other), (rules, points, wins), _STAKES_LIMIT)
     return known[1], known[2]
 
 
@@ -236,9 +236,8 @@ def _known_id(
     number = _KNOWN.get(key)
     if number is None:
         if len(_KNOWN) >= _KNOWN_LIMIT:  # ids start again: forget the risks filed under them
-            _KNOWN.clear()
             _RISKS.clear()
-        number = _KNOWN[key] = len(_KNOWN)
+        number = keep(_KNOWN, key, len(_KNOWN) % _KNOWN_LIMIT, _KNOWN_LIMIT)
     return number
 
 
@@ -281,10 +280,7 @@ def _reply_risk(
         chance = chances[held]
         risk += none_yet * chance * value
         none_yet *= 1.0 - chance
-    if len(_RISKS) >= _RISKS_LIMIT:
-        _RISKS.clear()
-    _RISKS[key] = risk
-    return risk
+    return keep(_RISKS, key, risk, _RISKS_LIMIT)
 
 
 def _missed(code: int, rank: int, take: frozenset[int]) -> list[int]:

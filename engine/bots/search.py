@@ -58,6 +58,14 @@ class SearchSettings:
     decline: float = 1.0  # the extra gain needed to decline level 3's caída or limpia (R9)
     least: int = 8  # deals before the search may stop early (every `every` deals after)
     every: int = 4
+    #: the standard errors needed to decline level 3's caída or limpia (None: ``confidence``)
+    decline_confidence: float | None = None
+
+    def confidence_for(self, margin: float) -> float:
+        """The standard errors a candidate needing ``margin`` (`margins_of`) must clear."""
+        if self.decline_confidence is None or margin < self.override + self.decline:
+            return self.confidence
+        return self.decline_confidence
 
 
 LEVEL4 = SearchSettings(
@@ -139,7 +147,7 @@ def search(
             weigh(hidden)
         done += 1
         check = done >= settings.least and (done - settings.least) % settings.every == 0
-        if margins and check and decided(values, margins, settings.confidence, weights):
+        if margins and check and decided(values, margins, settings, weights):
             break
     return values
 
@@ -177,13 +185,14 @@ def _gain(
 def decided(
     values: list[list[float]],
     margins: list[float],
-    confidence: float,
+    settings: SearchSettings,
     weights: list[float] | None = None,
 ) -> bool:
     """Tell whether more deals would hardly change the choice: every other candidate's gain
-    is beyond ``confidence`` standard errors of its margin (clearly above or below)."""
+    is beyond its confidence's standard errors of its margin (clearly above or below)."""
     for index in range(1, len(values)):
         gain, error = _gain(values, index, weights)
+        confidence = settings.confidence_for(margins[index])
         if abs(gain - margins[index]) <= confidence * error:
             return False
     return True
@@ -207,7 +216,8 @@ def clearly_better(
     for index in range(1, len(values)):
         gain, error = _gain(values, index, weights)
         margin = settings.override if margins is None else margins[index]
-        if gain > margin and gain > settings.confidence * error and gain > best_gain:
+        confidence = settings.confidence_for(margin)
+        if gain > margin and gain > confidence * error and gain > best_gain:
             best, best_gain = index, gain
     return best
 

@@ -47,7 +47,7 @@ from server.core.commands import (
     Ticket,
 )
 from server.core.referee import Outcome
-from server.errors import Refused
+from server.errors import Refused, storage_refusal
 from server.frames import Built, built
 from server.store.base import LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
@@ -61,7 +61,6 @@ log = structlog.get_logger("server.cluster")
 REQUEST_TIMEOUT_S = 10.0
 UNSENT_TRIES = 30  # rounds of the lease watcher a lost frame's resync notice is retried
 RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed frames
-UNAVAILABLE = "storage unavailable"
 
 
 # ---------------------------------------------------------------------- the interface it owns
@@ -168,8 +167,11 @@ class Cluster:
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
         self.lobby.forget(room)
+        tickets = room.tickets(set(self.connections))  # each from what it was sent
+        if not tickets and room.table_id not in self.remotes:
+            return  # nobody here to relay (e.g. an unloaded table's late renewal): keep none
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
-        for ticket in room.tickets(set(self.connections)):  # each from what it was sent
+        for ticket in tickets:
             remote.keep(ticket)
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is room:
@@ -302,7 +304,9 @@ class Cluster:
         except LeaseLost:  # refused, stored nowhere: the origin retries at the new owner
             self.relay.reply(frame, {"ok": False, "moved": True})
         except StoreError as exc:
-            self.relay.reply(frame, _refusal(ErrorCode.INTERNAL, f"{UNAVAILABLE}: {exc}"))
+            log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
+            refusal = storage_refusal(exc)
+            self.relay.reply(frame, _refusal(refusal.code, refusal.message))
         else:
             self.relay.reply(frame, {"ok": True})
         finally:
@@ -439,8 +443,6 @@ class RemoteRoom:
             if reply.get("moved"):
                 continue
             if not reply["ok"]:
-                if str(reply["message"]).startswith(UNAVAILABLE):
-                    raise StoreUnavailable(str(reply["message"]))
                 raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
             self.owner_is(owner, answered=conn)
             if isinstance(command, Request) and conn in self._dropped:

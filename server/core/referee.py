@@ -689,6 +689,11 @@ class Referee:
         table = self.table
         index = self._require_seated(viewer)
         game = self._require_game()
+        if msg.at is not None and msg.at > table.last_event:
+            raise Refused(
+                ErrorCode.INVALID_MESSAGE,
+                f"at {msg.at} is ahead of the table: its last event is {table.last_event}",
+            )
         if msg.at is not None and msg.at < table.game_event:
             if self._already_made(index, msg):
                 out.ack(viewer.conn, msg.rid)  # its events reached the mover (or its resume will)

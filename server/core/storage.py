@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from engine.actions import Action, action_from_json
+from engine.actions import Action
 from engine.game import Game
 from server.core.seating import SeatState
 from server.core.table import RefereeConfig, Table, random_seed
@@ -135,8 +135,8 @@ def from_state(
     table.seed = state["seed"]
     if state["actions"] is not None:
         game = Game.new(table.profile, table.options, table.seed)
-        for action in state["actions"]:
-            game.apply(action_from_json(action))
+        for _ in game.apply_record(state["actions"]):
+            pass
         table.game = game
     table.decision_since = state["decision_since"]
     table.claims_deadline = state["claims_deadline"]

@@ -207,6 +207,10 @@ class Store(Protocol):
         """Every stored table id (for reloading tables after a restart)."""
         ...
 
+    async def ping(self) -> None:
+        """Return if the storage answers, else raise ``StoreUnavailable`` (``/readyz``)."""
+        ...
+
     async def close(self) -> None:
         """Release connections; the store is not used afterwards."""
         ...

@@ -220,5 +220,8 @@ class MemoryStore:
     async def table_ids(self) -> list[str]:
         return [table_id for table_id in list(self._tables) if self._table(table_id)]
 
+    async def ping(self) -> None:
+        """The process's own memory always answers."""
+
     async def close(self) -> None:
         return None

@@ -7,10 +7,11 @@ from clients.terminal.i18n import Translator
 from engine.events import Announced, GameOver, HandCounted, Played
 from engine.views import redact
 from protocol import server_messages as s
+from protocol.game_events import HandCounted as HandCountedEvent
 from tests.clients.positions import worked_example
 from tests.clients.snapshots import NAMES, snapshot_of, table_info
 from tests.engine.helpers import cards
-from tests.ladder.test_rule38_note import a_count_voided_at_38
+from tests.server.ladder.test_rule38_note import a_count_voided_at_38
 
 EN, ES = Translator("en"), Translator("es")
 INFO = table_info()
@@ -55,14 +56,13 @@ def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
     assert line(over.to_json(), viewer=None) == "winner: Team 2, 30-40"
 
 
-def test_table_events_and_hidden_placeholders() -> None:
+def test_table_events() -> None:
     assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
     assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == ("a level 2 bot sits in seat 2")
     assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
         "un bot de nivel 2 se sienta en el asiento 2"
     )
     assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
-    assert line(s.Hidden()) is None
 
 
 def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
@@ -78,7 +78,8 @@ def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:
 
 
 def test_r14_libre_2p_a_count_at_38_says_why_it_gave_nothing() -> None:
-    counted, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
+    found, scores, team, _worth = a_count_voided_at_38()  # a real free game's count
+    counted = HandCountedEvent.model_validate(found)
     info = table_info(seats=2).model_copy(update={"profile": "libre-2p"})
     assert count_notes(counted, scores, info, ES) == [
         f"{NAMES[team]} está en 38: a 38 solo cuenta la caída, sus cartones no suman"

@@ -59,7 +59,7 @@ async def test_commands_while_redis_is_down_are_refused_and_play_resumes_after_i
         player, move = await whose_turn(sessions)
         with pytest.raises(RequestRefused, match="storage unavailable") as refused:
             await player.act(move, wait_s=60)  # the refusal may queue behind retries
-        assert refused.value.code == ErrorCode.INTERNAL
+        assert refused.value.code == ErrorCode.STORAGE_UNAVAILABLE
         assert all(session.last_event <= stored_before.last_event for session in sessions), (
             "nothing was shown that is not stored (invariant 3)"
         )

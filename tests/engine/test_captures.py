@@ -13,6 +13,7 @@ from engine.captures import (
     check_capture,
     low_code,
     missed_cards,
+    table_code,
     usable_sums,
 )
 from engine.legal import cards_of as legal_cards_of
@@ -124,3 +125,13 @@ def test_the_fast_masks_are_the_listed_captures_in_colex_order_R7_R8(
     for mask, missed, taken in listed:
         assert missed_cards(by_rank, rank, mask) == missed  # R8: read back from the mask
         assert legal_cards_of(mask) == tuple(sorted(taken))
+
+
+@given(tables(max_size=40))
+def test_the_table_code_is_the_per_rank_counts_in_base_5_and_the_low_code_its_a_to_6_part(
+    drawn: tuple[int, list[int]],
+) -> None:
+    by_rank = by_rank_of(drawn[1])
+    counts = [len(cards) for cards in by_rank]
+    assert table_code(by_rank) == sum(count * 5**rank for rank, count in enumerate(counts))
+    assert low_code(by_rank) == table_code(by_rank) % 5**6

@@ -1,5 +1,5 @@
 // Events told in words for the log and the brief banners: "Norte hace caída: +2".
-// Returns null for events nobody needs to read (hidden placeholders, internal steps).
+// Returns null for events nobody needs to read (internal steps).
 import { t } from "../i18n/index.js";
 import { cardName, cardShort } from "./cards.js";
 

@@ -45,7 +45,7 @@ export function tableCardMarks(model, selection) {
     if (model.game.phase === "play" && code === model.game.caidaTarget) marks.push("caida-target");
     if (takeable.has(code)) marks.push("takeable");
     if (selection.take.includes(code)) marks.push("chosen");
-    if ((model.game.missed || []).includes(code)) marks.push("missed");
+    if (model.game.missed.includes(code)) marks.push("missed");
     return { marks, pickable: takeable.has(code) };
   };
 }
@@ -72,7 +72,7 @@ export function actionBar(model, selection, act, redraw, extra = {}) {
     parts.push(h("button.btn.btn-gold", {
       type: "button", dataset: { focus: "take-missed", action: "take-missed" },
       onclick: () => act(missed[0]),
-    }, t("action.takeMissed", { count: (model.game.missed || []).length })));
+    }, t("action.takeMissed", { count: model.game.missed.length })));
   }
 
   if (selection.card) parts.push(...playChoices(model, selection, act, redraw));

@@ -10,7 +10,11 @@ function emptyRow(hand) {
     count: 0, total: 0 })), counted: false };
 }
 
-/** Rows of the current game's hands, from its events in order ([n, event] pairs). */
+/**
+ * Rows of the current game's hands, from its events in order ([n, event] pairs).
+ * @param {[number, import("./game-events.js").GameEvent | {type: string}][]} events
+ * @param {number} seats
+ */
 export function sheetRows(events, seats) {
   const rows = [];
   let row = null;
@@ -24,8 +28,8 @@ export function sheetRows(events, seats) {
       const side = team(e.seat);
       if (e.caida) side.caidas += 1;
       if (e.limpia) side.limpias += 1;
-      side.play += e.points || 0;
-      running[teamOf(e.seat, seats)] += e.points || 0;
+      side.play += e.points;
+      running[teamOf(e.seat, seats)] += e.points;
     } else if (e.type === "announced" && e.points) {
       team(e.seat).rondas += e.points;
       running[teamOf(e.seat, seats)] += e.points;

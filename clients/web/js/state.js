@@ -1,6 +1,9 @@
 // The client's picture of the table, rebuilt from protocol messages (PROTOCOL.md): the latest
-// `snapshot` is the truth for everything it carries; numbered `event`s feed the log, the hand
-// summary and what a snapshot leaves implicit (the caída target of R9, the missed cards of R8).
+// `snapshot` is the truth for everything it carries (the caída target of R9 and the missed cards
+// of R8 included); numbered `event`s (typed in game-events.js) feed the log, the hand summary, the
+// last play shown on the felt and the game's end.
+
+/** @typedef {import("./game-events.js").GameEvent} GameEvent */
 
 export function emptyModel() {
   return {
@@ -21,8 +24,6 @@ export function emptyModel() {
     events: new Map(), // n -> event: the table's public log (fetched) and every live event
     summary: null,
     gameOver: null,
-    lastTrail: null,
-    missed: [],
     tallyMode: false,
     screenMode: false,
   };
@@ -43,7 +44,7 @@ function tableOf(info) {
     id: info.table,
     profile: info.profile,
     seats: info.seats.length,
-    options: info.options || {},
+    options: info.options,
     turnTimer: info.turn_timer,
     locked: info.locked,
     stage: info.stage,
@@ -51,7 +52,7 @@ function tableOf(info) {
     gameNumber: info.game,
     occupants: info.seats.map(occupantOf),
     spectators: info.spectators,
-    rematchAsked: info.rematch_asked || [],
+    rematchAsked: info.rematch_asked,
   };
 }
 
@@ -67,7 +68,6 @@ function deadlineFor(model, view) {
 }
 
 function gameOf(model, view) {
-  const explicit = "caida_target" in view; // the view names R8/R9 state; older servers did not
   return {
     phase: view.phase,
     hand: view.hand || [],
@@ -81,13 +81,12 @@ function gameOf(model, view) {
     handNumber: view.hand_number,
     packet: view.packet,
     winner: view.winner,
-    announced: view.announced || [],
-    history: view.history || [], // the hand's plays, public (caídas: the R10 claim choices)
-    claims: view.claims || [],
+    announced: view.announced,
+    history: view.history, // the hand's plays, public (caídas: the R10 claim choices)
+    claims: view.claims,
     // R9: the card the previous player just trailed; R8: the cards the last capture missed.
-    caidaTarget: explicit ? view.caida_target : model.lastTrail,
-    missed: explicit ? view.missed || [] : model.missed,
-    derived: !explicit,
+    caidaTarget: view.caida_target,
+    missed: view.missed,
     deadline: deadlineFor(model, view),
   };
 }
@@ -100,7 +99,10 @@ export function gameEvents(model) {
   return all.slice(start);
 }
 
-/** The last counted hand's summary (a page arriving mid-game rebuilds it from the log). */
+/**
+ * The last counted hand's summary (a page arriving mid-game rebuilds it from the log).
+ * @param {[number, GameEvent][]} events
+ */
 export function lastSummary(events) {
   const claims = [];
   let summary = null;
@@ -119,7 +121,7 @@ export function applySnapshot(model, snap) {
   model.isHost = snap.you.host;
   model.name = snap.you.name;
   model.table = tableOf(snap.info);
-  model.legal = snap.legal || [];
+  model.legal = snap.legal;
   model.deadlines = localDeadlines(snap.deadlines);
   model.game = snap.view ? gameOf(model, snap.view) : null;
   if (model.lastEvent < snap.last_event) model.lastEvent = snap.last_event;
@@ -138,7 +140,10 @@ export function applyDeadlines(model, message) {
 
 /**
  * Apply numbered event `n`: returns "gap" when events were lost (the caller resynchronises),
- * "old" for a repeat, else "ok". Derived state follows R8/R9.
+ * "old" for a repeat, else "ok".
+ * @param {object} model
+ * @param {number} n
+ * @param {GameEvent | {type: string}} event a game event, or a table event (PROTOCOL.md)
  */
 export function applyEvent(model, n, event) {
   if (n <= model.seenEvent) return "old";
@@ -146,27 +151,13 @@ export function applyEvent(model, n, event) {
   model.seenEvent = n;
   model.lastEvent = Math.max(model.lastEvent, n);
   applyDerived(model, event);
-  if (model.game?.derived) {
-    model.game.caidaTarget = model.lastTrail;
-    model.game.missed = model.missed;
-  }
   return "ok";
 }
 
 function applyDerived(model, event) {
   switch (event.type) {
-    case "hand_started":
-    case "packet_dealt":
-      model.lastTrail = null;
-      model.missed = [];
-      break;
     case "played":
       model.lastPlay = event; // highlighted on the felt until the next play
-      model.lastTrail = event.take.length ? null : event.card;
-      model.missed = event.missed || [];
-      break;
-    case "missed_taken":
-      model.missed = [];
       break;
     case "hand_counted":
       model.summary = { ...event, claims: model.pendingClaims || [] };

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Game, Hidden, Phase, Play, parse_card
-from engine.bots import choose
+from engine.bots import Budget, belief, choose
 from engine.bots.belief import NOISE, deal_weight, past_plays, play_chance
 from tests.engine.helpers import act, cards, deal
 
@@ -57,3 +59,14 @@ def test_a_seat_that_let_a_caida_go_rarely_held_the_rank_R9() -> None:
     weight = deal_weight(view, [past_2], Hidden(tuple(hands), ()))
     assert weight == unlikely
     assert parse_card("QS") in with_queen
+
+
+def test_level_6_with_the_belief_on_still_plays_legally(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The belief (off by default, `WEIGHTED`) still decides: a legal play at a few samples."""
+    monkeypatch.setattr(belief, "WEIGHTED", True)
+    game = deal(0, {1: "QC AH 2H 3H 4H", 2: "5S 6S 7S JS KS", 3: "QD AD 2D 3D 4D"})
+    act(game, "1 QC", "2 5S")
+    legal = game.legal_actions(3)
+    action = choose(6, game.view(3), legal, random.Random(3), Budget(2))
+    assert isinstance(action, Play)
+    assert action in legal

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from dataclasses import replace
 from itertools import count
 
 import pytest
@@ -149,9 +150,9 @@ def test_a_search_stops_early_once_every_candidate_is_decided() -> None:
     worse = [value - 3.0 for value in first]
     near = [value + (0.6 if index % 2 else 0.4) for index, value in enumerate(first)]
     noisy = [value + (4.0 if index % 2 else -3.0) for index, value in enumerate(first)]
-    assert decided([first, clear, worse], [0.0, 0.5, 0.5], 2.0)
-    assert not decided([first, clear, noisy], [0.0, 0.5, 0.5], 2.0)
-    assert not decided([first, near], [0.0, 0.5], 2.0)  # a gain of 0.5 on a margin of 0.5
+    assert decided([first, clear, worse], [0.0, 0.5, 0.5], LEVEL4)
+    assert not decided([first, clear, noisy], [0.0, 0.5, 0.5], LEVEL4)
+    assert not decided([first, near], [0.0, 0.5], LEVEL4)  # a gain of 0.5 on a margin of 0.5
 
 
 def test_level_3s_caida_is_declined_only_for_a_clear_point_more_R9() -> None:
@@ -173,3 +174,22 @@ def test_level_3s_caida_is_declined_only_for_a_clear_point_more_R9() -> None:
     values = [steady, [value + LEVEL4.override + LEVEL4.decline + 0.5 for value in steady]]
     assert clearly_better(values, LEVEL4, margins) == 1
     assert clearly_better([[], []], LEVEL4, margins) == 0  # no deal at all: level 3's choice
+
+
+def test_declining_level_3s_caida_may_need_more_standard_errors_than_another_override() -> None:
+    """With ``decline_confidence`` a candidate that would decline level 3's caída or limpia
+    (its margin holds `decline`) clears that many standard errors; the others ``confidence``."""
+    settings = replace(LEVEL4, confidence=1.0, decline_confidence=2.0)
+    first = [0.0, 1.0, 0.0, 1.0] * 3
+    spread = [value + (5.1 if index % 2 else -1.9) for index, value in enumerate(first)]
+    # a gain of 1.6 with a standard error of about 1.05: beyond one error, not two
+    assert clearly_better([first, spread], settings, [0.0, 0.5]) == 1
+    decline = LEVEL4.override + LEVEL4.decline  # 1.5: declining level 3's caída
+    assert clearly_better([first, spread], settings, [0.0, decline]) == 0
+    assert (
+        clearly_better([first, spread], replace(settings, decline_confidence=None), [0.0, decline])
+        == 1
+    )
+    assert settings.confidence_for(0.5) == 1.0
+    assert settings.confidence_for(LEVEL4.override + LEVEL4.decline) == 2.0
+    assert LEVEL4.confidence_for(LEVEL4.override + LEVEL4.decline) == LEVEL4.confidence

@@ -60,13 +60,28 @@ test("R2: a hand is shown in sequence order, J after 7", () => {
   assert.deepEqual(["KS", "JD", "7H", "AC", "2C"].sort(byRank), ["AC", "2C", "7H", "JD", "KS"]);
 });
 
-test("R9: the caída target is the card just trailed, cleared by a capture or a new packet", () => {
+const INFO = { table: "x", profile: "pagat-4p", options: {}, turn_timer: 0, locked: false, stage: "playing",
+  game: 1, seats: [0, 1, 2, 3].map((seat) => ({ seat, occupant: "bot", bot_level: 1 })), spectators: 0,
+  rematch_asked: [] };
+
+function viewWith(fields) {
+  return { phase: "play", hand: ["5D"], hand_sizes: [1, 1, 1, 1], table: ["5C", "KH"], scores: [0, 0],
+    piles: [0, 0], dealer: 3, turn: 1, to_act: [1], hand_number: 0, packet: 0, winner: null,
+    announced: [], history: [], claims: [], caida_target: null, missed: [], ...fields };
+}
+
+test("R9/R8: the caída target and the missed cards are the snapshot's, and the next one's", () => {
   const model = emptyModel();
-  assert.equal(applyEvent(model, 1, { type: "packet_dealt", hand: 0, packet: 0, dealer: 3, hands: [] }), "ok");
-  applyEvent(model, 2, { type: "played", seat: 0, card: "5C", take: [], caida: false, limpia: false, points: 0 });
-  assert.equal(model.lastTrail, "5C");
-  applyEvent(model, 3, { type: "played", seat: 1, card: "5D", take: ["5C"], caida: true, limpia: true, points: 4 });
-  assert.equal(model.lastTrail, null);
+  const snapshot = (n, view) => applySnapshot(model, { last_event: n, legal: [], deadlines: [],
+    you: { role: "player", seat: 1, host: false, name: "Ana" }, info: INFO, view });
+  snapshot(2, viewWith({ caida_target: "5C" }));
+  assert.equal(model.game.caidaTarget, "5C");
+  assert.deepEqual(model.game.missed, []);
+  applyEvent(model, 3, { type: "played", seat: 1, card: "5D", take: ["5C"], caida: true, limpia: false,
+    points: 2, missed: [] });
+  snapshot(3, viewWith({ table: ["KH"], caida_target: null, missed: ["KH"] }));
+  assert.equal(model.game.caidaTarget, null);
+  assert.deepEqual(model.game.missed, ["KH"]);
 });
 
 test("numbered events: a repeat is ignored, a gap is reported (invariant 2)", () => {
@@ -87,8 +102,8 @@ test("a resumed snapshot then its missed events: the missed events still reach t
     view: null,
   });
   assert.equal(applyEvent(model, 11, { type: "played", seat: 3, card: "QS", take: [], caida: false,
-    limpia: false, points: 0 }), "ok");
-  assert.equal(model.lastTrail, "QS");
+    limpia: false, points: 0, missed: [] }), "ok");
+  assert.equal(model.lastPlay.card, "QS");
   assert.equal(applyEvent(model, 13, { type: "claims_closed" }), "ok");
   assert.equal(applyEvent(model, 15, { type: "claims_closed" }), "gap");
 });

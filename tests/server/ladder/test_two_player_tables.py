@@ -23,7 +23,7 @@ from protocol import server_messages as s
 from protocol.base import Profile, TurnTimer
 from protocol.errors import ErrorCode
 from server.app import TableServer
-from tests.ladder.players import greedy
+from tests.server.ladder.players import greedy
 from tests.serving import StartServer
 
 AWAY_TURN_S = 60.0  # a dropped person's turn waits for the reconnect (no stand-in in between)

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Dialog, Page
 
-from tests.ladder.test_solo_browser import DESKTOP
+from tests.server.ladder.test_solo_browser import DESKTOP
 
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 20_000
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[3] / "clients" / "web"
 
 
 def model(page: Page, expression: str) -> Any:

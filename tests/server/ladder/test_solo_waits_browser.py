@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, StorageState
 
-from tests.ladder.test_solo_browser import DESKTOP, MAX_DECISIONS, play_one_turn, stat
+from tests.server.ladder.test_solo_browser import DESKTOP, MAX_DECISIONS, play_one_turn, stat
 from tests.serving import ServerProcess
 
 pytestmark = pytest.mark.browser

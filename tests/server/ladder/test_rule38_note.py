@@ -23,7 +23,7 @@ from engine.game import Game
 from engine.scoring import count_points
 from tests.strategies import play_randomly
 
-WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
+WEB = Path(__file__).resolve().parents[3] / "clients" / "web"
 SCRIPT = """
 globalThis.document = { documentElement: {} };
 const { voidedAt38 } = await import('./js/free-game.js');

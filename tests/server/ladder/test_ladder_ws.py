@@ -17,7 +17,7 @@ from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
 from server.ladder.rules import Chica, LadderRun
-from tests.ladder.players import greedy, play_to_the_end
+from tests.server.ladder.players import greedy, play_to_the_end
 from tests.serving import StartServer
 
 

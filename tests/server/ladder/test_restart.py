@@ -9,8 +9,8 @@ import pytest
 from clients.session import ClientSession
 from protocol import ladder as m
 from server.store.redis import open_store
-from tests.ladder.players import greedy, play_to_the_end
 from tests.redis_server import RedisServer
+from tests.server.ladder.players import greedy, play_to_the_end
 from tests.serving import StartServer
 
 pytestmark = pytest.mark.redis

@@ -1,0 +1,173 @@
+"""The edge of the server: who may open a socket, from where, and how many.
+
+- ``OriginPolicy``: a browser's WebSocket upgrade is accepted from the page's own origin (the
+  ``Origin`` header's host and port equal the request's ``Host``), from the origins of the
+  allow-list (``--allowed-origins``; ``*`` allows any) or without an ``Origin`` (not a browser:
+  the terminal and bot clients). Anything else is refused with HTTP 403, so a page on another
+  site cannot open a socket to a player's table with the player's browser.
+- ``client_address``: the address limits count by. Behind a proxy every connection comes from
+  the proxy; its ``X-Forwarded-For`` (else ``X-Real-IP``) names the client, and is believed only
+  when the peer is one of ``--trusted-proxies`` (anyone else could write the header).
+- ``AddressLimits``: open connections per address (past the cap: close 1008) and tables created
+  per minute per address (past it: ``rate_limited``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from websockets.datastructures import Headers
+
+from server.core.seating import TokenBucket
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+MAX_TRACKED = 10_000
+"""Addresses whose table bucket is kept; full (idle) buckets are forgotten beyond this."""
+
+
+def _single(headers: Headers, name: str) -> str | None:
+    """A header's one value; None when absent or repeated (a repeated Origin is refused)."""
+    values = headers.get_all(name)
+    return values[0].strip() if len(values) == 1 else None
+
+
+def _host_port(netloc: str, default_port: int | None) -> tuple[str, int | None] | None:
+    """``host[:port]`` as (lower-cased host, port or the scheme's default); None if malformed."""
+    try:
+        parts = urlsplit("//" + netloc)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host or parts.username is not None or parts.path not in ("", "/"):
+        return None
+    return host.lower(), port if port is not None else default_port
+
+
+def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
+    """(scheme, host, port) of an origin such as ``https://club.example:8443``."""
+    try:
+        parts = urlsplit(origin.strip())
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS:
+        return None
+    found = _host_port(parts.netloc, DEFAULT_PORTS[scheme])
+    return None if found is None else (scheme, *found)
+
+
+@dataclass(frozen=True, slots=True)
+class OriginPolicy:
+    """Which browser origins may open a WebSocket (module docstring)."""
+
+    allowed: tuple[str, ...] = ()
+
+    @property
+    def any(self) -> bool:
+        return "*" in self.allowed
+
+    def allows(self, headers: Headers) -> bool:
+        """True if the upgrade with these request headers may proceed."""
+        if not headers.get_all("Origin"):
+            return True  # not a browser: a browser always sends Origin on a WebSocket upgrade
+        if self.any:
+            return True
+        origin = _single(headers, "Origin")
+        key = _origin_key(origin) if origin is not None else None
+        if key is None:
+            return False  # "null" (a sandboxed page, a file), repeated or malformed
+        if key in {_origin_key(each) for each in self.allowed}:
+            return True
+        host = _single(headers, "Host")
+        scheme, origin_host, origin_port = key
+        same = _host_port(host, DEFAULT_PORTS[scheme]) if host is not None else None
+        return same == (origin_host, origin_port)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _trusted(address: str, proxies: Sequence[Network]) -> bool:
+    ip = _ip(address)
+    return ip is not None and any(ip in network for network in proxies)
+
+
+def client_address(peer: str, headers: Headers, proxies: Sequence[Network]) -> str:
+    """The client's address: the socket's peer, or what a trusted proxy says it forwarded.
+
+    ``X-Forwarded-For`` is read from the right (each proxy appends the address it saw): the
+    first entry that is not itself a trusted proxy is the client. Only a trusted peer's header
+    is read at all; an untrusted peer's is ignored, whatever it says.
+    """
+    if not _trusted(peer, proxies):
+        return peer
+    forwarded = [
+        part.strip()
+        for value in headers.get_all("X-Forwarded-For")
+        for part in value.split(",")
+        if part.strip()
+    ]
+    for hop in reversed(forwarded):
+        if _ip(hop) is None:
+            return peer  # a malformed chain: count the proxy itself, never a made-up name
+        if not _trusted(hop, proxies):
+            return str(_ip(hop))
+    real = _single(headers, "X-Real-IP")
+    if not forwarded and real is not None and _ip(real) is not None:
+        return str(_ip(real))
+    return str(_ip(forwarded[0])) if forwarded else peer
+
+
+@dataclass(slots=True)
+class AddressLimits:
+    """Per-address counters: open connections and tables created per minute (0: no limit)."""
+
+    connections_per_address: int
+    tables_per_min: float
+    open: dict[str, int] = field(default_factory=dict)
+    tables: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def connect(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (nothing counted) past the cap."""
+        count = self.open.get(address, 0)
+        if self.connections_per_address and count >= self.connections_per_address:
+            return False
+        self.open[address] = count + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        count = self.open.get(address, 0) - 1
+        if count > 0:
+            self.open[address] = count
+        else:
+            self.open.pop(address, None)
+
+    def allow_table(self, address: str, now: float) -> bool:
+        """Take one table creation from ``address``'s bucket (burst: a minute's worth)."""
+        if not self.tables_per_min:
+            return True
+        bucket = self.tables.get(address)
+        if bucket is None:
+            if len(self.tables) >= MAX_TRACKED:
+                self._forget_idle(now)
+            bucket = self.tables[address] = TokenBucket(
+                rate=self.tables_per_min / 60, burst=max(1.0, self.tables_per_min)
+            )
+        return bucket.allow(now)
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the buckets that have filled up again: forgetting them changes nothing."""
+        for address, bucket in list(self.tables.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                del self.tables[address]

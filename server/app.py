@@ -71,7 +71,10 @@ class TableServer:
 
     async def start(self) -> None:
         store = self._store or await open_store(
-            self.settings.store, self.settings.table_ttl_s, self.settings.record_ttl_s
+            self.settings.store,
+            self.settings.table_ttl_s,
+            self.settings.record_ttl_s,
+            self.settings.store_timeout_s,
         )
         self._store = store
         config = RefereeConfig(
@@ -105,6 +108,7 @@ class TableServer:
             self.settings.lease_s,
             self.settings.idle_unload_s,
             share,
+            self.settings.resolve_s,
         )
         self.cluster = self.lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
@@ -157,7 +161,12 @@ class TableServer:
         return f"ws://{self.settings.host}:{self.port}/ws"
 
     async def close(self) -> None:
+        """Tables first (they stop writing and every lease is released at once: peers take
+        them over), then every connection is closed with 1001 (going away)."""
         await cancel_and_wait([self._lag_task])
+        if self.cluster is not None:
+            self.cluster.closing = True  # forwarded requests fail at once from now on
+        await self.lobby.close()
         if self._server is not None:
             self._server.close()  # closes every connection with 1001 (going away)
             with contextlib.suppress(TimeoutError):
@@ -166,7 +175,6 @@ class TableServer:
                     await self._server.wait_closed()
         if self.listing is not None:
             await self.listing.close()
-        await self.lobby.close()  # releases every lease: other processes take the tables over
         if self.cluster is not None:
             await self.cluster.close()
         self.bots.close()

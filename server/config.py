@@ -37,6 +37,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # besides the same origin
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)  # their X-Forwarded-For
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
+    store_timeout_s: float = 5.0  # Redis: a command unanswered this long has failed
+    resolve_s: float = 10.0  # Redis: an unanswered commit is read back this long at most
     table_ttl_s: float = 7 * 24 * 3600.0  # a table not written for this long expires
     record_ttl_s: float = 90 * 24 * 3600.0  # a finished game's record is kept this long (0: ever)
     idle_unload_s: float = 600.0  # a table idle this long leaves memory (0: never)
@@ -74,6 +76,10 @@ HELP: Mapping[str, str] = {
     "trusted_proxies": "comma-separated addresses or networks (CIDR) of reverse proxies whose "
     "X-Forwarded-For / X-Real-IP names the client; nobody else's is believed",
     "lease_s": "seconds a table's owner holds its lease before another process may take over",
+    "store_timeout_s": "seconds a Redis command may take before it counts as failed (a move "
+    "whose commit was not answered is then read back before anyone hears of it)",
+    "resolve_s": "seconds an unanswered commit is read back while Redis is away before its "
+    "mover is told storage is unavailable",
     "table_ttl_s": "seconds a table (finished or abandoned) is kept after its last move",
     "record_ttl_s": "seconds a finished game's record stays downloadable, also after its table "
     "expired (0: for ever)",
@@ -92,6 +98,8 @@ FLAG_NAMES: Mapping[str, str] = {
     "bot_budget_s": "bot-budget",
     "away_turn_s": "away-turn",
     "lease_s": "lease",
+    "store_timeout_s": "store-timeout",
+    "resolve_s": "resolve",
     "table_ttl_s": "table-ttl",
     "record_ttl_s": "record-ttl",
     "idle_unload_s": "idle-unload",

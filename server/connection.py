@@ -31,9 +31,9 @@ from server import keys
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
 from server.core.seating import TokenBucket
-from server.errors import Refused
+from server.errors import Refused, storage_refusal
 from server.frames import FRAMES, Built
-from server.store.base import StoreError
+from server.store.base import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster import RemoteRoom
@@ -201,7 +201,7 @@ class Connection:
         except StoreError as exc:  # Redis away: nothing was applied or shown; retry later
             outcome = "unavailable"
             log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
-            self.push(_unavailable(message.rid))
+            self.push(_unavailable(message.rid, exc))
             return True
         finally:
             self.metrics.commands.labels(type=message.type, outcome=outcome).inc()
@@ -300,11 +300,7 @@ class Connection:
             await old.run(Detach(self.id))
 
 
-def _unavailable(rid: int) -> s.Error:
-    """What a client is told when the store failed: what to do, never the storage's host, port
-    or driver."""
-    return s.Error(
-        rid=rid,
-        code=ErrorCode.STORAGE_UNAVAILABLE,
-        message="storage unavailable: nothing was changed, try again in a moment",
-    )
+def _unavailable(rid: int, exc: StoreError | None = None) -> s.Error:
+    """The store failed (here or at the table's owner): ``server.errors.storage_refusal``."""
+    refusal = storage_refusal(exc if exc is not None else StoreUnavailable())
+    return s.Error(rid=rid, code=refusal.code, message=refusal.message)

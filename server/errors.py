@@ -17,6 +17,7 @@ A ``Refused`` never changes any state: the referee checks everything before it c
 from __future__ import annotations
 
 from protocol.errors import ErrorCode
+from server.store.base import CommitUncertain, StoreError
 
 
 class ServerError(Exception):
@@ -30,3 +31,18 @@ class Refused(ServerError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def storage_refusal(exc: StoreError) -> Refused:
+    """What a client is told when the store failed: what happened to its command and what to
+    do, never the storage's host, port or driver text (that stays in the log).
+
+    An uncertain commit the room could not settle (``CommitUncertain``) may yet be stored: the
+    client hears so, and sees the move among the table's events if it was.
+    """
+    if isinstance(exc, CommitUncertain):
+        text = "storage unavailable: whether your move was stored is not known yet; the table "
+        text += "shows it once the storage answers"
+    else:
+        text = "storage unavailable: nothing was changed, try again in a moment"
+    return Refused(ErrorCode.STORAGE_UNAVAILABLE, text)

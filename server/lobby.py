@@ -23,20 +23,23 @@ import structlog
 
 from protocol.base import TurnTimer
 from server.bots import BotRunner
+from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
-from server.room import LEASE_TTL_S, Deliver, Room, rebuild
+from server.room import RESOLVE_S, Deliver, Room, rebuild
 from server.store.base import (
     KeptRecord,
     KeyRef,
     KeyRole,
+    Lease,
+    LeaseLost,
     Store,
     StoredEvent,
     StoredTable,
     StoreUnavailable,
     TableExists,
 )
-from server.tasks import cancel_and_wait
+from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 if TYPE_CHECKING:
     from server.cluster import Cluster, RemoteRoom
@@ -44,6 +47,7 @@ if TYPE_CHECKING:
 log = structlog.get_logger("server.lobby")
 IDLE_UNLOAD_S = 600.0
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
+LEASE_S = Settings().lease_s  # one default, the settings' own
 
 
 class Lobby:
@@ -59,9 +63,10 @@ class Lobby:
         on_detach: Callable[[str, Room], None],
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
-        lease_s: float = LEASE_TTL_S,
+        lease_s: float = LEASE_S,
         idle_unload_s: float = IDLE_UNLOAD_S,
         share: Callable[[Lobby], Cluster] | None = None,
+        resolve_s: float = RESOLVE_S,
     ) -> None:
         """``share`` makes the cluster that shares this lobby's tables with other processes
         (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table."""
@@ -76,9 +81,11 @@ class Lobby:
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
         self.lease_s = lease_s
+        self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
         self._loading: dict[str, asyncio.Future[Room | RemoteRoom | None]] = {}
         self._idle_since: dict[str, float] = {}
+        self.closing = False
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
         self.cluster = share(self) if share is not None else None
@@ -101,8 +108,8 @@ class Lobby:
         referee.table.public = public
         keys = {key: role for role, key in referee.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
-        await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)
-        room = self._adopt(referee, stored.version)
+        token = await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)
+        room = self._adopt(referee, stored.version, token)
         log.info("table created", table=referee.table_id, profile=profile)
         return room
 
@@ -133,6 +140,8 @@ class Lobby:
         room = self.rooms.get(table_id)
         if room is not None:
             return room  # a room whose commit failed reloads itself on its next change
+        if self.closing:  # its tables are handed over: load none again
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
         pending = self._loading.get(table_id)
         if pending is not None:
             return await pending
@@ -151,17 +160,27 @@ class Lobby:
         finally:
             del self._loading[table_id]
 
-    async def load(self, table_id: str) -> Room | None:
-        """Load the table from the store into this process (its lease must be held here)."""
+    async def load(self, table_id: str, token: int | None = None) -> Room | None:
+        """Load the table from the store into this process, under the lease held here with
+        fencing ``token`` (None: take the lease first; ``LeaseLost`` if another process has it).
+
+        The state is read after the lease was taken: the previous owner can write no more."""
         old = self.rooms.pop(table_id, None)
         if old is not None:
             await old.close()
+        if token is None:
+            token = await self.store.acquire_lease(table_id, self.owner, self.lease_s)
+            if not token:
+                raise LeaseLost(f"table {table_id!r}: another process holds its lease")
         rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)
         if rebuilt is None:
             return None
         referee, stored = rebuilt
+        if self.closing:  # the shutdown began while it loaded: hand it straight back
+            await self.store.release_lease(table_id, self.owner)
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
         log.info("table loaded", table=table_id, events=stored.last_event, version=stored.version)
-        return self._adopt(referee, stored.version)
+        return self._adopt(referee, stored.version, token)
 
     def loaded(self, table_id: str) -> Room | None:
         """The table if it is loaded (owned) here."""
@@ -172,7 +191,7 @@ class Lobby:
         if self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
 
-    def _adopt(self, referee: Referee, version: int) -> Room:
+    def _adopt(self, referee: Referee, version: int, token: int) -> Room:
         lost = self.cluster.relinquish if self.cluster is not None else None
         room = Room(
             referee,
@@ -182,10 +201,11 @@ class Lobby:
             self.metrics,
             self.deliver,
             self.on_detach,
-            self.owner,
-            self.clock,
+            Lease(self.owner, token),
             self.lease_s,
+            self.clock,
             lost,
+            self.resolve_s,
         )
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
@@ -284,10 +304,24 @@ class Lobby:
         log.info("idle table unloaded", table=room.table_id, last_event=room.referee.last_event)
 
     async def close(self) -> None:
-        await cancel_and_wait([self._reaper])
-        for room in list(self.rooms.values()):
-            await room.close()
+        """Stop every table at once and hand them all over in one round trip.
+
+        Every room stops writing first (``Room.stop``: a clock task that swallowed its
+        cancellation stops at its next check, and any commit still on its way is refused once
+        the lease is gone), their tasks are cancelled together, and the leases are released in
+        one pipelined call: a peer takes the tables over at once. Bounded: about
+        ``2 * STOP_WAIT_S`` whatever the number of tables.
+        """
+        self.closing = True
+        rooms = list(self.rooms.values())
         self.rooms.clear()
+        await cancel_and_wait([self._reaper, *(room.stop() for room in rooms)])
+        if rooms:
+            try:
+                async with asyncio.timeout(STOP_WAIT_S):
+                    await self.store.release_leases([room.table_id for room in rooms], self.owner)
+            except Exception as exc:  # the leases lapse by themselves; a peer then takes over
+                log.warning("releasing the leases failed", error=str(exc), tables=len(rooms))
 
 
 class RoomStore:
@@ -305,10 +339,14 @@ class RoomStore:
         state: bytes,
         events: Sequence[bytes],
         record: KeptRecord | None = None,
+        lease: Lease | None = None,
+        commit_id: str = "",
     ) -> StoredTable:
         if self.retired:
             raise StoreUnavailable("storage unavailable: the table was moved; try again")
-        return await self.store.commit(table_id, expected_version, state, events, record)
+        return await self.store.commit(
+            table_id, expected_version, state, events, record, lease, commit_id
+        )
 
     async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
         return await self.store.find_record(table_id, game)
@@ -327,14 +365,22 @@ class RoomStore:
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         return await self.store.events_after(table_id, after)
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
         if self.retired:  # an unloaded room's clock never takes its table's lease back
-            return False
+            return 0
         return await self.store.acquire_lease(table_id, owner, ttl_s)
+
+    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
+        if self.retired:
+            return 0
+        return await self.store.fence(table_id, owner, ttl_s)
 
     async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
         # A retired (unloaded) room's table needs no new owner until someone asks for it.
         await self.store.release_lease(table_id, owner, handover and not self.retired)
+
+    async def release_leases(self, table_ids: Sequence[str], owner: str) -> None:
+        await self.store.release_leases(table_ids, owner)
 
     async def table_ids(self) -> list[str]:
         return await self.store.table_ids()

@@ -1,11 +1,27 @@
 """The asyncio shell around one ``Referee``: it commits outcomes and delivers their messages.
 
 Every command (``server.core.commands``) runs under the room's lock: the referee computes its
-outcome, the store commits the new state, its events and any record to keep in one atomic,
-version-checked step, and only then are the messages delivered: written to the connections'
-sockets at once, or relayed to another process's (invariants 3 and 4). A clock task sleeps
-until the outcome's next wake-up (a deadline, a bot's turn) and sends a ``Tick``; bots answer
-with a ``BotAnswer``, through the same path as people.
+outcome, the store commits the new state, its events and any record to keep in one atomic step
+that checks the room's lease (its fencing token) and version, and only then are the messages
+delivered: written to the connections' sockets at once, or relayed to another process's
+(invariants 3, 4 and 9). A clock task sleeps until the outcome's next wake-up (a deadline, a
+bot's turn) and sends a ``Tick``; bots answer with a ``BotAnswer``, through the same path as
+people.
+
+A commit has three endings, and nobody hears anything until it has one (invariant 9):
+
+- **stored**: the messages are delivered;
+- **refused** (a version conflict, a lost lease, or a store that was never reached): nothing was
+  stored, the mover hears an error, and the room, whose memory ran ahead, rebuilds itself from
+  the store before its next command;
+- **uncertain** (``CommitUncertain``: Redis stalled past the command timeout): the room settles
+  it first, for up to ``resolve_s``: ``fence`` (a new token, so the script is refused if it
+  still runs later) and ``load``; the stored version and commit id say which of the two above
+  it was.
+
+A rebuild puts every live connection back from the last event THAT connection was sent
+(``Room.sent``), never from what the store holds. A room that finds another process holding its
+lease stops writing and hands its connections over (``on_lease_lost``: ``Cluster.relinquish``).
 """
 
 from __future__ import annotations
@@ -13,26 +29,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import structlog
 
 from protocol import server_messages as s
 from server.bots import BotRunner
-from server.core.commands import BotAnswer, Command, Reattach, Tick
+from server.core.commands import BotAnswer, Command, Detach, Reattach, Tick, Ticket
 from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig
 from server.frames import Built
 from server.metrics import Metrics
-from server.store.base import Store, StoredTable, StoreError, TableNotFound
+from server.store.base import (
+    CommitUncertain,
+    Lease,
+    LeaseLost,
+    Store,
+    StoredTable,
+    StoreError,
+    StoreUnavailable,
+    TableNotFound,
+)
 from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 log = structlog.get_logger("server.room")
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
 OnDetach = Callable[[str, "Room"], None]
-LEASE_TTL_S = 30.0
-STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload
+STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload (or to settle)
+RESOLVE_S = 10.0  # the longest an uncertain commit is read back before the mover is answered
 
 
 async def rebuild(
@@ -67,10 +94,11 @@ class Room:
         metrics: Metrics,
         deliver: Deliver,
         detach: OnDetach,
-        owner: str,
+        lease: Lease,
+        lease_s: float,
         clock: Callable[[], float] = time.time,
-        lease_s: float = LEASE_TTL_S,
         on_lease_lost: Callable[[Room], None] | None = None,
+        resolve_s: float = RESOLVE_S,
     ) -> None:
         self.referee = referee
         self.store = store
@@ -79,12 +107,19 @@ class Room:
         self.metrics = metrics
         self.deliver = deliver
         self.on_detach = detach
-        self.owner = owner
+        self.lease = lease  # the owner and the fencing token every commit carries
         self.clock = clock
         self.lock = asyncio.Lock()
-        self.failed = False
+        self.failed = False  # memory may be ahead of the store: rebuild before the next command
+        self.stale = False  # the lease was taken afresh: check the store before writing again
+        self.lost = False  # another process holds the lease: this room never writes again
+        self.closing = False
+        self._handed = False
         self.lease_s = lease_s
+        self.resolve_s = resolve_s
         self.on_lease_lost = on_lease_lost  # when tables are shared: hand the table over
+        #: per connection, the last event number it was sent (what a rebuild resumes it from)
+        self.sent: dict[str, int] = {}
         self._wake = asyncio.Event()
         self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
@@ -93,85 +128,225 @@ class Room:
     def table_id(self) -> str:
         return self.referee.table_id
 
+    @property
+    def owner(self) -> str:
+        return self.lease.owner
+
     def start(self) -> None:
         self._task = asyncio.create_task(self._clock_loop(), name=f"room-{self.table_id}")
 
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop writing from now on and cancel the clock task (returned, to be awaited with the
+        other tables' by ``cancel_and_wait``); the lease is the caller's to release."""
+        self.closing = True
+        self._wake.set()
+        return self._task
+
     async def close(self) -> None:
-        await cancel_and_wait([self._task])
+        await cancel_and_wait([self.stop()])
         with contextlib.suppress(Exception):
             async with asyncio.timeout(STOP_WAIT_S):
                 await self.store.release_lease(self.table_id, self.owner)
+
+    def tickets(self, live: set[str]) -> list[Ticket]:
+        """Tickets of the viewers in ``live`` that were sent anything, each from the last event
+        it was sent (a viewer whose attach was never delivered is not at the table)."""
+        return [
+            replace(ticket, last_event=self.sent.get(ticket.conn))
+            for ticket in self.referee.tickets(live & set(self.sent))
+        ]
 
     async def run(self, command: Command, wake: bool = True) -> Outcome:
         """Apply one command under the lock, commit it, then deliver its messages.
 
         The referee raises ``Refused`` to refuse a command: nothing is committed or sent then.
-        A room whose last commit failed first reloads itself from the store (memory may be
+        A room whose last commit failed first rebuilds itself from the store (memory may be
         ahead of it). ``wake`` lets the command wake the clock task when it brought the next
         deadline or bot turn forward (its own changes need not: it recomputes after each round);
         most commands do not, and waking it for nothing would double their cost.
         """
         async with self.lock:
-            if self.failed:
-                await self._reload()
-            outcome = self.referee.apply(command, self.clock())
-            await self._commit_and_deliver(outcome)
+            self._check_writable()
+            try:
+                if self.failed or self.stale:
+                    await self._reload()
+                outcome = self.referee.apply(command, self.clock())
+                await self._commit_and_deliver(outcome)
+            finally:
+                if self.lost:  # found out while settling a commit: after its answer
+                    self._hand_over()
+            if isinstance(command, Detach):
+                self.sent.pop(command.conn, None)
             if wake and self._asleep_until is not None:
                 due = outcome.wakeup
                 if due is not None and due < self._asleep_until:
                     self._wake.set()
             return outcome
 
+    def _check_writable(self) -> None:
+        if self.closing:
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
+        if self.lost:
+            raise StoreUnavailable("storage unavailable: the table moved to another server")
+
     async def _commit_and_deliver(self, outcome: Outcome) -> None:
         """Write before send (invariant 3): commit, and only then hand out the messages."""
         if outcome.dirty:
+            stored = await self._commit(outcome)
+            self.version = stored.version
+            log.debug("committed", last_event=self.referee.last_event, version=self.version)
+        for conn in outcome.detached:
+            self.sent.pop(conn, None)
+            self.on_detach(conn, self)
+        sent = self.sent
+        for conn, message in outcome.messages:
+            number = _last_event_of(message)
+            if number is not None:
+                sent[conn] = number
+            self.deliver(conn, message)
+
+    async def _commit(self, outcome: Outcome) -> StoredTable:
+        """One fenced, version-checked commit; an uncertain one is settled before returning.
+
+        Refused for the lease while this process can take it back (it lapsed, or a fence of
+        this room's own, still queued in a stalled Redis, ran after a later one): retried once
+        with the new token; the version check still refuses it if anyone wrote meanwhile.
+        """
+        expected, commit_id = self.version, secrets.token_hex(8)
+        state = self.referee.to_state()
+        for attempt in (1, 2):
             try:
-                stored = await self.store.commit(
+                return await self.store.commit(
                     self.table_id,
-                    self.version,
-                    self.referee.to_state(),
+                    expected,
+                    state,
                     outcome.entries,
                     outcome.record,
+                    lease=self.lease,
+                    commit_id=commit_id,
                 )
+            except CommitUncertain as exc:
+                log.warning("commit not answered; reading it back", error=str(exc))
+                stored = await self._settle(expected, commit_id)
+                if stored is not None:
+                    log.info("the unanswered commit was stored", version=stored.version)
+                    return stored
+                self.failed = True
+                raise StoreUnavailable("storage unavailable: the move was not stored") from exc
+            except LeaseLost:
+                held = self.lease.token
+                await self._check_lease()
+                if attempt == 1 and not self.lost and self.lease.token != held:
+                    continue
+                self.failed = True  # memory is ahead of the store: nobody may see it
+                log.warning("commit refused: this process no longer holds the table's lease")
+                raise
             except Exception:
                 self.failed = True  # memory is ahead of the store: nobody may see it
                 log.exception("commit failed; the table will be reloaded")
                 raise
-            self.version = stored.version
-            log.debug("committed", last_event=self.referee.last_event, version=self.version)
-        for conn in outcome.detached:
-            self.on_detach(conn, self)
-        for conn, message in outcome.messages:
-            self.deliver(conn, message)
+        raise AssertionError("unreachable: the second attempt returns or raises")
+
+    async def _settle(self, expected: int, commit_id: str) -> StoredTable | None:
+        """Whether an unanswered commit was stored: the stored table if so, None if not.
+
+        ``fence`` first (a new token for this room, or none if another process took the lease,
+        which fenced it just the same): the commit, should it still be queued in a stalled
+        Redis, is refused when it runs, so the ``load`` after it is final. Retries while the
+        store is away, for up to ``resolve_s``; then ``StoreUnavailable`` (the outcome is
+        unknown: the room rebuilds from the store, whatever it holds, before its next command).
+        """
+        deadline = time.monotonic() + self.resolve_s
+        while True:
+            try:
+                token = await self.store.fence(self.table_id, self.owner, self.lease_s)
+                stored = await self.store.load(self.table_id)
+                break
+            except StoreUnavailable as exc:
+                if self.closing or time.monotonic() >= deadline:
+                    self.failed = True
+                    raise CommitUncertain(
+                        "storage unavailable: could not tell whether the move was stored"
+                    ) from exc
+                await asyncio.sleep(STORE_RETRY_S)  # a retry period while the store is away
+        if token:
+            self.lease = Lease(self.owner, token)
+        else:
+            self.lost = True  # handed over once the outcome is delivered (or refused)
+        if stored is None:
+            self.failed = True
+            raise TableNotFound(f"table {self.table_id!r} is gone from the store")
+        if stored.version == expected + 1 and stored.commit_id == commit_id:
+            return stored
+        return None
+
+    async def _check_lease(self) -> None:
+        """After a refused commit: take the lease back if it is free, or hand the table over."""
+        try:
+            token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
+        except StoreError:
+            return  # the next reload tries again
+        if token:
+            self.lease = Lease(self.owner, token)
+        else:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Another process holds the lease: stop writing, pass the connections on (once)."""
+        self.lost = True
+        self._wake.set()  # the clock task sees ``lost`` and ends
+        if self._handed or self.closing:
+            return
+        self._handed = True
+        log.warning("another process holds this table's lease; handing it over")
+        if self.on_lease_lost is not None:
+            self.on_lease_lost(self)
 
     async def _reload(self) -> None:
-        """Rebuild the referee from the store and put its live connections back (handover)."""
+        """Rebuild the referee from the store and put its live connections back, each from the
+        last event it was sent (a stale room whose store did not move just goes on)."""
+        token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
+        if not token:
+            self._hand_over()
+            raise LeaseLost(f"table {self.table_id!r}: another process holds its lease")
+        self.lease = Lease(self.owner, token)
+        if not self.failed:
+            current = await self.store.load(self.table_id)
+            if current is not None and current.version == self.version:
+                self.stale = False
+                return
         old = self.referee
         rebuilt = await rebuild(self.store, self.table_id, old.config, self.clock(), old.seeds)
         if rebuilt is None:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
+        tickets = self.tickets(set(old.viewers))
         self.referee, stored = rebuilt
-        tickets = old.tickets(set(old.viewers), stored.last_event)  # all sent up to there
         self.version = stored.version
-        self.failed = False
+        self.failed = self.stale = False
         reattached = self.referee.apply(Reattach(tuple(tickets)), self.clock())
         await self._commit_and_deliver(reattached)
         log.info("table reloaded from the store", version=self.version)
 
     async def _clock_loop(self) -> None:
-        """Sleep until the next deadline or change; then tick and let bots decide."""
+        """Sleep until the next deadline or change; then tick and let bots decide.
+
+        It ends when the room closes or loses its lease, checked after every wait: a
+        cancellation swallowed inside the Redis client (Python 3.11's ``wait_for``) must not
+        keep a closing table playing.
+        """
         structlog.contextvars.bind_contextvars(table=self.table_id)
         next_lease = 0.0
-        while True:
+        while not self._ending():
             now = self.clock()
             if now >= next_lease:
                 # renew at a third of the lease, jittered: tables loaded together (a restart, a
                 # benchmark) would otherwise all renew in the same instant, a stall every cycle
                 next_lease = now + self.lease_s / 3 * random.uniform(0.75, 1.0)
-                if not await self._renew_lease():
+                await self._renew_lease()
+                if self._ending():
                     return
             wake = self.referee.next_wakeup()
-            if self.failed:
+            if self.failed or self.stale:
                 wake = now + STORE_RETRY_S
             until = min(next_lease, wake if wake is not None else next_lease)
             if until > now:
@@ -181,11 +356,15 @@ class Room:
                         await self._wake.wait()
                 self._asleep_until = None
             self._wake.clear()
+            if self._ending():
+                return
             try:
                 await self.run(Tick(), wake=False)
                 async with self.lock:
                     requests = self.referee.due_bots(self.clock())
                 for request in requests:
+                    if self._ending():
+                        return
                     await self._bot_turn(request)
             except StoreError as exc:
                 log.warning("store unavailable; retrying", error=str(exc))
@@ -193,23 +372,43 @@ class Room:
                 log.exception("room clock failed")
             await asyncio.sleep(0)  # an all-bot table yields the loop between moves
 
-    async def _renew_lease(self) -> bool:
-        """Keep this process the table's one writer; on losing the lease hand the table over."""
+    def _ending(self) -> bool:
+        """The room stops: closing, or its lease is another process's (a method: it changes
+        across every await)."""
+        return self.closing or self.lost
+
+    async def _renew_lease(self) -> None:
+        """Keep this process the table's one writer; on losing the lease hand the table over.
+
+        A renewal that comes back with another token means the lease lapsed (Redis was away
+        longer than the lease) and was taken afresh: the room checks the store before writing.
+        """
         try:
-            held = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
+            token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
         except StoreError as exc:
             log.warning("lease renewal failed; retrying", error=str(exc))
-            return True
-        if held:
-            return True
-        log.warning("another process holds this table's lease")
-        if self.on_lease_lost is not None:
-            self.on_lease_lost(self)
-            return False
-        return True
+            return
+        if not token:
+            self._hand_over()
+        elif token != self.lease.token:
+            self.lease = Lease(self.owner, token)
+            self.stale = True
 
     async def _bot_turn(self, request: BotRequest) -> None:
         structlog.contextvars.bind_contextvars(seat=request.seat, last_event=request.at)
         action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
         self.metrics.bot_moves.labels(level=str(request.level)).inc()
         await self.run(BotAnswer(request.seat, request.at, action), wake=False)
+
+
+def _last_event_of(message: s.ServerMessage | Built) -> int | None:
+    """The last event number a message brings its viewer to (None: it carries none)."""
+    if isinstance(message, Built):
+        return message.last_event
+    if isinstance(message, s.Event):
+        return message.n
+    if isinstance(message, s.Snapshot):
+        return message.last_event
+    if isinstance(message, s.Update):
+        return message.snapshot.last_event
+    return None

@@ -13,9 +13,12 @@ Frames (msgpack maps, ``k`` = kind)::
 
     cmd       origin -> owner   {table, cmd}: a connection's command, its bytes (core.commands)
     reply     owner -> origin   {ok, code, message}: answers a cmd, after the cmd's messages
-    msg       owner -> origin   {conn, data, t, n}: a server message for origin's connection:
-                                its bytes (passed on as they are), type and last event number
+    msg       owner -> origin   {conn, data, t, n, p}: a server message for origin's connection:
+                                its bytes (passed on as they are), type and last event number,
+                                and the last event number relayed to it before (a gap: lost)
     detached  owner -> origin   {conn, table}: that connection is no longer at the table
+    resync    owner -> origin   {conn}: frames for that connection were lost (a publish failed
+                                while Redis was away): resume it from what it received
 """
 
 from __future__ import annotations
@@ -44,9 +47,9 @@ from server.core.commands import (
     Ticket,
 )
 from server.core.referee import Outcome
-from server.errors import Refused
+from server.errors import Refused, storage_refusal
 from server.frames import Built, built
-from server.store.base import StoreError, StoreUnavailable
+from server.store.base import LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -56,7 +59,8 @@ if TYPE_CHECKING:
 log = structlog.get_logger("server.cluster")
 
 REQUEST_TIMEOUT_S = 10.0
-UNAVAILABLE = "storage unavailable"
+UNSENT_TRIES = 30  # rounds of the lease watcher a lost frame's resync notice is retried
+RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed frames
 
 
 # ---------------------------------------------------------------------- the interface it owns
@@ -82,8 +86,8 @@ class Tables(Protocol):
         """The table, loaded (or relayed) if needed; None if it does not exist."""
         ...
 
-    async def load(self, table_id: str) -> Room | None:
-        """Rebuild the table from the store here (its lease is held here)."""
+    async def load(self, table_id: str, token: int | None = None) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here with ``token``)."""
         ...
 
 
@@ -108,6 +112,10 @@ class Cluster:
         self.process = lobby.owner
         self.relay = Relay(store.relay_client(), self.process, self._on_frame)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
+        #: the last event number relayed to each of them (a frame carries it as ``p``)
+        self.relayed_to: dict[str, int] = {}
+        #: their connections whose frames were lost -> (process, resync notices tried)
+        self.unsent: dict[str, tuple[str, int]] = {}
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
         self._watcher: asyncio.Task[None] | None = None
@@ -128,30 +136,38 @@ class Cluster:
 
     # ------------------------------------------------------------------ ownership
     async def open(self, table_id: str) -> Room | RemoteRoom | None:
-        """A table not loaded here: own it if its lease is free, else relay to its owner."""
-        if not await self.store.acquire_lease(table_id, self.process, self.lease_s):
+        """A table not loaded here: own it if its lease is free, else relay to its owner.
+
+        Never while this process shuts down: it would take back a lease it has just released.
+        """
+        if self.closing:
+            raise StoreUnavailable("storage unavailable: this server is shutting down")
+        token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
+        if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
-        room = await self.lobby.load(table_id)
+        room = await self.lobby.load(table_id, token)
         if room is None:
             await self.store.release_lease(table_id, self.process)
             await self.store.forget_lease(table_id)
             return None
         remote = self.remotes.pop(table_id, None)
         tickets = remote.settled_tickets() if remote is not None else []
-        if tickets:
-            await room.run(Reattach(tuple(tickets)))
+        # First stop relaying: the old owner's frames still on their way (events it stored
+        # before the takeover) must not reach a connection the takeover resumes from its ticket.
         for ticket in list(remote.tickets.values()) if remote is not None else []:
             self.relayed.pop(ticket.conn, None)  # a joining one's own retry now runs here
             connection = self.connections.get(ticket.conn)
             if connection is not None and connection.room is remote:
                 connection.room = room
+        if tickets:
+            await room.run(Reattach(tuple(tickets)))
         log.info("table owned", table=table_id, reattached=len(tickets))
         return room
 
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
         self.lobby.forget(room)
-        tickets = room.referee.tickets(set(self.connections), room.referee.last_event)
+        tickets = room.tickets(set(self.connections))  # each from what it was sent
         if not tickets and room.table_id not in self.remotes:
             return  # nobody here to relay (e.g. an unloaded table's late renewal): keep none
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
@@ -165,8 +181,9 @@ class Cluster:
 
     async def _watch_leases(self) -> None:
         """Take over tables whose owner stopped renewing, every third of the lease time."""
-        while True:
+        while not self.closing:
             try:
+                self._flush_unsent()
                 for table_id in await self.store.lapsed_leases():
                     if self.lobby.loaded(table_id) is None:
                         await self.lobby.room(table_id)
@@ -207,7 +224,12 @@ class Cluster:
         process = self.remote_conns.get(conn)
         if process is not None:
             frame = built(message)
-            _ignore(
+            previous = self.relayed_to.get(conn)
+            if frame.last_event is not None:
+                self.relayed_to[conn] = frame.last_event
+            self._note_sent(
+                conn,
+                process,
                 self.relay.send(
                     process,
                     {
@@ -216,11 +238,39 @@ class Cluster:
                         "data": frame.data,
                         "t": frame.type,
                         "n": frame.last_event,
+                        "p": previous,
                     },
-                )
+                ),
             )
 
+    def _note_sent(
+        self, conn: str, process: str, sent: asyncio.Future[int], tries: int = 0
+    ) -> None:
+        """A frame for another process's connection that was not delivered is lost: a publish
+        that failed (Redis away), or that nobody received (that process is resubscribing after
+        Redis came back). That process is told to resume the connection once a frame gets
+        through (the next frame might never come: the table may be waiting for that very
+        connection); a process that stays silent for ``UNSENT_TRIES`` rounds is let go."""
+
+        def done(future: asyncio.Future[int]) -> None:
+            if future.cancelled():
+                return
+            lost = future.exception() is not None or future.result() == 0
+            if lost and tries < UNSENT_TRIES:
+                self.unsent[conn] = (process, tries + 1)
+
+        sent.add_done_callback(done)
+
+    def _flush_unsent(self) -> None:
+        for conn, (process, tries) in list(self.unsent.items()):
+            del self.unsent[conn]
+            if self.remote_conns.get(conn) != process:
+                continue  # it left, or moved: nothing to make up for
+            frame = {"k": "resync", "conn": conn}
+            self._note_sent(conn, process, self.relay.send(process, frame), tries)
+
     def detached(self, conn: str, table_id: str) -> None:
+        self.relayed_to.pop(conn, None)
         process = self.remote_conns.pop(conn, None)
         if process is not None:
             _ignore(self.relay.send(process, {"k": "detached", "conn": conn, "table": table_id}))
@@ -251,8 +301,12 @@ class Cluster:
             await room.run(command)
         except Refused as exc:
             self.relay.reply(frame, _refusal(exc.code, exc.message))
+        except LeaseLost:  # refused, stored nowhere: the origin retries at the new owner
+            self.relay.reply(frame, {"ok": False, "moved": True})
         except StoreError as exc:
-            self.relay.reply(frame, _refusal(ErrorCode.INTERNAL, f"{UNAVAILABLE}: {exc}"))
+            log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
+            refusal = storage_refusal(exc)
+            self.relay.reply(frame, _refusal(refusal.code, refusal.message))
         else:
             self.relay.reply(frame, {"ok": True})
         finally:
@@ -269,7 +323,16 @@ class Cluster:
             message = Built(
                 bytes(frame["data"]), str(frame["t"]), number if isinstance(number, int) else None
             )
-            self._relay_message(str(frame["conn"]), message)
+            previous = frame.get("p")
+            self._relay_message(
+                str(frame["conn"]), message, previous if isinstance(previous, int) else None
+            )
+        elif kind == "resync":  # frames for this connection were lost on their way
+            conn = str(frame["conn"])
+            relayed = self.relayed.get(conn)
+            ticket = None if relayed is None else relayed.tickets.get(conn)
+            if relayed is not None and ticket is not None:
+                relayed.resync(ticket)
         elif kind == "detached":
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
             if remote is not None:
@@ -278,14 +341,31 @@ class Cluster:
                 if connection is not None and connection.room is remote:
                     connection.room = None
 
-    def _relay_message(self, conn: str, message: Built) -> None:
-        """Pass the owner's frame on as its bytes (its header says what the ticket needs)."""
+    def _relay_message(self, conn: str, message: Built, previous: int | None = None) -> None:
+        """Pass the owner's frame on as its bytes (its header says what the ticket needs).
+
+        ``previous`` is the last event number the owner relayed to the connection before this
+        frame: above the last one that arrived, frames were lost (a publish failed while Redis
+        was away). The connection is then resumed through the owner from the last event it
+        did receive, and the frames until that resume's answer are dropped (invariant 2).
+        """
         connection = self.connections.get(conn)
-        if connection is None:
-            return
         remote = self.relayed.get(conn)
-        if remote is not None:
-            remote.note(conn, message)
+        if connection is None or remote is None:
+            return  # gone, or its table is owned here now: a late frame of the old owner
+        if remote.resyncing(conn, message):
+            return
+        ticket = remote.tickets.get(conn)
+        if (
+            remote.replayed(conn, message)
+            and previous is not None
+            and ticket is not None
+            and ticket.last_event is not None
+            and previous > ticket.last_event
+        ):
+            remote.resync(ticket)
+            return
+        remote.note(conn, message)
         connection.push(message)
 
     def _spawn(self, work: Any, what: str) -> None:
@@ -311,6 +391,9 @@ class RemoteRoom:
         self.joining: set[str] = set()
         self.failed = False
         self.owner: str | None = None  # the process that last answered a forwarded request
+        self._resyncing: set[str] = set()  # connections that lost frames, resuming (resync)
+        self._replaying: set[str] = set()  # their resume answered: its events until a snapshot
+        self._dropped: set[str] = set()  # connections some of whose frames a resync dropped
 
     async def run(self, command: ConnectionCommand) -> Outcome:
         if not isinstance(command, Attach | Resume):
@@ -360,10 +443,14 @@ class RemoteRoom:
             if reply.get("moved"):
                 continue
             if not reply["ok"]:
-                if str(reply["message"]).startswith(UNAVAILABLE):
-                    raise StoreUnavailable(str(reply["message"]))
                 raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
             self.owner_is(owner, answered=conn)
+            if isinstance(command, Request) and conn in self._dropped:
+                # its acknowledgement may have been in a frame dropped while it resumed
+                self._dropped.discard(conn)
+                connection = self.cluster.connections.get(conn)
+                if connection is not None:
+                    connection.push(s.Ack(rid=command.message.rid))
             return Outcome()
         raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
 
@@ -410,6 +497,55 @@ class RemoteRoom:
             with contextlib.suppress(Refused, StoreError):
                 await self.run(command)
 
+    def resync(self, ticket: Ticket) -> None:
+        """Frames to this connection were lost: resume it from the last event it received."""
+        if ticket.conn in self._resyncing or ticket.command() is None:
+            return
+        log.warning(
+            "relayed frames lost; resuming the connection",
+            table=self.table_id,
+            conn=ticket.conn,
+            last_event=ticket.last_event,
+        )
+        self._resyncing.add(ticket.conn)
+        self.cluster._spawn(self._resync(ticket.conn), "resync")
+
+    async def _resync(self, conn: str) -> None:
+        """The resume, from the ticket as it is when it starts (unless the table was taken
+        over here meanwhile: the takeover resumed the connection from that same ticket)."""
+        try:
+            ticket = self.tickets.get(conn)
+            command = None if ticket is None else ticket.command(RESYNC_RID)
+            if command is not None and self.cluster.relayed.get(conn) is self:
+                await self.run(command)
+        except (Refused, StoreError) as exc:
+            log.warning("resuming a connection failed", conn=conn, error=str(exc))
+        finally:
+            self._resyncing.discard(conn)
+
+    def resyncing(self, conn: str, message: Built) -> bool:
+        """Whether to drop this frame: the connection is resuming and this is not yet the
+        resume's answer (its ``seated``, or a watch's ``ack``, with ``RESYNC_RID``)."""
+        if conn not in self._resyncing:
+            return False
+        if message.type in ("seated", "ack"):
+            answer = decode_server(message.data)
+            if getattr(answer, "rid", None) == RESYNC_RID:
+                self._resyncing.discard(conn)
+                self._replaying.add(conn)
+                return False
+        self._dropped.add(conn)
+        return True
+
+    def replayed(self, conn: str, message: Built) -> bool:
+        """False while a resync's replay runs (its events go back behind what the owner had
+        relayed: no gap to check); it ends with the resume's snapshot."""
+        if conn not in self._replaying:
+            return True
+        if message.type == "snapshot":
+            self._replaying.discard(conn)
+        return False
+
     async def close(self) -> None:
         self.cluster.remotes.pop(self.table_id, None)
 
@@ -429,8 +565,11 @@ class RemoteRoom:
         this process has taken the table over: its retry runs at the local room)."""
         if ticket is None or self.cluster.remotes.get(self.table_id) is not self:
             self.forget(conn)
-        else:
-            self.keep(ticket)
+            return
+        now = self.tickets.get(conn)
+        if now is not None and now.last_event is not None:  # frames received meanwhile count
+            ticket = replace(ticket, last_event=max(ticket.last_event or 0, now.last_event))
+        self.keep(ticket)
 
     def _remember(self, command: ConnectionCommand) -> None:
         match command:
@@ -439,6 +578,10 @@ class RemoteRoom:
             case Attach(conn, name, request, role):
                 self.keep(Ticket(conn, name, request.key, role))
             case Resume(conn, name, token, last_event, _):
+                # a retried resume must not take the ticket back behind frames received since
+                known = self.tickets.get(conn)
+                if known is not None and known.token == token and known.last_event is not None:
+                    last_event = max(known.last_event, last_event or 0)
                 self.keep(Ticket(conn, name, None, "join", token=token, last_event=last_event))
             case Request():
                 pass

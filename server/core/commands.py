@@ -5,7 +5,8 @@ the same value is applied locally, forwarded to the table's owner as bytes (``en
 ``decode``, by ``server.cluster``) and built directly by tests. A reader follows a command by
 name from the socket (``server.connection``) to the ``match`` in the referee that judges it.
 
-- ``Attach``: a connection joins (takes a seat) or watches through a link key.
+- ``Attach``: a connection joins (takes a seat) or watches through a link key (a watch that
+  knows its ``last_event``, a spectator moved between processes, resumes from it by events).
 - ``Resume``: a connection takes a seat back with its seat token.
 - ``Detach``: the connection went away.
 - ``Request``: one table request of a connection (sit, play, chat ...).
@@ -40,12 +41,14 @@ class Ticket:
     token: str | None = None  # the seat token while it holds a seat
     last_event: int | None = None  # the last event number it was sent
 
-    def command(self) -> Resume | Attach | None:
-        """The one request that seats this connection again (None: nothing to rejoin with)."""
+    def command(self, rid: int = 0) -> Resume | Attach | None:
+        """The one request that seats this connection again (None: nothing to rejoin with);
+        ``rid`` is its request id (what its answer carries)."""
         if self.token is not None:
-            return Resume(self.conn, self.name, self.token, self.last_event, 0)
+            return Resume(self.conn, self.name, self.token, self.last_event, rid)
         if self.key is not None:
-            return Attach(self.conn, self.name, c.Watch(key=self.key), self.role)
+            watch = c.Watch(key=self.key, rid=rid)
+            return Attach(self.conn, self.name, watch, self.role, self.last_event)
         return None
 
 
@@ -55,6 +58,7 @@ class Attach:
     name: str
     request: c.Join | c.Watch
     role: KeyRole
+    last_event: int | None = None  # a watch's: the last event it was sent (None: a newcomer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +114,8 @@ def encode(command: Command) -> bytes:
     own wire encoding)."""
     fields: list[Any]
     match command:
-        case Attach(conn, name, request, role):
-            fields = ["attach", conn, name, encode_message(request), role]
+        case Attach(conn, name, request, role, last_event):
+            fields = ["attach", conn, name, encode_message(request), role, last_event]
         case Resume(conn, name, token, last_event, rid):
             fields = ["resume", conn, name, token, last_event, rid]
         case Detach(conn):
@@ -136,11 +140,13 @@ def decode(data: bytes) -> Command:
     """The command ``encode`` wrote; ``ValueError`` for anything else."""
     fields = msgpack.unpackb(data, raw=False)
     match fields:
-        case ["attach", str(conn), str(name), bytes(request), str(role)]:
+        case ["attach", str(conn), str(name), bytes(request), str(role), last_event]:
             message = decode_client(request)
             if not isinstance(message, c.Join | c.Watch):
                 raise ValueError("an attach carries a join or a watch")
-            return Attach(conn, name, message, _role(role))
+            if last_event is not None and not isinstance(last_event, int):
+                raise ValueError("an attach's last event is a number")
+            return Attach(conn, name, message, _role(role), last_event)
         case ["resume", str(conn), str(name), str(token), last_event, int(rid)]:
             return Resume(conn, name, token, last_event, rid)
         case ["detach", str(conn)]:

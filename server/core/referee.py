@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, Literal, Self, assert_never
 
 from engine.actions import Action, CloseClaims, Misdeal
+from engine.cards import parse_card
 from engine.errors import EngineError, IllegalAction
 from engine.events import ClaimsClosed, ClaimsOpened, GameOver
 from engine.events import Event as EngineEvent
@@ -215,8 +216,8 @@ class Referee:
     def apply(self, command: Command, now: float) -> Outcome:
         """Carry out one command at time ``now``; raises ``Refused`` with nothing changed."""
         match command:
-            case Attach(conn, name, request, role):
-                out = self.attach(conn, name, request, role, now)
+            case Attach(conn, name, request, role, last_event):
+                out = self.attach(conn, name, request, role, now, last_event)
             case Resume(conn, name, token, last_event, rid):
                 out = self.resume(conn, name, token, last_event, rid, now)
             case Detach(conn):
@@ -317,9 +318,19 @@ class Referee:
 
     # ------------------------------------------------------------------ connections
     def attach(
-        self, conn: str, name: str, request: c.Join | c.Watch, role: KeyRole, now: float
+        self,
+        conn: str,
+        name: str,
+        request: c.Join | c.Watch,
+        role: KeyRole,
+        now: float,
+        last_event: int | None = None,
     ) -> Outcome:
-        """A connection joins (takes a seat) or watches through a link key of ``role``."""
+        """A connection joins (takes a seat) or watches through a link key of ``role``.
+
+        A watch with ``last_event`` (a spectator put back after a rebuild or a takeover) is
+        sent the events after it first, like a seat's resume, so its numbering goes on.
+        """
         table = self.table
         table.last_input = max(table.last_input, now)
         out = Outcome()
@@ -332,7 +343,12 @@ class Referee:
         viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
         if isinstance(request, c.Watch):
             table.viewers[conn] = viewer
-            out.ack(conn, request.rid)
+            if last_event is None:
+                out.ack(conn, request.rid)
+            else:  # the answer first, then what was missed, then the state: like a resume
+                out.to(conn, s.Ack(rid=request.rid))
+                for n in range(last_event + 1, table.last_event + 1):
+                    out.to(conn, self.publisher.event_for(n, viewer))
             self.publisher.snapshot_to(out, viewer)
             self.publisher.presence(out)
             return self.publisher.finish(out)
@@ -373,8 +389,10 @@ class Referee:
         viewer.seat, viewer.can_sit = index, True
         viewer.host = viewer.host or seat.host
         table.viewers[conn] = viewer
-        was_standing_in = seat.stand_in
+        # a stand-in the rebuild assumed (``restored``) was never announced: nor is its leaving
+        was_standing_in = seat.stand_in and not seat.restored
         seat.conn, seat.away_since, seat.stand_in, seat.open = conn, None, False, False
+        seat.restored = False
         out.dirty = True
         out.to(conn, s.Seated(rid=rid, table=table.table_id, seat=index, token=token))
         if last_event is not None:
@@ -677,6 +695,9 @@ class Referee:
                 f"at {msg.at} is ahead of the table: its last event is {table.last_event}",
             )
         if msg.at is not None and msg.at < table.game_event:
+            if self._already_made(index, msg):
+                out.ack(viewer.conn, msg.rid)  # its events reached the mover (or its resume will)
+                return
             raise Refused(
                 ErrorCode.STALE, f"the game moved on at event {table.game_event}; you saw {msg.at}"
             )
@@ -756,7 +777,9 @@ class Referee:
                     raise  # the seat is gone (stood up, kicked) and there is no link to watch by
         if ticket.key is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "no link to rejoin the table with")
-        return self.attach(ticket.conn, ticket.name, c.Watch(key=ticket.key), ticket.role, now)
+        return self.attach(
+            ticket.conn, ticket.name, c.Watch(key=ticket.key), ticket.role, now, ticket.last_event
+        )
 
     # ------------------------------------------------------------------ seating helpers
     def _seat_for_newcomer(self, wanted: int | None, viewer: Viewer) -> int:
@@ -902,6 +925,34 @@ class Referee:
                         seat.stand_in = False
                         if seat.open:
                             seat.clear()
+
+    def _already_made(self, index: int, msg: c.GameAction) -> bool:
+        """The move is stored already: the first game event after the one it was made at is
+        this very play or announcement of this seat.
+
+        A retry of a move whose answer was lost (its table's owner stored it and died before
+        replying; the request, forwarded again, reaches the new owner): it is acknowledged,
+        never refused as stale, for a move that was stored is never refused (invariant 9).
+        """
+        table = self.table
+        if msg.at is None or not isinstance(msg, c.Play | c.Announce):
+            return False
+        for line in table.log[msg.at : table.game_event]:
+            entry = json.loads(line)
+            form = entry["a"] if "a" in entry else entry["v"][index]
+            kind = form.get("type")
+            if kind == "played" and isinstance(msg, c.Play):
+                return (
+                    form.get("seat") == index
+                    and parse_card(form["card"]) == parse_card(msg.card)
+                    and {parse_card(code) for code in form.get("take", [])}
+                    == {parse_card(code) for code in msg.take}
+                )
+            if kind == "announced" and isinstance(msg, c.Announce):
+                return bool(form.get("seat") == index and form.get("call") == msg.call)
+            if kind in ("played", "announced"):
+                return False  # the next move is another kind of move: not this one
+        return False
 
     def _require_game(self) -> Game:
         table = self.table

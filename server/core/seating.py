@@ -28,6 +28,9 @@ class SeatState:
     stand_in: bool = False  # a bot is playing for the person
     open: bool = False  # during a game: the person is gone; a newcomer may take the seat
     host: bool = False  # the person sat down with the host key: a resume keeps host rights
+    #: stand_in set by a rebuild from the store (everyone starts away), not by an event: nobody
+    #: was told, so a resume right after (``Reattach``) announces no "returned" (never persisted)
+    restored: bool = False
 
     @property
     def is_bot_controlled(self) -> bool:
@@ -40,12 +43,12 @@ class SeatState:
     def seat_person(self, name: str, token: str, conn: str, host: bool = False) -> None:
         self.occupant, self.name, self.bot_level, self.token = "person", name, None, token
         self.conn, self.away_since, self.stand_in, self.open = conn, None, False, False
-        self.host = host
+        self.host, self.restored = host, False
 
     def seat_bot(self, level: int, name: str) -> None:
         self.occupant, self.name, self.bot_level, self.token = "bot", name, level, None
         self.conn, self.away_since, self.stand_in, self.open = None, None, False, False
-        self.host = False
+        self.host, self.restored = False, False
 
     def clear(self) -> None:
         self.seat_bot(0, "")

@@ -129,6 +129,7 @@ def from_state(
     table.solo = bool(state.get("solo", False))
     for seat in table.seats:
         if seat.occupant == "person" and state["stage"] == "playing" and not table.solo:
+            seat.restored = not seat.stand_in  # assumed here, never announced
             seat.stand_in = True
     table.locked, table.stage, table.game_no = state["locked"], state["stage"], state["game_no"]
     table.seed = state["seed"]

@@ -3,8 +3,11 @@
 import importlib
 
 from server.store.base import (
+    CommitUncertain,
     KeptRecord,
     KeyRef,
+    Lease,
+    LeaseLost,
     Store,
     StoredEvent,
     StoredTable,
@@ -17,12 +20,16 @@ from server.store.memory import RECORD_TTL_S, TABLE_TTL_S, MemoryStore
 
 
 async def open_store(
-    spec: str, table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S
+    spec: str,
+    table_ttl_s: float = TABLE_TTL_S,
+    record_ttl_s: float = RECORD_TTL_S,
+    timeout_s: float | None = None,
 ) -> Store:
     """The store named by ``--store``: ``memory``, a ``redis://`` URL or a ``redis+cluster://`` one.
 
     A Redis store comes from ``server.store.redis.open_store(url)`` (issue 5), imported only
-    when asked for so the embedded default never needs Redis.
+    when asked for so the embedded default never needs Redis; ``timeout_s`` is its command
+    timeout (None: the Redis store's default).
     """
     if spec == "memory":
         return MemoryStore(table_ttl_s=table_ttl_s, record_ttl_s=record_ttl_s)
@@ -30,14 +37,17 @@ async def open_store(
         ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
     ):
         redis_store = importlib.import_module("server.store.redis")
-        opened: Store = await redis_store.open_store(spec, table_ttl_s, record_ttl_s)
+        opened: Store = await redis_store.open_store(spec, table_ttl_s, record_ttl_s, timeout_s)
         return opened
     raise ValueError(f"unknown store {spec!r}: use memory, a redis:// or redis+cluster:// URL")
 
 
 __all__ = [
+    "CommitUncertain",
     "KeptRecord",
     "KeyRef",
+    "Lease",
+    "LeaseLost",
     "MemoryStore",
     "Store",
     "StoreError",

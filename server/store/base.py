@@ -9,8 +9,15 @@ record, seating, deadlines — enough to rebuild the room after a restart) and i
   anything to anyone (ARCHITECTURE invariant 3, write before send), so a crash can never show a
   viewer a move that is then lost.
 - Versions count commits (a new table is version 0); event numbers are contiguous and never reused.
-- One writer per table: a process owns a table while it holds its lease (invariant 4); the version
-  check makes a second writer fail safely even if leases are misused.
+- One writer per table: a process owns a table while it holds its lease (invariant 4). A lease
+  comes with a **fencing token** that grows with every fresh acquisition (a takeover, or the
+  owner taking it back after it lapsed); a commit that carries a ``Lease`` is refused
+  (``LeaseLost``) unless that owner still holds the lease with that token, checked in the same
+  atomic step as the version (invariant 9): a process whose lease was taken can never write.
+- A commit whose outcome is unknown (``CommitUncertain``: Redis timed out after the script was
+  sent) is settled by ``fence`` then ``load``: ``fence`` takes the lease with a new token, so the
+  commit, should it still be queued, is refused when it runs; the stored version and
+  ``commit_id`` then say whether it was stored.
 - Link keys (join, watch, host, a club's stable name) map to a table and a role.
 - A finished game's R15 record is kept apart from its table (``commit(record=…)``, in the same
   atomic step) for its own, longer retention: it can be downloaded after the table expired.
@@ -21,8 +28,13 @@ Errors::
     ├── TableExists      create_table with an id or key already in use
     ├── TableNotFound    commit/events on a table that does not exist
     ├── VersionConflict  commit whose expected version is not the stored one
+    ├── LeaseLost        commit (or fence) by a process that no longer holds the table's
+    │                    lease with the token it carries: nothing was stored; stop writing
     └── StoreUnavailable the storage cannot be reached (Redis down): nothing was changed
-                         that the caller may count on; refuse the command, retry later
+        │                that the caller may count on; refuse the command, retry later
+        └── CommitUncertain  a commit was sent but not answered (a timeout, a broken
+                             connection): it may have been stored; settle it (fence, load)
+                             before anyone is told anything
 """
 
 from __future__ import annotations
@@ -52,8 +64,24 @@ class VersionConflict(StoreError):
     """Another writer changed the table since the caller read it: reload, never overwrite."""
 
 
+class LeaseLost(StoreError):
+    """The writer's lease was taken over (or lapsed): the store refused the commit (invariant 9)."""
+
+
 class StoreUnavailable(StoreError):
     """The storage did not answer; the command must be refused, never shown (invariant 3)."""
+
+
+class CommitUncertain(StoreUnavailable):
+    """The commit was sent and not answered: it may be stored. Settle it before answering."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A writer's lease on a table: the owner and the fencing token its acquisition got."""
+
+    owner: str
+    token: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +92,7 @@ class StoredTable:
     version: int
     state: bytes
     last_event: int
+    commit_id: str = ""  # the id the last commit carried ("" for none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +159,14 @@ class Store(Protocol):
         state: bytes,
         events: Sequence[bytes],
         record: KeptRecord | None = None,
+        lease: Lease | None = None,
+        commit_id: str = "",
     ) -> StoredTable:
-        """Atomically check the version, replace the state and append the events.
+        """Atomically check the lease and version, replace the state and append the events.
 
         The events get the numbers ``last_event + 1 …`` in order. Returns the new stored table
-        (version ``expected_version + 1``). Raises ``VersionConflict`` or ``TableNotFound``
+        (version ``expected_version + 1``, carrying ``commit_id``). Raises ``TableNotFound``,
+        ``LeaseLost`` (``lease`` given and not held with that token) or ``VersionConflict``,
         and then changes nothing. A ``record`` is kept in the same step unless that game's
         record is kept already (the first one stays: its readers are those of the game's end).
         """
@@ -148,8 +180,14 @@ class Store(Protocol):
         """Return the events numbered above ``after``, in order (all of them for 0)."""
         ...
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
-        """Take or renew the writer lease for ``ttl_s`` seconds; False if another owner holds it."""
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
+        """Take or renew the writer lease for ``ttl_s`` seconds: its fencing token, 0 if another
+        owner holds it. A renewal keeps the token; a fresh acquisition gets a larger one."""
+        ...
+
+    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
+        """Take the lease with a NEW token (0 if another owner holds it): any commit still
+        carrying the old one is refused from now on, so a ``load`` afterwards is final."""
         ...
 
     async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
@@ -158,6 +196,11 @@ class Store(Protocol):
         ``handover``: another process should take the table over now (a shutdown); False when
         nobody need own it until it is asked for (it was unloaded as idle).
         """
+        ...
+
+    async def release_leases(self, table_ids: Sequence[str], owner: str) -> None:
+        """Release many leases at once for a handover (a shutdown: one round trip, not one a
+        table)."""
         ...
 
     async def table_ids(self) -> list[str]:

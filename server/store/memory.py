@@ -16,6 +16,8 @@ from server.store.base import (
     KeptRecord,
     KeyRef,
     KeyRole,
+    Lease,
+    LeaseLost,
     StoredEvent,
     StoredTable,
     TableExists,
@@ -28,6 +30,7 @@ from server.store.base import (
 class _Lease:
     owner: str
     expires: float
+    token: int
 
 
 TABLE_TTL_S = 7 * 24 * 3600.0
@@ -55,6 +58,7 @@ class MemoryStore:
         self._tables: dict[str, _Table] = {}
         self._keys: dict[str, KeyRef] = {}
         self._leases: dict[str, _Lease] = {}
+        self._fences: dict[str, int] = {}  # the last fencing token given out, per table
         self._records: dict[str, dict[int, tuple[KeptRecord, float]]] = {}  # game -> (it, lapse)
         self._clock = clock
         self._table_ttl_s = table_ttl_s
@@ -117,10 +121,14 @@ class MemoryStore:
         state: bytes,
         events: Sequence[bytes],
         record: KeptRecord | None = None,
+        lease: Lease | None = None,
+        commit_id: str = "",
     ) -> StoredTable:
         table = self._table(table_id)
         if table is None:
             raise TableNotFound(f"table {table_id!r} does not exist")
+        if lease is not None and not self._holds(table_id, lease):
+            raise LeaseLost(f"table {table_id!r}: {lease.owner} no longer holds its lease")
         if table.stored.version != expected_version:
             raise VersionConflict(
                 f"table {table_id!r} is at version {table.stored.version}, "
@@ -132,6 +140,7 @@ class MemoryStore:
             version=expected_version + 1,
             state=bytes(state),
             last_event=len(table.log),
+            commit_id=commit_id,
         )
         table.expires = self._clock() + self._table_ttl_s
         if record is not None:
@@ -170,18 +179,43 @@ class MemoryStore:
         start = max(after, 0)
         return [StoredEvent(n, data) for n, data in enumerate(table.log[start:], start + 1)]
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+    def _holds(self, table_id: str, lease: Lease) -> bool:
+        held = self._leases.get(table_id)
+        return (
+            held is not None
+            and held.expires > self._clock()
+            and held.owner == lease.owner
+            and held.token == lease.token
+        )
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
+        return self._take(table_id, owner, ttl_s, fresh=False)
+
+    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
+        return self._take(table_id, owner, ttl_s, fresh=True)
+
+    def _take(self, table_id: str, owner: str, ttl_s: float, fresh: bool) -> int:
         now = self._clock()
         lease = self._leases.get(table_id)
-        if lease is not None and lease.owner != owner and lease.expires > now:
-            return False
-        self._leases[table_id] = _Lease(owner, now + ttl_s)
-        return True
+        live = lease is not None and lease.expires > now
+        if lease is not None and live and lease.owner != owner:
+            return 0
+        if lease is not None and live and not fresh:
+            lease.expires = now + ttl_s  # a renewal keeps its token
+            return lease.token
+        token = self._fences.get(table_id, 0) + 1
+        self._fences[table_id] = token
+        self._leases[table_id] = _Lease(owner, now + ttl_s, token)
+        return token
 
     async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
         lease = self._leases.get(table_id)
         if lease is not None and lease.owner == owner:
             del self._leases[table_id]
+
+    async def release_leases(self, table_ids: Sequence[str], owner: str) -> None:
+        for table_id in table_ids:
+            await self.release_lease(table_id, owner)
 
     async def table_ids(self) -> list[str]:
         return [table_id for table_id in list(self._tables) if self._table(table_id)]

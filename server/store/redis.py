@@ -3,27 +3,32 @@
 Layout (every key of one table shares the hash tag ``{t:<id>}``, so Redis Cluster keeps a table
 on one node and its scripts never cross slots)::
 
-    cuarenta:{t:<id>}:meta    hash  version, last_event, state
+    cuarenta:{t:<id>}:meta    hash  version, last_event, state, commit (the last commit's id),
+                                    fence (the last fencing token given out)
     cuarenta:{t:<id>}:log     list  event 1, event 2, …
-    cuarenta:{t:<id>}:lease   str   the owning process (PX = lease time)
+    cuarenta:{t:<id>}:lease   str   "<owning process> <fencing token>" (PX = lease time)
     cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record and its readers' digests
     cuarenta:{t:<id>}:records str   the latest kept game number
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
     cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
 
-Invariant 3 (write before send) rests on ``commit``: one Lua script checks the expected version,
-appends the events and replaces the state, so the write path costs one round trip and is never
-half-applied. A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a
-finished table is never written again, so it lapses 7 days after its last event. A finished
+Invariant 3 (write before send) rests on ``commit``: one Lua script checks the writer's lease
+(owner and fencing token: invariant 9) and the expected version, appends the events and replaces
+the state, so the write path costs one round trip and is never half-applied. A table's keys
+expire ``table_ttl_s`` after its last write (default 7 days): a finished table is never written
+again, so it lapses 7 days after its last event. A finished
 game's record is written by the commit that ends the game (same script, same slot) and kept
 ``record_ttl_s`` (default 90 days; 0 = for ever), so it can be downloaded after the table lapsed.
 Any Redis failure surfaces as ``StoreUnavailable``: the caller refuses the command and nothing
-was shown.
+was shown. A commit that was sent but not answered (a command timeout: Redis stalled; a
+connection broken mid-command) is ``CommitUncertain``: the script may still run. The room settles
+it with ``fence`` (a new token, so the script is refused should it run later) and ``load``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import time
@@ -37,9 +42,12 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
 from server.store.base import (
+    CommitUncertain,
     KeptRecord,
     KeyRef,
     KeyRole,
+    Lease,
+    LeaseLost,
     StoredEvent,
     StoredTable,
     StoreUnavailable,
@@ -58,6 +66,7 @@ RELAY_KEY = f"{PREFIX}:{{relay}}"  # in a Cluster, every process's relay uses th
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 CONNECT_TIMEOUT_S = 2.0
 COMMAND_TIMEOUT_S = 5.0
+NOT_SENT = " connecting to "  # redis-py's text for a connection that failed before any command
 T = TypeVar("T")
 Client = Redis | RedisCluster
 
@@ -78,23 +87,26 @@ if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
 return 1
 """
 
-# KEYS: meta, log [, record, records]. ARGV: expected version, state, ttl_ms
-#   [, game, readers, record, record_ttl_ms], event1, event2 … (the record part iff 4 KEYS).
-# Returns {version, last_event}, or {-1} (no table) / {-2, stored version} (conflict).
+# KEYS: meta, log, lease [, record, records]. ARGV: expected version, state, ttl_ms, lease
+#   ("<owner> <token>", "" for no check), commit id [, game, readers, record, record_ttl_ms],
+#   event1, event2 … (the record part iff 5 KEYS).
+# Returns {version, last_event}, or {-1} (no table) / {-2, stored version} (conflict) /
+# {-3} (the lease is not held with that token: invariant 9).
 _COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {-1} end
+if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then return {-3} end
 version = tonumber(version)
 if version ~= tonumber(ARGV[1]) then return {-2, version} end
-local first = 4
-if #KEYS == 4 then
-  first = 8
-  if redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('HSET', KEYS[3], 'game', ARGV[4], 'readers', ARGV[5], 'record', ARGV[6])
-    redis.call('SET', KEYS[4], ARGV[4])
-    if tonumber(ARGV[7]) > 0 then
-      redis.call('PEXPIRE', KEYS[3], ARGV[7])
-      redis.call('PEXPIRE', KEYS[4], ARGV[7])
+local first = 6
+if #KEYS == 5 then
+  first = 10
+  if redis.call('EXISTS', KEYS[4]) == 0 then
+    redis.call('HSET', KEYS[4], 'game', ARGV[6], 'readers', ARGV[7], 'record', ARGV[8])
+    redis.call('SET', KEYS[5], ARGV[6])
+    if tonumber(ARGV[9]) > 0 then
+      redis.call('PEXPIRE', KEYS[4], ARGV[9])
+      redis.call('PEXPIRE', KEYS[5], ARGV[9])
     end
   end
 end
@@ -104,23 +116,39 @@ if count > 0 then
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first))
   last = last + count
 end
-redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'state', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'state', ARGV[2],
+  'commit', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if last > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
 return {version + 1, last}
 """
 
-# KEYS: lease. ARGV: owner, ttl_ms. 1 = taken or renewed, 0 = another owner holds it.
+# KEYS: lease, meta. ARGV: owner, ttl_ms, fresh ("1": a new token even for the holder).
+# Returns the fencing token, or 0 if another owner holds the lease. A fresh acquisition counts
+# the table's ``fence`` up (kept in its meta hash, so it lives as long as the table).
 _ACQUIRE = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+local held = redis.call('GET', KEYS[1])
+if held then
+  local space = string.find(held, ' ', 1, true)
+  if string.sub(held, 1, space - 1) ~= ARGV[1] then return 0 end
+  if ARGV[3] ~= '1' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return tonumber(string.sub(held, space + 1))
+  end
+end
+local token = 1
+if redis.call('EXISTS', KEYS[2]) == 1 then token = redis.call('HINCRBY', KEYS[2], 'fence', 1) end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. token, 'PX', ARGV[2])
+return token
 """
 
 # KEYS: lease. ARGV: owner. 1 = released, 0 = not held by this owner.
 _RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
 return 0
 """
 
@@ -180,9 +208,11 @@ class RedisStore:
     async def load(self, table_id: str) -> StoredTable | None:
         async with _unavailable_on_error("load a table"):
             values = await _result(
-                self.client.hmget(table_key(table_id, "meta"), ["version", "last_event", "state"])
+                self.client.hmget(
+                    table_key(table_id, "meta"), ["version", "last_event", "state", "commit"]
+                )
             )
-        version, last_event, state = values
+        version, last_event, state, commit_id = values
         if version is None:
             return None
         return StoredTable(
@@ -190,6 +220,7 @@ class RedisStore:
             version=int(version),
             state=bytes(state),
             last_event=int(last_event),
+            commit_id="" if commit_id is None else _text(commit_id),
         )
 
     async def commit(
@@ -199,17 +230,30 @@ class RedisStore:
         state: bytes,
         events: Sequence[bytes],
         record: KeptRecord | None = None,
+        lease: Lease | None = None,
+        commit_id: str = "",
     ) -> StoredTable:
-        keys = [table_key(table_id, "meta"), table_key(table_id, "log")]
-        args: list[Any] = [expected_version, state, self.table_ttl_ms]
+        keys = [table_key(table_id, part) for part in ("meta", "log", "lease")]
+        holder = "" if lease is None else f"{lease.owner} {lease.token}"
+        args: list[Any] = [expected_version, state, self.table_ttl_ms, holder, commit_id]
         if record is not None:
             keys += [table_key(table_id, f"record:{record.game}"), table_key(table_id, "records")]
             args += [record.game, " ".join(record.readers), record.record, self.record_ttl_ms]
         args += events
-        async with _unavailable_on_error("store a move"):
+        try:
             result = await self._commit(keys=keys, args=args)
+        except (RedisError, OSError) as exc:
+            if NOT_SENT in str(exc):  # no connection: the script never left this process
+                raise StoreUnavailable(
+                    f"storage unavailable: could not store a move ({exc})"
+                ) from exc
+            raise CommitUncertain(
+                f"storage unavailable: a move's commit was not answered ({exc})"
+            ) from exc
         if result[0] == -1:
             raise TableNotFound(f"table {table_id!r} does not exist")
+        if result[0] == -3:
+            raise LeaseLost(f"table {table_id!r}: this process no longer holds its lease")
         if result[0] == -2:
             raise VersionConflict(
                 f"table {table_id!r} is at version {result[1]}, not the expected {expected_version}"
@@ -219,6 +263,7 @@ class RedisStore:
             version=int(result[0]),
             state=bytes(state),
             last_event=int(result[1]),
+            commit_id=commit_id,
         )
 
     async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
@@ -249,18 +294,25 @@ class RedisStore:
             raise TableNotFound(f"table {table_id!r} does not exist")
         return [StoredEvent(n, bytes(data)) for n, data in enumerate(items, start + 1)]
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> bool:
+    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
         """Take or renew the lease; a held lease is noted in the lease index with its lapse time.
 
         Renewals are off the write path (every third of the lease time), so the index update is
         a second round trip rather than a cross-slot script.
         """
+        return await self._take(table_id, owner, ttl_s, fresh=False)
+
+    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
+        return await self._take(table_id, owner, ttl_s, fresh=True)
+
+    async def _take(self, table_id: str, owner: str, ttl_s: float, fresh: bool) -> int:
         ttl_ms = max(1, int(ttl_s * 1000))
+        keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
         async with _unavailable_on_error("renew a lease"):
-            taken = await self._acquire(keys=[table_key(table_id, "lease")], args=[owner, ttl_ms])
-            if taken:
+            token = await self._acquire(keys=keys, args=[owner, ttl_ms, "1" if fresh else "0"])
+            if token:
                 await _result(self.client.zadd(LEASES_INDEX, {table_id: _now_ms() + ttl_ms}))
-        return bool(taken)
+        return int(token)
 
     async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
         """Give the lease up and mark it lapsed now, so a peer takes the table over at once.
@@ -274,6 +326,27 @@ class RedisStore:
                 await _result(self.client.zadd(LEASES_INDEX, {table_id: 0}))
             elif released:
                 await _result(self.client.zrem(LEASES_INDEX, table_id))
+
+    async def release_leases(self, table_ids: Sequence[str], owner: str) -> None:
+        """A shutdown's handover: every release in one pipelined round trip (one a node on a
+        Cluster), then the released ones marked lapsed now in the lease index."""
+        if not table_ids:
+            return
+        if self.cluster is not None:  # a Cluster's pipeline sends no scripts: one call a table
+            await asyncio.gather(*(self.release_lease(table_id, owner) for table_id in table_ids))
+            return
+        async with _unavailable_on_error("release leases"):
+            async with self.client.pipeline(transaction=False) as pipe:
+                for table_id in table_ids:
+                    await self._release(
+                        keys=[table_key(table_id, "lease")], args=[owner], client=pipe
+                    )
+                released = await pipe.execute()
+            handed = {
+                table_id: 0 for table_id, done in zip(table_ids, released, strict=True) if done
+            }
+            if handed:
+                await _result(self.client.zadd(LEASES_INDEX, handed))
 
     async def lapsed_leases(self, limit: int = 100) -> list[str]:
         """Tables whose owner stopped renewing (crashed or handed over): candidates to take over."""
@@ -292,7 +365,7 @@ class RedisStore:
         """The process holding the table's lease now, or None (for forwarding, invariant 4)."""
         async with _unavailable_on_error("find a table's owner"):
             holder = await self.client.get(table_key(table_id, "lease"))
-        return None if holder is None else _text(holder)
+        return None if holder is None else _text(holder).split(" ", 1)[0]
 
     async def table_ids(self) -> list[str]:
         """Every stored table; ids of tables that expired are swept out of the index here."""
@@ -356,7 +429,7 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def client_for(url: str) -> Client:
+def client_for(url: str, timeout_s: float | None = None) -> Client:
     """A client whose calls fail fast while Redis is away, and never retry on their own.
 
     A retried commit could run twice (the first attempt may have been applied before the
@@ -365,15 +438,16 @@ def client_for(url: str) -> Client:
     (or ``rediss+cluster://``) URL names any node of a Redis Cluster; the client finds the rest
     and sends each table's commands to the node holding its slot.
     """
+    options = _client_options(timeout_s)
     if url.startswith(CLUSTER_SCHEMES):
-        return RedisCluster.from_url(url.replace("+cluster", "", 1), **_client_options())
-    return Redis.from_url(url, **_client_options())
+        return RedisCluster.from_url(url.replace("+cluster", "", 1), **options)
+    return Redis.from_url(url, **options)
 
 
-def _client_options() -> dict[str, Any]:
+def _client_options(timeout_s: float | None = None) -> dict[str, Any]:
     return {
         "socket_connect_timeout": CONNECT_TIMEOUT_S,
-        "socket_timeout": COMMAND_TIMEOUT_S,
+        "socket_timeout": COMMAND_TIMEOUT_S if timeout_s is None else timeout_s,
         "retry": Retry(NoBackoff(), 0),
         "health_check_interval": 10,
     }
@@ -385,10 +459,15 @@ def _credentials(client: RedisCluster) -> dict[str, Any]:
 
 
 async def open_store(
-    url: str, table_ttl_s: float = TABLE_TTL_S, record_ttl_s: float = RECORD_TTL_S
+    url: str,
+    table_ttl_s: float = TABLE_TTL_S,
+    record_ttl_s: float = RECORD_TTL_S,
+    timeout_s: float | None = None,
 ) -> RedisStore:
-    """Connect and check Redis answers; ``StoreUnavailable`` (a clear error) if it does not."""
-    store = RedisStore(client_for(url), table_ttl_s, record_ttl_s)
+    """Connect and check Redis answers; ``StoreUnavailable`` (a clear error) if it does not.
+
+    ``timeout_s``: how long a command may go unanswered (default ``COMMAND_TIMEOUT_S``)."""
+    store = RedisStore(client_for(url, timeout_s), table_ttl_s, record_ttl_s)
     try:
         await store.ping()
     except StoreUnavailable:

@@ -13,7 +13,7 @@ import pytest
 from redis.crc import key_slot
 
 from server.store import KeptRecord
-from server.store.base import VersionConflict
+from server.store.base import Lease, LeaseLost, VersionConflict
 from server.store.redis import RedisStore, open_store, table_key
 from tests.durability.players import (
     assert_record_replays_to,
@@ -61,6 +61,27 @@ async def test_a_table_plays_through_the_cluster_commit_load_events_and_lease(
     await store.release_lease("t1", "proc-a")
     assert await store.lapsed_leases() == ["t1"]
     assert await store.table_ids() == ["t1"]
+
+
+async def test_the_fence_holds_on_the_cluster_a_taken_lease_refuses_the_old_owners_commit(
+    store: RedisStore,
+) -> None:
+    """Invariant 9 on a Cluster: the lease check runs in the commit's own script (one slot)."""
+    await store.create_table("t1", b"s0", {})
+    first = await store.acquire_lease("t1", "proc-a", 30)
+    await store.commit("t1", 0, b"s1", [b"e1"], lease=Lease("proc-a", first), commit_id="c1")
+    await store.release_leases(["t1"], "proc-a")  # a Cluster: one release a table, gathered
+    second = await store.acquire_lease("t1", "proc-b", 30)
+    assert second > first
+    with pytest.raises(LeaseLost):
+        await store.commit("t1", 1, b"stale", [b"stale"], lease=Lease("proc-a", first))
+    third = await store.fence("t1", "proc-b", 30)
+    with pytest.raises(LeaseLost):
+        await store.commit("t1", 1, b"stale", [b"stale"], lease=Lease("proc-b", second))
+    await store.commit("t1", 1, b"s2", [b"e2"], lease=Lease("proc-b", third), commit_id="c2")
+    loaded = await store.load("t1")
+    assert loaded is not None
+    assert (loaded.version, loaded.last_event, loaded.commit_id) == (2, 2, "c2")
 
 
 async def test_a_tables_keys_share_a_slot_and_tables_spread_over_the_masters(

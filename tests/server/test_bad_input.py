@@ -1,11 +1,16 @@
 """Invariant 7: bad input gets a clear refusal and hurts nobody else.
 
 Each bad request below comes over a real socket while four people sit at a game in progress;
-afterwards the table's stored state is byte-for-byte what it was, and the other connections
-still get answers.
+afterwards the table's stored state is byte-for-byte what it was, the other connections still
+get answers, and a second table, whose four people play on throughout, never stopped.
 """
 
 from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
 
 import msgpack
 import pytest
@@ -18,6 +23,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
+from tests.server.fuzz_arena import Playing
 from tests.server.players import seat_four
 
 
@@ -29,9 +35,35 @@ async def _started_table(server: TableServer) -> tuple[list[ClientSession], s.Ta
     return sessions, created
 
 
-def _stored_state(server: TableServer) -> bytes:
-    (room,) = server.lobby.rooms.values()
-    return room.referee.to_state()
+def _stored_state(server: TableServer, table: str) -> bytes:
+    return server.lobby.rooms[table].referee.to_state()
+
+
+@contextlib.asynccontextmanager
+async def _table_beside(server: TableServer) -> AsyncIterator[Playing]:
+    """A second table playing random legal moves meanwhile; on leaving, it must have moved on
+    with none of its seats stopped or shown anything wrong."""
+    sessions, _ = await _started_table(server)
+    playing = Playing(sessions)
+    rng = random.Random(16)
+    playing.tasks = [asyncio.create_task(playing.play(x, rng)) for x in sessions]
+    try:
+        yield playing
+        moved = asyncio.Event()
+        start = playing.events()
+        while not moved.is_set():  # it plays on after the bad input, not only before it
+            await sessions[0].next_snapshot(wait_s=30)
+            if playing.events() > start:
+                moved.set()
+        crashed = [t.exception() for t in playing.tasks if t.done() and not t.cancelled()]
+        assert crashed == [], f"a seat of the table beside stopped: {crashed!r}"
+        assert all(session.problems == [] for session in sessions)
+    finally:
+        for session in sessions:  # its seats' tasks end with their connections
+            await session.close()
+        for task in playing.tasks:
+            task.cancel()
+        await asyncio.gather(*playing.tasks, return_exceptions=True)
 
 
 async def _closed_with(server: TableServer, frame: bytes | str) -> int | None:
@@ -58,14 +90,15 @@ async def _closed_with(server: TableServer, frame: bytes | str) -> int | None:
 async def test_garbage_and_oversized_frames_close_only_their_connection(
     table_server: TableServer, frame: bytes | str, code: int
 ) -> None:
-    sessions, _ = await _started_table(table_server)
-    before = _stored_state(table_server)
-    assert await _closed_with(table_server, frame) == code
-    assert _stored_state(table_server) == before
-    for session in sessions:
-        assert isinstance(await session.request(c.Ping()), s.Pong)
-        assert session.problems == []
-        await session.close()
+    sessions, created = await _started_table(table_server)
+    async with _table_beside(table_server):
+        before = _stored_state(table_server, created.table)
+        assert await _closed_with(table_server, frame) == code
+        assert _stored_state(table_server, created.table) == before
+        for session in sessions:
+            assert isinstance(await session.request(c.Ping()), s.Pong)
+            assert session.problems == []
+            await session.close()
 
 
 async def test_bad_requests_get_an_error_naming_the_request_and_change_nothing_r7(
@@ -90,64 +123,65 @@ async def test_bad_requests_get_an_error_naming_the_request_and_change_nothing_r
         for code in ("AC", "2D", "3H", "4S", "5C", "6D", "7H", "JS")
         if code not in mover_view.table and code not in mover_view.hand
     )
-    before = _stored_state(table_server)
+    async with _table_beside(table_server):
+        before = _stored_state(table_server, created.table)
 
-    async def refused(session: ClientSession, value: dict[str, object]) -> s.Error:
-        await session.send_raw(msgpack.packb({**value, "rid": 4242}))
-        return await session.next_of(s.Error, lambda e: e.rid == 4242, wait_s=5)
+        async def refused(session: ClientSession, value: dict[str, object]) -> s.Error:
+            await session.send_raw(msgpack.packb({**value, "rid": 4242}))
+            return await session.next_of(s.Error, lambda e: e.rid == 4242, wait_s=5)
 
-    unknown = await refused(idle, {"type": "teleport"})
-    assert unknown.code is ErrorCode.UNKNOWN_TYPE
-    wrong = await refused(idle, {"type": "play", "card": "8S", "take": []})
-    assert wrong.code is ErrorCode.INVALID_MESSAGE
-    assert "card" in wrong.message
-    extra = await refused(idle, {"type": "stand", "please": True})
-    assert extra.code is ErrorCode.INVALID_MESSAGE
-    assert "please" in extra.message
-    for garbage_type in (["play"], {"play": 1}, "x" * 300, 7, None):
-        garbage = await refused(idle, {"type": garbage_type})
-        assert garbage.code is ErrorCode.UNKNOWN_TYPE
-        assert len(garbage.message) <= 300
-    for coerced in ("7", 7.0, True):  # a rid is a number the client sent, never coerced
-        await idle.send_raw(msgpack.packb({"type": "ping", "rid": coerced}))
-        bad_rid = await idle.next_of(s.Error, lambda e: e.rid is None, wait_s=5)
-        assert bad_rid.code is ErrorCode.INVALID_MESSAGE
-        assert "rid" in bad_rid.message
+        unknown = await refused(idle, {"type": "teleport"})
+        assert unknown.code is ErrorCode.UNKNOWN_TYPE
+        wrong = await refused(idle, {"type": "play", "card": "8S", "take": []})
+        assert wrong.code is ErrorCode.INVALID_MESSAGE
+        assert "card" in wrong.message
+        extra = await refused(idle, {"type": "stand", "please": True})
+        assert extra.code is ErrorCode.INVALID_MESSAGE
+        assert "please" in extra.message
+        for garbage_type in (["play"], {"play": 1}, "x" * 300, 7, None):
+            garbage = await refused(idle, {"type": garbage_type})
+            assert garbage.code is ErrorCode.UNKNOWN_TYPE
+            assert len(garbage.message) <= 300
+        for coerced in ("7", 7.0, True):  # a rid is a number the client sent, never coerced
+            await idle.send_raw(msgpack.packb({"type": "ping", "rid": coerced}))
+            bad_rid = await idle.next_of(s.Error, lambda e: e.rid is None, wait_s=5)
+            assert bad_rid.code is ErrorCode.INVALID_MESSAGE
+            assert "rid" in bad_rid.message
 
-    with pytest.raises(RequestRefused) as out_of_turn:
-        await idle.request(c.Play(card=idle_view.hand[0], take=[]))
-    assert out_of_turn.value.code is ErrorCode.NOT_YOUR_TURN
+        with pytest.raises(RequestRefused) as out_of_turn:
+            await idle.request(c.Play(card=idle_view.hand[0], take=[]))
+        assert out_of_turn.value.code is ErrorCode.NOT_YOUR_TURN
 
-    with pytest.raises(RequestRefused) as illegal:
-        await mover.request(c.Play(card=mover_view.hand[0], take=[elsewhere]))
-    assert illegal.value.code is ErrorCode.ILLEGAL_ACTION
-    assert illegal.value.error.message.startswith("R7")
+        with pytest.raises(RequestRefused) as illegal:
+            await mover.request(c.Play(card=mover_view.hand[0], take=[elsewhere]))
+        assert illegal.value.code is ErrorCode.ILLEGAL_ACTION
+        assert illegal.value.error.message.startswith("R7")
 
-    for control in (c.Kick(seat=0), c.AddBot(level=1), c.Lock(), c.Start(), c.RuleMisdeal()):
-        with pytest.raises(RequestRefused) as forbidden:
-            await idle.request(control)
-        assert forbidden.value.code is ErrorCode.FORBIDDEN
+        for control in (c.Kick(seat=0), c.AddBot(level=1), c.Lock(), c.Start(), c.RuleMisdeal()):
+            with pytest.raises(RequestRefused) as forbidden:
+                await idle.request(control)
+            assert forbidden.value.code is ErrorCode.FORBIDDEN
 
-    stranger = await ClientSession.connect(table_server.ws_url, "Mallory")
-    with pytest.raises(RequestRefused) as not_at_table:
-        await stranger.request(c.Play(card="AC", take=[]))
-    assert not_at_table.value.code is ErrorCode.NOT_AT_TABLE
-    with pytest.raises(RequestRefused) as no_link:
-        await stranger.request(c.Join(key="not-a-real-link-key"))
-    assert no_link.value.code is ErrorCode.NOT_FOUND
-    with pytest.raises(RequestRefused) as watch_link:
-        await stranger.request(c.Join(key=created.watch_key))
-    assert watch_link.value.code is ErrorCode.FORBIDDEN
-    await stranger.request(c.Watch(key=created.watch_key))
-    with pytest.raises(RequestRefused) as spectator_move:
-        await stranger.request(c.Play(card="AC", take=[]))
-    assert spectator_move.value.code is ErrorCode.NOT_SEATED
+        stranger = await ClientSession.connect(table_server.ws_url, "Mallory")
+        with pytest.raises(RequestRefused) as not_at_table:
+            await stranger.request(c.Play(card="AC", take=[]))
+        assert not_at_table.value.code is ErrorCode.NOT_AT_TABLE
+        with pytest.raises(RequestRefused) as no_link:
+            await stranger.request(c.Join(key="not-a-real-link-key"))
+        assert no_link.value.code is ErrorCode.NOT_FOUND
+        with pytest.raises(RequestRefused) as watch_link:
+            await stranger.request(c.Join(key=created.watch_key))
+        assert watch_link.value.code is ErrorCode.FORBIDDEN
+        await stranger.request(c.Watch(key=created.watch_key))
+        with pytest.raises(RequestRefused) as spectator_move:
+            await stranger.request(c.Play(card="AC", take=[]))
+        assert spectator_move.value.code is ErrorCode.NOT_SEATED
 
-    assert _stored_state(table_server) == before
-    for session in [*sessions, stranger]:
-        assert isinstance(await session.request(c.Ping()), s.Pong)
-        assert session.problems == []
-        await session.close()
+        assert _stored_state(table_server, created.table) == before
+        for session in [*sessions, stranger]:
+            assert isinstance(await session.request(c.Ping()), s.Pong)
+            assert session.problems == []
+            await session.close()
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,11 @@ def test_r14_libre_2p_tirar_and_n_starts_a_new_game_after_confirming(
     assert trail.inner_text().startswith("Tirar "), "R14: the trail button is «Tirar»"
     page.add_style_tag(content=".toasts { display: none; }")
     page.screenshot(path=artifacts / "free-game-tirar.png", full_page=True)
+    start = model(page, "m.lastEvent")
     trail.click()  # libre-2p: trailing is always allowed (capture is optional)
+    page.wait_for_function(  # the trail and the bot's answer seen: not the hand before the click
+        f"globalThis.__cuarenta.model.lastEvent > {start}", timeout=WAIT_MS
+    )
     my_turn(page)
     game = model(page, "m.table.gameNumber")
     before = model(page, "m.lastEvent")

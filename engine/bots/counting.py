@@ -22,14 +22,13 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import mul
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
 from engine.bots.odds import MARGINS, chance_holds, count_margin
 from engine.bots.routine import routine
-from engine.captures import SUM_PARTS
+from engine.captures import RANK_UNIT, SUM_PARTS, table_code
 from engine.memo import keep
 from engine.rules import Rules
 from engine.scoring import play_points
@@ -102,9 +101,6 @@ def position_of(view: View) -> Position:
     )
 
 
-#: 5**rank: a table's per-rank counts packed in base 5 (no rank has more than 4 cards).
-_POW5: Final = tuple(5**rank for rank in range(10))
-
 #: the next player's best captures on a table, as (options, ranks): the ranks whose cards
 #: have those options, each option (cards taken plus the card played, its kind: 2 if a
 #: caída + 1 if a limpia). Ranks with equal options share their reckoning.
@@ -120,11 +116,6 @@ class _Reckoning(NamedTuple):
     wins: tuple[bool, ...]  # by kind: do those points reach the target?
     known: int  # what the reply risk depends on besides the play (`_known_id`)
     forfeit: bool  # R8: a shortened sequence leaves missed cards to the other team
-
-
-def table_code(by_rank: list[list[int]]) -> int:
-    """Return the table's per-rank counts packed in base 5 (the key of `replies_on`)."""
-    return sum(map(mul, map(len, by_rank), _POW5))
 
 
 def _sequence_after(counts: list[int], rank: int) -> int:
@@ -159,7 +150,7 @@ def replies_on(code: int, target_rank: int) -> Replies:
     full R7 sequence: more cards never score less. Only the counts per rank matter (R2), and
     few table shapes recur, hence the cache.
     """
-    counts = [code // power % 5 for power in _POW5]
+    counts = [code // power % 5 for power in RANK_UNIT]
     size = sum(counts)
     replies: dict[tuple[tuple[int, int], ...], list[int]] = {}
     for rank in range(10):
@@ -291,7 +282,7 @@ def _missed(code: int, rank: int, take: frozenset[int]) -> list[int]:
     while end <= 9 and any(card >> 2 == end for card in take):
         end += 1
     missed = []
-    while end <= 9 and code // _POW5[end] % 5:
+    while end <= 9 and code // RANK_UNIT[end] % 5:
         missed.append(end)
         end += 1
     return missed
@@ -302,7 +293,7 @@ def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
     if play.take:
         code = rec.code
         for card in play.take:
-            code -= _POW5[card >> 2]
+            code -= RANK_UNIT[card >> 2]
         target = pos.caida_target
         caida = target >= 0 and target >> 2 == rank and target in play.take
         size = pos.table_size - len(play.take)
@@ -311,7 +302,7 @@ def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
         pile, other_pile = pos.pile + gained, pos.other_pile
         missed = _missed(code, rank, play.take) if rec.forfeit and size else []
         for missed_rank in missed:  # R8: the other team takes them before the reply
-            code -= _POW5[missed_rank]
+            code -= RANK_UNIT[missed_rank]
         other_pile += len(missed)
         value = points + count_margin(pile, other_pile, pos.dealer_own)
         value -= count_margin(pos.pile, pos.other_pile, pos.dealer_own)
@@ -321,7 +312,7 @@ def _appraise(pos: Position, rec: _Reckoning, play: Play) -> float:
         value -= _reply_risk(pos, rec, code, size - len(missed), -1, pile, other_pile)
         return value - gift
     target = play.card if pos.caida_next else -1
-    code = rec.code + _POW5[rank]
+    code = rec.code + RANK_UNIT[rank]
     return -_reply_risk(pos, rec, code, pos.table_size + 1, target, pos.pile, pos.other_pile)
 
 
@@ -339,7 +330,7 @@ def without_gifts(pos: Position, plays: list[Play]) -> list[Play]:
     kept = []
     for play in plays:
         if play.take:
-            after = code - sum(_POW5[card >> 2] for card in play.take)
+            after = code - sum(RANK_UNIT[card >> 2] for card in play.take)
             if _missed(after, play.card >> 2, play.take):
                 continue
         kept.append(play)

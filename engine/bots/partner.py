@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from engine.actions import Play
 from engine.bots.counting import (
-    _POW5,
     WIN_VALUE,
     Position,
     _missed,
@@ -29,9 +28,9 @@ from engine.bots.counting import (
     position_of,
     ranked_plays,
     replies_on,
-    table_code,
 )
 from engine.bots.odds import MARGINS, chance_holds
+from engine.captures import RANK_UNIT, table_code
 from engine.scoring import play_points
 from engine.views import View
 
@@ -45,9 +44,9 @@ def _after(pos: Position, play: Play) -> tuple[int, int, int, int, int]:
     rank = play.card >> 2
     code = table_code(pos.by_rank)
     if not play.take:
-        return code + _POW5[rank], pos.table_size + 1, pos.pile, pos.other_pile, pos.score
+        return code + RANK_UNIT[rank], pos.table_size + 1, pos.pile, pos.other_pile, pos.score
     for card in play.take:
-        code -= _POW5[card >> 2]
+        code -= RANK_UNIT[card >> 2]
     size = pos.table_size - len(play.take)
     target = pos.caida_target
     caida = target >= 0 and target >> 2 == rank and target in play.take
@@ -55,7 +54,7 @@ def _after(pos: Position, play: Play) -> tuple[int, int, int, int, int]:
     other_pile = pos.other_pile
     if size and pos.rules.forfeiture and pos.rules.sequence == "manual":
         for missed in _missed(code, rank, play.take):
-            code -= _POW5[missed]
+            code -= RANK_UNIT[missed]
             size -= 1
             other_pile += 1
     return code, size, pos.pile + len(play.take) + 1, other_pile, score
@@ -103,7 +102,7 @@ def follow_up(
         if not weights[trailed]:
             continue
         replies: list[tuple[float, int]] = []
-        for options, ranks in replies_on(code + _POW5[trailed], trailed):
+        for options, ranks in replies_on(code + RANK_UNIT[trailed], trailed):
             best = 0.0
             for extra, kind in options:
                 gained = pile + extra

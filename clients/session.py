@@ -98,7 +98,8 @@ class ClientSession:
         ``version_mismatch``, which is what a client built for another release meets).
         Raises ``RequestRefused`` if the server refuses the hello or the token.
         """
-        ws = await asyncio.wait_for(connect(ws_url(url), max_size=4 * 1024 * 1024), wait_s)
+        async with asyncio.timeout(wait_s):  # not wait_for: see ``_answer``
+            ws = await connect(ws_url(url), max_size=4 * 1024 * 1024)
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
             session.last_event, session.based = last_event, True
@@ -111,7 +112,8 @@ class ClientSession:
             if resume is not None:
                 await session._answer(rid, wait_s)  # seated, or an error
                 # the missed events follow the seat, then a snapshot: return caught up
-                await asyncio.wait_for(session._snapshot_seen.wait(), wait_s)
+                async with asyncio.timeout(wait_s):
+                    await session._snapshot_seen.wait()
         except BaseException:
             await session.close()
             raise
@@ -179,7 +181,11 @@ class ClientSession:
         return rid
 
     async def _answer(self, rid: int, wait_s: float) -> s.ServerMessage:
-        answer = await asyncio.wait_for(self._answers[rid].get(), wait_s)
+        # asyncio.timeout, never wait_for: on Python 3.11 wait_for returns the inner result and
+        # drops a cancellation that arrives as the answer does (the task then ran on, ignoring
+        # its cancel, until its own timeout)
+        async with asyncio.timeout(wait_s):
+            answer = await self._answers[rid].get()
         if answer is None:
             raise SessionError(f"the server closed the connection ({self.close_text()})")
         if isinstance(answer, s.Error):
@@ -189,7 +195,8 @@ class ClientSession:
     # ------------------------------------------------------------------ the stream
     async def recv(self, wait_s: float = DEFAULT_TIMEOUT_S) -> s.ServerMessage:
         """The next server message (answers included); ``SessionError`` once closed."""
-        message = await asyncio.wait_for(self._inbox.get(), wait_s)
+        async with asyncio.timeout(wait_s):  # not wait_for: see ``_answer``
+            message = await self._inbox.get()
         if message is None:
             self._inbox.put_nowait(None)
             raise SessionError("the connection is closed")

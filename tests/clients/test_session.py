@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from clients import ClientSession, RequestRefused, ws_url
@@ -60,3 +62,26 @@ async def test_a_refused_resume_closes_the_new_session(table_server: TableServer
     with pytest.raises(RequestRefused) as refused:
         await ClientSession.connect(table_server.url, "Mallory", resume="tbl.not-a-token")
     assert refused.value.code is ErrorCode.BAD_TOKEN
+
+
+async def test_a_wait_cancelled_as_its_message_arrives_is_cancelled(
+    table_server: TableServer,
+) -> None:
+    """A bot client or terminal stopping its tasks must not have one run on for its whole
+    timeout: on Python 3.11 ``asyncio.wait_for`` dropped a cancel that met the message."""
+    async with await ClientSession.connect(table_server.url, "Ana") as ana:
+        for rid, wait in ((99, ana._answer(99, 30)), (None, ana.recv(30))):
+            if rid is not None:
+                ana._answers[rid] = asyncio.Queue()
+            while not ana._inbox.empty():  # what the hello brought: read already
+                ana._inbox.get_nowait()
+            task = asyncio.create_task(wait)
+            await asyncio.sleep(0)  # the task now waits for its queue
+            assert not task.done()
+            if rid is not None:
+                ana._answers[rid].put_nowait(s.Ack(rid=rid))
+            else:
+                ana._inbox.put_nowait(s.Ack(rid=1))
+            task.cancel()  # in the same turn of the loop as the message
+            with pytest.raises(asyncio.CancelledError):
+                await task

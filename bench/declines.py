@@ -11,11 +11,14 @@ itself would have scored (the search overrode level 3's caída or limpia).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
+from collections.abc import Iterator
 
 from engine import Game, Phase, Play
+from engine.actions import Action
 from engine.bots import Budget, choose
 from engine.bots.greedy import capture_points
 from engine.rules import PROFILES
@@ -29,26 +32,35 @@ def scores(view: View, play: Play) -> bool:
     return bool(play.take) and capture_points(view, play) > 0
 
 
-def scoring_positions(profile: str, count: int) -> list[Decision]:
-    """Return ``count`` play decisions of seeded level-3 games where a play scores (R9)."""
-    found: list[Decision] = []
-    index = 0
-    while len(found) < count:
-        seed = f"bench-declines/{profile}/{index}"
+def level3_decisions(
+    profile: str, prefix: str
+) -> Iterator[tuple[Game, int, View, tuple[Action, ...]]]:
+    """Yield every decision of level-3 self-play games seeded ``<prefix>/0``, ``/1`` … in turn:
+    the game as it stands (copy it to keep it), the seat, its view and its legal actions."""
+    for index in itertools.count():
+        seed = f"{prefix}/{index}"
         game, rng = Game.new(profile, seed=seed), random.Random(seed)
-        index += 1
-        while game.phase is not Phase.FINISHED and len(found) < count:
+        while game.phase is not Phase.FINISHED:
             for seat in game.to_act():
                 view, legal = game.view(seat), game.legal_actions(seat)
-                plays = tuple(a for a in legal if isinstance(a, Play))
-                if plays and game.turn == seat and any(scores(view, p) for p in plays):
-                    found.append((view, plays))
+                yield game, seat, view, legal
                 action = choose(3, view, legal, rng)
                 if action is not None:
                     game.apply(action)
                     break
             else:
                 game.apply(game.system_actions()[0])
+
+
+def scoring_positions(profile: str, count: int) -> list[Decision]:
+    """Return ``count`` play decisions of seeded level-3 games where a play scores (R9)."""
+    found: list[Decision] = []
+    for game, seat, view, legal in level3_decisions(profile, f"bench-declines/{profile}"):
+        if len(found) == count:
+            break
+        plays = tuple(a for a in legal if isinstance(a, Play))
+        if plays and game.turn == seat and any(scores(view, p) for p in plays):
+            found.append((view, plays))
     return found
 
 

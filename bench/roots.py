@@ -22,7 +22,8 @@ import math
 import random
 import statistics
 
-from engine import Game, Phase, Play
+from bench.declines import level3_decisions
+from engine import Game, Play
 from engine.bots import Budget, choose
 from engine.bots.counting import position_of, ranked_plays, without_gifts
 from engine.bots.deep import win_value
@@ -37,27 +38,16 @@ Root = tuple[Game, View, tuple[Play, ...]]
 def roots(profile: str, count: int) -> list[Root]:
     """Return ``count`` play decisions of seeded level-3 games, each with its game."""
     found: list[Root] = []
-    index = 0
     kept = 0
-    while len(found) < count:
-        seed = f"bench-roots/{profile}/{index}"
-        game, rng = Game.new(profile, seed=seed), random.Random(seed)
-        index += 1
-        while game.phase is not Phase.FINISHED and len(found) < count:
-            for seat in game.to_act():
-                view, legal = game.view(seat), game.legal_actions(seat)
-                offered = game.legal_actions(seat, by_rank=True)
-                plays = tuple(a for a in offered if isinstance(a, Play))
-                if len(plays) > 1 and game.turn == seat and not game.missed:
-                    if kept % 2 == 0:
-                        found.append((game.copy(), view, plays))
-                    kept += 1
-                action = choose(3, view, legal, rng)
-                if action is not None:
-                    game.apply(action)
-                    break
-            else:
-                game.apply(game.system_actions()[0])
+    for game, seat, view, _ in level3_decisions(profile, f"bench-roots/{profile}"):
+        if len(found) == count:
+            break
+        offered = game.legal_actions(seat, by_rank=True)
+        plays = tuple(a for a in offered if isinstance(a, Play))
+        if len(plays) > 1 and game.turn == seat and not game.missed:
+            if kept % 2 == 0:
+                found.append((game.copy(), view, plays))
+            kept += 1
     return found
 
 

@@ -26,7 +26,7 @@ from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
-from server.room import RESOLVE_S, Deliver, Room, rebuild
+from server.room import Deliver, Room, rebuild
 from server.store.base import (
     KeptRecord,
     KeyRef,
@@ -45,9 +45,10 @@ if TYPE_CHECKING:
     from server.cluster import Cluster, RemoteRoom
 
 log = structlog.get_logger("server.lobby")
-IDLE_UNLOAD_S = 600.0
+IDLE_UNLOAD_S = Settings().idle_unload_s  # one default each, the settings' own
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
-LEASE_S = Settings().lease_s  # one default, the settings' own
+LEASE_S = Settings().lease_s
+RESOLVE_S = Settings().resolve_s
 
 
 class Lobby:
@@ -203,9 +204,9 @@ class Lobby:
             self.on_detach,
             Lease(self.owner, token),
             self.lease_s,
+            self.resolve_s,
             self.clock,
             lost,
-            self.resolve_s,
         )
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)

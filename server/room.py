@@ -59,7 +59,6 @@ log = structlog.get_logger("server.room")
 Deliver = Callable[[str, s.ServerMessage | Built], None]
 OnDetach = Callable[[str, "Room"], None]
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload (or to settle)
-RESOLVE_S = 10.0  # the longest an uncertain commit is read back before the mover is answered
 
 
 async def rebuild(
@@ -96,9 +95,9 @@ class Room:
         detach: OnDetach,
         lease: Lease,
         lease_s: float,
+        resolve_s: float,
         clock: Callable[[], float] = time.time,
         on_lease_lost: Callable[[Room], None] | None = None,
-        resolve_s: float = RESOLVE_S,
     ) -> None:
         self.referee = referee
         self.store = store

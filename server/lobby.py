@@ -293,10 +293,14 @@ class Lobby:
 
     def _retire(self, room: Room) -> None:
         # Synchronously after the idle check: no request can reach this room between the two.
+        # It stops here too, not when its close task first runs: a clock step already queued
+        # for this loop turn (its renewal due) would renew through the retired store, read the
+        # refusal as another process holding the lease, and warn that it hands the table over.
         del self.rooms[room.table_id]
         self._idle_since.pop(room.table_id, None)
         if isinstance(room.store, RoomStore):
             room.store.retired = True
+        room.stop()  # its task is awaited, and its lease released, by ``_close_unloaded``
         self.metrics.tables.set(len(self.rooms))
 
     async def _close_unloaded(self, room: Room) -> None:

@@ -24,21 +24,25 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
 from engine.bots.counting import Position, position_of, ranked_plays, without_gifts
-from engine.bots.deep import LEVEL5, SAMPLE_FACTOR, win_value
+from engine.bots.deep import GAME_VALUE, LEVEL5, POINT_WEIGHT, SAMPLE_FACTOR, chance_of
 from engine.bots.partner import partner_ranked
+from engine.bots.rest import key_of, known, rest_chance
 from engine.bots.routine import routine
 from engine.bots.search import (
     SearchSettings,
     clearly_better,
     margins_of,
+    points_and_count,
     search,
 )
 from engine.captures import can_capture, captures
+from engine.game import Game
+from engine.phase import Phase
 from engine.state import Hidden
 from engine.views import View
 
@@ -58,7 +62,7 @@ WEIGHTED = False
 
 #: level 5's settings; with `WEIGHTED` the deals lose level 5's trail filter (the weights
 #: carry that evidence) and an override needs one standard error, two to decline.
-LEVEL6 = LEVEL5
+LEVEL6 = replace(LEVEL5, race=True)
 LEVEL6_WEIGHTED = SearchSettings(
     candidates=LEVEL5.candidates,
     window=LEVEL5.window,
@@ -207,19 +211,56 @@ def deal_weight(view: View, pasts: list[PastPlay], hidden: Hidden) -> float:
     return weight
 
 
+def rest_value(game: Game, team: int) -> float:
+    """Return a playout's worth as level 5 reckons it (`deep.win_value`), but where the playout
+    stopped at a packet's deal mid-hand, the chance of winning from what the rest of the hand
+    brought in self-play (`rest`), not from an even split of the cards left."""
+    phase = game._phase
+    rules = game.rules
+    left = rules.packets_per_hand - game.packet
+    size = len(game._table)
+    if (phase is Phase.PLAY or phase is Phase.ANNOUNCE) and known(rules.profile, left, size):
+        scores = list(game._scores)
+        for owner, _ in game._r10:  # R10 awards due (bots claim them all), as `chance_of`
+            if scores[owner] < 30:
+                scores[owner] += 10
+        piles = game.pile_sizes
+        chance = rest_chance(
+            rules.profile,
+            key_of(left, size),
+            scores[team],
+            scores[1 - team],
+            piles[team],
+            piles[1 - team],
+            game.dealer & 1 == team,
+            not rules.count_at_38,
+        )
+    else:
+        chance = chance_of(game, team)
+    return GAME_VALUE * chance + POINT_WEIGHT * points_and_count(game, team)
+
+
 def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:
-    """Return the best plays by level 3's appraisal, heads-up plus the follow-up
-    (`partner`), the best first: the play that stands unless the search beats it clearly."""
+    """Return the plays the search weighs, the one that stands unless beaten clearly first.
+
+    Heads-up (`FOLLOW_UP_SEATS`): the best by level 3's appraisal plus the follow-up
+    (`partner`). Elsewhere level 3's best, and the follow-up's favourite as one more
+    candidate: the search, not the follow-up, decides whether the partner's chance is worth
+    it (ranked first, the follow-up lost to level 5; BENCHMARKS.md, bots).
+    """
     pos = position_of(view)
     plays = without_gifts(pos, plays)  # R8: never a gift
-    if view.rules.seats in FOLLOW_UP_SEATS:
-        ranked = partner_ranked(view, plays)
-    else:
-        ranked = ranked_plays(pos, plays)
+    follow = view.rules.seats in FOLLOW_UP_SEATS
+    ranked = partner_ranked(view, plays) if follow else ranked_plays(pos, plays)
     best = ranked[0][0]
-    return [
+    chosen = [
         play for worth, play in ranked[: settings.candidates] if worth >= best - settings.window
     ]
+    if not follow and len(plays) > 1:
+        favourite = partner_ranked(view, plays)[0][1]
+        if favourite not in chosen:
+            chosen.append(favourite)
+    return chosen
 
 
 @register(6)
@@ -239,7 +280,7 @@ def belief_search(
         return candidates[0]
     margins = margins_of(view, candidates, settings)
     if not WEIGHTED:
-        values = search(view, candidates, rng, budget, settings, win_value, margins)
+        values = search(view, candidates, rng, budget, settings, rest_value, margins)
         return candidates[clearly_better(values, settings, margins)]
     pasts = past_plays(view)
     weights: list[float] = []
@@ -247,5 +288,5 @@ def belief_search(
     def weigh(hidden: Hidden) -> None:
         weights.append(deal_weight(view, pasts, hidden))
 
-    values = search(view, candidates, rng, budget, settings, win_value, margins, weigh, weights)
+    values = search(view, candidates, rng, budget, settings, rest_value, margins, weigh, weights)
     return candidates[clearly_better(values, settings, margins, weights)]

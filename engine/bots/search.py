@@ -60,6 +60,9 @@ class SearchSettings:
     every: int = 4
     #: the standard errors needed to decline level 3's caída or limpia (None: ``confidence``)
     decline_confidence: float | None = None
+    #: at each check, stop playing out the candidates already clearly short of their margin,
+    #: so the deals left go to the candidates still in doubt (level 6)
+    race: bool = False
 
     def confidence_for(self, margin: float) -> float:
         """The standard errors a candidate needing ``margin`` (`margins_of`) must clear."""
@@ -129,26 +132,30 @@ def search(
     evidence = evidence_of(view, settings.declined)
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
     values: list[list[float]] = [[] for _ in candidates]
+    live = list(range(len(candidates)))  # the candidates still played out (`race`)
     done = 0
     while done < limit and not budget.expired():
         hidden = sample_hidden(view, evidence, rng)
         base = Game.from_view(view, hidden)
         deal: list[float] = []
-        for play in candidates:
+        for index in live:
             if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
                 return values
             game = base.copy()
-            game.apply(play)
+            game.apply(candidates[index])
             play_out(game, settings.whole_hand)
             deal.append(evaluate(game, team))
-        for index, value in enumerate(deal):
+        for index, value in zip(live, deal, strict=True):
             values[index].append(value)
         if weigh is not None:
             weigh(hidden)
         done += 1
         check = done >= settings.least and (done - settings.least) % settings.every == 0
-        if margins and check and decided(values, margins, settings, weights):
-            break
+        if margins and check:
+            if decided(values, margins, settings, weights):
+                break
+            if settings.race:
+                live = [0, *(i for i in live[1:] if not short(values, i, margins, settings))]
     return values
 
 
@@ -163,16 +170,29 @@ def margins_of(view: View, candidates: list[Play], settings: SearchSettings) -> 
     return margins
 
 
+def short(
+    values: list[list[float]], index: int, margins: list[float], settings: SearchSettings
+) -> bool:
+    """Tell whether candidate ``index`` is clearly short of its margin (``confidence``
+    standard errors below it): more deals would hardly make it the choice."""
+    gain, error = _gain(values, index)
+    return gain + settings.confidence_for(margins[index]) * error < margins[index]
+
+
 def _gain(
     values: list[list[float]], index: int, weights: list[float] | None = None
 ) -> tuple[float, float]:
     """Return the mean gain of candidate ``index`` over the first, deal by deal, and its
-    standard error (with ``weights``: the weighted mean, over the effective sample size)."""
-    gains = [mine - first for mine, first in zip(values[index], values[0], strict=True)]
+    standard error (with ``weights``: the weighted mean, over the effective sample size).
+
+    A candidate dropped from a `race` has fewer values: they pair with the first's values of
+    the same deals, its first ones."""
+    gains = [mine - first for mine, first in zip(values[index], values[0], strict=False)]
     if weights is None:
         gain = statistics.fmean(gains)
         error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
         return gain, error
+    weights = weights[: len(gains)]
     total = math.fsum(weights)
     if total <= 0.0:
         return 0.0, math.inf

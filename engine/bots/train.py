@@ -1,0 +1,165 @@
+"""`cuarenta train`: learn the rest of the hand (`rest`) from level-3 self-play, from a seed.
+
+Each game is dealt from ``<seed>/<profile>/<i>`` and played by level 3 in every seat, the
+way a search's playouts play (`playout.level3_move`, every R10 award claimed). Whenever a
+packet other than a hand's first is dealt, the position is noted: the packets still to play,
+the cards on the table, both piles and scores (with the R10 awards already due, as
+`deep.chance_of` counts them). When that hand's last card is played, what the rest of the
+hand brought each team is counted (cards won, points scored, new R10 awards included) under
+that note's key. The same seed and game count give the same file, byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.actions import Claim
+from engine.bots.playout import Played, level3_move
+from engine.bots.rest import MODEL_PATH, TABLE_CAP, key_of
+from engine.cards import RANKS
+from engine.events import HandCounted
+from engine.events import Played as PlayedEvent
+from engine.game import Game
+from engine.phase import Phase
+
+#: the profiles a model is trained for (their default house rules).
+PROFILES = ("pagat-4p", "heads-up", "libre-2p")
+#: the outcomes kept per distribution, the most frequent: each other one is counted as the
+#: nearest kept, so a playout's end is valued over a few dozen outcomes, not hundreds.
+KEEP_CARDS = 40
+KEEP_POINTS = 30
+
+
+def compress(counts: Counter[tuple[int, int]], keep: int) -> list[list[int]]:
+    """Return [a, b, times] of the ``keep`` most frequent pairs, each other pair's times added
+    to the nearest kept one (the first of equals), sorted."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    kept = dict(ranked[:keep])
+    for (a, b), times in ranked[keep:]:
+        nearest = min(kept, key=lambda pair: (abs(pair[0] - a) + abs(pair[1] - b), pair))
+        kept[nearest] += times
+    return [[a, b, times] for (a, b), times in sorted(kept.items())]
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A packet about to be played: its key, and the leading and dealing teams' state."""
+
+    key: str
+    lead: int
+    piles: tuple[int, int]
+    scores: tuple[int, int]
+
+
+def _scores_with_awards(game: Game) -> tuple[int, int]:
+    """The scores with the R10 awards due (bots claim them all; none at 30 or more)."""
+    scores = list(game._scores)
+    for owner, _ in game._r10:
+        if scores[owner] < 30:
+            scores[owner] += 10
+    return scores[0], scores[1]
+
+
+def _over(game: Game) -> bool:
+    return game.phase is Phase.FINISHED
+
+
+def _in_claims(game: Game) -> bool:
+    return game.phase is Phase.CLAIMS
+
+
+def self_play(profile: str, seed: str, into: dict[str, Counter[tuple[int, int, int, int]]]) -> None:
+    """Play one level-3 game and add what each noted packet's rest of the hand brought."""
+    game = Game.new(profile, seed=seed)
+    notes: list[Note] = []
+    played = Played()
+
+    def close(piles: tuple[int, int], scores: tuple[int, int]) -> None:
+        for note in notes:
+            lead, dealing = note.lead, 1 - note.lead
+            into[note.key][
+                piles[lead] - note.piles[lead],
+                piles[dealing] - note.piles[dealing],
+                scores[lead] - note.scores[lead],
+                scores[dealing] - note.scores[dealing],
+            ] += 1
+        notes.clear()
+
+    while not _over(game):
+        phase = game.phase
+        if phase is Phase.PLAY or phase is Phase.ANNOUNCE:
+            hand, packet, before = game.hand_number, game.packet, tuple(game._scores)
+            events = game.apply(level3_move(game, played))
+            counted = next((e for e in events if isinstance(e, HandCounted)), None)
+            if counted is not None:  # no claim window: counted, and the next hand dealt
+                card = events[0]
+                assert isinstance(card, PlayedEvent), "a hand ends with its last card"
+                scores = list(before)
+                scores[card.seat & 1] += card.points
+                close(counted.piles, (scores[0], scores[1]))
+            elif _in_claims(game) or _over(game):
+                close(game.pile_sizes, _scores_with_awards(game))
+            elif game.packet != packet and game.hand_number == hand:
+                notes.append(
+                    Note(
+                        key_of(game.rules.packets_per_hand - game.packet, len(game._table)),
+                        (game._turn or 0) & 1,
+                        game.pile_sizes,
+                        _scores_with_awards(game),
+                    )
+                )
+        elif phase is Phase.CLAIMS:
+            for team, rank in list(game._r10):
+                game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
+            game.apply(game.system_actions()[0])
+        else:
+            game.apply(game.system_actions()[0])
+            notes.clear()
+
+
+def train(games: int, seed: str, profiles: tuple[str, ...] = PROFILES) -> dict[str, object]:
+    """Return the model (`rest`'s JSON form) from ``games`` self-play games per profile."""
+    out: dict[str, object] = {}
+    for profile in profiles:
+        seen: dict[str, Counter[tuple[int, int, int, int]]] = {}
+        for left in range(1, 5):
+            for table in range(TABLE_CAP + 1):
+                seen[key_of(left, table)] = Counter()
+        for index in range(games):
+            self_play(profile, f"{seed}/{profile}/{index}", seen)
+        entries: dict[str, object] = {}
+        for key, counts in seen.items():
+            if not counts:
+                continue
+            cards: Counter[tuple[int, int]] = Counter()
+            points: Counter[tuple[int, int]] = Counter()
+            for (cards_lead, cards_dealing, points_lead, points_dealing), times in counts.items():
+                cards[cards_lead, cards_dealing] += times
+                points[points_lead, points_dealing] += times
+            entries[key] = {
+                "samples": sum(counts.values()),
+                "cards": compress(cards, KEEP_CARDS),
+                "points": compress(points, KEEP_POINTS),
+            }
+        out[profile] = entries
+    return {"seed": seed, "games": games, "profiles": out}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=20000, help="self-play games per profile")
+    parser.add_argument("--seed", default="rest-1", help="the seed list of the games")
+    parser.add_argument("--out", default=str(MODEL_PATH), help="where to write the model")
+
+
+def run(args: argparse.Namespace) -> int:
+    model = train(args.games, args.seed)
+    text = json.dumps(model, separators=(",", ":"), sort_keys=True)
+    with open(args.out, "w", encoding="utf-8") as file:
+        file.write(text + "\n")
+    size = len(text) // 1024
+    print(f"wrote {args.out}: {size} KB, {args.games} games per profile", file=sys.stderr)
+    return 0

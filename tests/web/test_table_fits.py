@@ -1,6 +1,9 @@
 """The table fits the screen: at four common viewports every seat, the felt, both scores and piles,
 the hand and the prompt are on screen at once, and the notice strip covers none of them; a whole
-game is played by clicking at 1366x768 without the page ever scrolling (issue 14).
+game is played by clicking at 1366x768 without the page ever scrolling (issue 14). What the felt
+shows, its cards and its lines of text (the last play, the caída warning), lies wholly inside the
+felt, uncut, at every viewport and however many cards are on it; no part of the table lies on
+another and no name or prompt is cut short.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ README_SHOTS = {"1366x768": "table-desktop.png", "phone-390x844": "table-phone.p
 #: What a player must see without scrolling: every seat, the felt, each team's score box (with its
 #: card pile), the hand and the action prompt.
 MUST_SEE = ".seat, .felt, .scoreboard .team, .hand, .action-bar"
+#: The table's words that an ellipsis or a clamp would cut: names, scores' labels, the prompt and
+#: its buttons (the felt's own lines are FELT's).
+WORDS = (
+    ".team-label, .team-pile, .seat-name, .badge, .seat-turn, .prompt, .action-bar .hint,"
+    " .action-bar .btn"
+)
 
 BOXES = """() => {
   const box = (e) => { const r = e.getBoundingClientRect();
@@ -44,11 +53,71 @@ BOXES = """() => {
     parts: [...document.querySelectorAll(MUST_SEE)].map((e) => ({
       what: e.className.split(" ")[0] + (e.dataset.seat ?? e.dataset.team ?? ""), ...box(e)})),
     notices: [...document.querySelectorAll(".toast")].filter(shown).map(box),
+    cut: [...document.querySelectorAll(WORDS)].filter((e) => shown(e) && (
+      e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight)).map((e) => ({
+        what: e.className, text: e.innerText, scrollWidth: e.scrollWidth,
+        clientWidth: e.clientWidth, scrollHeight: e.scrollHeight, clientHeight: e.clientHeight})),
     view: {width: innerWidth, height: innerHeight},
     scrollY: window.scrollY,
     docHeight: document.documentElement.scrollHeight,
   };
-}""".replace("MUST_SEE", repr(MUST_SEE))
+}""".replace("MUST_SEE", repr(MUST_SEE)).replace("WORDS", repr(WORDS))
+
+
+FELT = """() => {
+  const felt = document.querySelector(".felt");
+  if (!felt) return null;
+  const f = felt.getBoundingClientRect();
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: r.width, h: r.height}; };
+  const sizes = (e) => ({scrollHeight: e.scrollHeight, clientHeight: e.clientHeight,
+    scrollWidth: e.scrollWidth, clientWidth: e.clientWidth});
+  return {
+    // The felt a player sees: inside its wooden rim (the border), where overflow is cut.
+    inside: {left: f.left + felt.clientLeft, top: f.top + felt.clientTop,
+      right: f.left + felt.clientLeft + felt.clientWidth,
+      bottom: f.top + felt.clientTop + felt.clientHeight},
+    overflow: sizes(felt),
+    texts: [...felt.querySelectorAll("p")].map((e) => ({
+      what: e.className, text: e.innerText, ...box(e), ...sizes(e)})),
+    cards: [...felt.querySelectorAll(".card")].map((e) => ({what: e.dataset.card, ...box(e)})),
+  };
+}"""
+
+
+def felt_problems(page: Page) -> list[str]:
+    """What the felt shows that a player cannot read whole: a line or a card cut by its rim."""
+    seen: dict[str, Any] | None = page.evaluate(FELT)
+    if seen is None:
+        return ["no felt"]
+    inside = seen["inside"]
+    problems = []
+    for part in seen["texts"] + seen["cards"]:
+        name = f"{part['what']} {part.get('text', '')!r}"
+        for edge in ("left", "top"):
+            if part[edge] < inside[edge] - 0.5:
+                problems.append(
+                    f"{name}: {edge} {part[edge]:.0f} outside the felt's {inside[edge]:.0f}"
+                )
+        for edge in ("right", "bottom"):
+            if part[edge] > inside[edge] + 0.5:
+                problems.append(
+                    f"{name}: {edge} {part[edge]:.0f} outside the felt's {inside[edge]:.0f}"
+                )
+    for text in seen["texts"]:
+        if text["scrollHeight"] > text["clientHeight"] or text["scrollWidth"] > text["clientWidth"]:
+            problems.append(f"{text['what']} {text['text']!r} is cut inside itself: {text}")
+    for a, b in pairs(seen["texts"] + seen["cards"]):
+        if overlaps(a, b):
+            problems.append(f"{a['what']} overlaps {b['what']}")
+    over = seen["overflow"]
+    if over["scrollHeight"] > over["clientHeight"] or over["scrollWidth"] > over["clientWidth"]:
+        problems.append(f"the felt cuts what it holds: {over}")
+    return problems
+
+
+def pairs(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [(a, b) for i, a in enumerate(items) for b in items[i + 1 :]]
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -58,6 +127,18 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
         and a["top"] < b["bottom"]
         and (b["top"] < a["bottom"])
     )
+
+
+def layout_problems(page: Page, seen: dict[str, Any] | None = None) -> list[str]:
+    """What of the table a player cannot read whole: parts on top of each other, words cut short,
+    and the felt's cards and lines cut by its rim."""
+    if seen is None:
+        seen = page.evaluate(BOXES)
+    problems = [
+        f"{a['what']} overlaps {b['what']}" for a, b in pairs(seen["parts"]) if overlaps(a, b)
+    ]
+    problems += [f"{cut['what']} {cut['text']!r} is cut: {cut}" for cut in seen["cut"]]
+    return problems + felt_problems(page)
 
 
 def assert_table_fits(page: Page) -> dict[str, Any]:
@@ -76,6 +157,8 @@ def assert_table_fits(page: Page) -> dict[str, Any]:
         for notice in seen["notices"]:
             assert not overlaps(part, notice), (part, notice)
     assert seen["scrollY"] == 0
+    problems = layout_problems(page, seen)
+    assert not problems, "\n".join(problems)
     return seen
 
 
@@ -166,3 +249,64 @@ def test_a_whole_game_by_clicking_at_1366x768_never_scrolls(
     page.screenshot(path=artifacts / "fits-game-over-1366x768.png")
     page.screenshot(path=SHOTS / "game-over.png")
     page.locator(".game-over").screenshot(path=SHOTS / "score-sheet.png")
+
+
+#: A crowded felt: the most cards a test waits for before it stops laying more (trailing first).
+CROWDED = 8
+
+SETTLED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames: the resize handler (table-page.js fit) and the layout after it have run."""
+
+
+def problems_at_every_viewport(page: Page, artifacts: Path, shoot: bool) -> list[str]:
+    """The table's problems at each viewport (laid out by the resize, as a player's window is)."""
+    problems = []
+    for name, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        page.evaluate(SETTLED)
+        cards = page.locator(".felt .card").count()
+        problems += [f"{name}, {cards} cards on the felt: {p}" for p in layout_problems(page)]
+        if shoot:
+            page.screenshot(path=artifacts / f"felt-{name}.png")
+    return problems
+
+
+@pytest.mark.timeout(240)
+def test_the_felt_shows_its_cards_and_lines_whole_mid_game_at_every_viewport(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    """Trail first so the felt fills up; at each of this seat's turns (the last play and the caída
+    warning on the felt), and with a card chosen (the choices make the prompt taller), every
+    line of the felt and every card on it are whole at all four viewports."""
+    page = new_context(viewport=VIEWPORTS["1280x720"], locale="es-EC").new_page()
+    open_started_table(page, web_url)
+    problems: list[str] = []
+    most = 0
+    decisions = 0
+    while decisions < MAX_DECISIONS:
+        page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
+        if page.locator(".game-over").count():
+            break
+        seen = model(page, "m.lastEvent")
+        windows = page.locator(
+            "[data-action='take-missed'], [data-action='claim-none'], [data-action^='claim-'],"
+            " [data-action^='announce-']"
+        )
+        if windows.count():
+            windows.first.click()
+        else:
+            cards = page.locator(".felt .card").count()
+            shoot = cards > most and page.locator(".felt .last-play").count() > 0
+            most = max(most, cards)
+            problems += problems_at_every_viewport(page, artifacts, shoot)
+            show_choices(page)
+            problems += problems_at_every_viewport(page, artifacts, False)
+            page.set_viewport_size(VIEWPORTS["1280x720"])
+            trail = page.locator("[data-action='trail']")
+            (trail if trail.count() else page.locator("[data-action='capture']")).first.click()
+        page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=seen)
+        decisions += 1
+        if most >= CROWDED:
+            break
+    assert most >= 4, "the felt held a few cards at one of this seat's turns"
+    assert not problems, "\n".join(problems)

@@ -463,6 +463,36 @@ export function openTable(root, key, { errorText }) {
     // smaller cards rather than a hand below the fold.
     const card = Math.max(34, Math.min(76, window.innerWidth * 0.12, (height - 260) / 3.9));
     page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
+    fitFelt(Math.floor(card));
+  }
+
+  /**
+   * The felt's cards as large as its room allows, `card` at most: its lines (the last play, the
+   * caída warning, the claim window) keep their height and the cards share what is left, in the
+   * number of rows that makes them largest. A crowded felt or a short window (a chosen card's
+   * choices below) gets smaller cards, never cards or a line cut by the felt's rim.
+   */
+  function fitFelt(card) {
+    const felt = root.querySelector(".felt");
+    const cards = felt?.querySelector(".table-cards");
+    if (!cards) return;
+    const box = getComputedStyle(felt);
+    const gaps = getComputedStyle(cards);
+    const gap = parseFloat(gaps.columnGap) || 0;
+    const rowGap = parseFloat(gaps.rowGap) || 0;
+    const width = felt.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+    let height = felt.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom);
+    for (const line of felt.children) {
+      if (line !== cards) height -= line.offsetHeight + (parseFloat(box.rowGap) || 0);
+    }
+    const count = cards.children.length;
+    let best = 0;
+    for (let rows = 1; rows <= Math.min(count, 4); rows += 1) {
+      const perRow = Math.ceil(count / rows);
+      best = Math.max(best, Math.min(card, (width - (perRow - 1) * gap) / perRow,
+        (height - (rows - 1) * rowGap) / rows / 1.5));
+    }
+    cards.style.setProperty("--felt-card-w", `${Math.max(16, Math.floor(best))}px`);
   }
   window.addEventListener("resize", fit);
 

@@ -85,15 +85,16 @@ def test_level_6_stops_at_its_deadline() -> None:
     assert len(late) == 1
 
 
-def test_in_pagat_4p_level_6_weighs_level_5s_candidates() -> None:
-    """In pagat-4p the follow-up does not rank level 6's plays (it lost to level 5 there as
-    served): its candidates are level 5's, where the follow-up would put the 4 first."""
+def test_in_pagat_4p_level_3s_best_stands_and_the_follow_up_adds_its_favourite() -> None:
+    """In pagat-4p the follow-up does not rank level 6's plays (ranked first, it lost to level
+    5 as served): level 3's best stands unless beaten clearly, level 5's candidates are all
+    weighed, and the play the follow-up likes best is weighed too."""
     game = deal(3, {0: "KS KD 4C 4D 6C"})
     view = game.view(0)
     plays = [a for a in game.legal_actions(0) if isinstance(a, Play)]
-    assert candidates_of(view, plays, LEVEL6) == search_candidates(view, plays, LEVEL5)
-    assert partner_ranked(view, plays)[0][1] in _trails(plays, "4C 4D")
-    for seed in range(3):  # and it decides as level 5 does, deal for deal
-        rng5, rng6 = random.Random(seed), random.Random(seed)
-        legal = game.legal_actions(0)
-        assert choose(5, view, legal, rng5, Budget(2)) == choose(6, view, legal, rng6, Budget(2))
+    mine, level5 = candidates_of(view, plays, LEVEL6), search_candidates(view, plays, LEVEL5)
+    favourite = partner_ranked(view, plays)[0][1]
+    assert favourite in _trails(plays, "4C 4D")
+    assert mine[0] == level5[0] == ranked_plays(position_of(view), plays)[0][1]
+    assert set(level5) <= set(mine)
+    assert favourite in mine

@@ -295,15 +295,22 @@ def ws_url(process: subprocess.Popen[str]) -> str:
 
 # ---------------------------------------------------------------------- load
 async def new_table(url: str, seated: bool = True) -> tuple[ClientSession, s.TableCreated]:
-    """A started table: the host (seated, or watching) and level-1 bots in the other seats."""
+    """A started table: the host (seated, or watching) and level-1 bots in the other seats.
+
+    A setup that fails (a refused request while the store is away) closes its connection: a
+    load that retries must not leave one open on the server per try."""
     host = await ClientSession.connect(url, "bench", wait_s=60)
-    created = await host.request(c.CreateTable(), wait_s=60)
-    assert isinstance(created, s.TableCreated)
-    join = c.Join(key=created.host_key) if seated else c.Watch(key=created.host_key)
-    await host.request(join, wait_s=60)
-    for _ in range(3 if seated else 4):
-        await host.request(c.AddBot(level=1), wait_s=60)
-    await host.request(c.Start(), wait_s=60)
+    try:
+        created = await host.request(c.CreateTable(), wait_s=60)
+        assert isinstance(created, s.TableCreated)
+        join = c.Join(key=created.host_key) if seated else c.Watch(key=created.host_key)
+        await host.request(join, wait_s=60)
+        for _ in range(3 if seated else 4):
+            await host.request(c.AddBot(level=1), wait_s=60)
+        await host.request(c.Start(), wait_s=60)
+    except BaseException:
+        await host.close()
+        raise
     return host, created
 
 

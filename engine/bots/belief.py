@@ -1,13 +1,22 @@
-"""Level 6: level 5's search from level 3's plays ranked, heads-up, with the follow-up.
+"""Level 6: level 5's search, valuing a packet's end by the rest of the hand, and racing.
 
-Level 3 weighs a play by what it scores less the next opponent's best reply; the follow-up
-(`partner.follow_up`) adds what the seat after that one, its partner (heads-up: its own next
-card), can make of the opponent's trail on the table the play leaves. Heads-up level 6 ranks
-the plays so: that ranking gives the play that stands unless the search beats it clearly,
-and the candidates the search weighs; the search is level 5's (`deep`: its deals,
-evaluation, margins and adaptive stop). Alone, with no search, the ranking beats level 3 by
-about 0.9 points a hand in pagat-4p and 1.7 heads-up (`cuarenta bench follow_up`), but
-within level 5's search it lost to level 5 in pagat-4p as served (`FOLLOW_UP_SEATS`).
+Level 6 differs from level 5 (`deep`, whose deals, margins and adaptive stop it keeps) in
+what a playout is worth, which plays it weighs, and where its deals go:
+
+- Worth (`rest_value`): a playout stopped at the next packet's deal, mid-hand, is valued by
+  the chance of winning over what the rest of the hand brought from such a packet in level-3
+  self-play (`rest`, trained by `cuarenta train`): the team leading the next packet takes
+  more of a crowded table, some cards are never won, and the packets to come still score.
+  Level 5 splits the cards left evenly and scores nothing more in the hand.
+- Plays: level 3 weighs a play by what it scores less the next opponent's best reply; the
+  follow-up (`partner.follow_up`) adds what the seat after that one, its partner (heads-up:
+  its own next card), can make of the opponent's trail on the table the play leaves.
+  Heads-up the plays are ranked so (the first stands unless the search beats it clearly).
+  In pagat-4p, where ranked first it lost to level 5 as served, level 3's ranking stands and
+  the follow-up's favourite is one more candidate for the search to judge.
+- Deals (`SearchSettings.race`): at each of the adaptive stop's checks, candidates already
+  clearly short of their margin are played out no more, so the deals left in the budget go
+  to the plays still in doubt.
 
 A belief is here too, off (`WEIGHTED`): each sampled deal weighed by the chance that the
 others, holding what the deal gives them, made the plays they made this packet. A seat's

@@ -71,6 +71,7 @@ def known(profile: str, packets_left: int, table_size: int) -> bool:
     return key_of(packets_left, table_size) in model().get(profile, {})
 
 
+@lru_cache(maxsize=65536)
 def rest_chance(
     profile: str,
     key: str,
@@ -82,26 +83,12 @@ def rest_chance(
     zero_at_38: bool,
 ) -> float:
     """Return the chance of winning the game, for a team at ``own`` against ``other`` with
-    those piles, when the rest of the hand goes as it went in self-play (`key_of`).
+    those piles, when the rest of the hand goes as it went in self-play (`key_of`): each
+    count (R11) the cards' distribution gives, by its chance, after the points (`_scored`).
 
     The team deals now iff ``own_deals`` (the other team leads, R4); after the count the deal
     passes left (R12). ``zero_at_38``: a team at 38 scores no cards (R11, pagat profiles).
     """
-    return _counted(profile, key, own, other, own_pile, other_pile, own_deals, zero_at_38)
-
-
-@lru_cache(maxsize=65536)
-def _counted(
-    profile: str,
-    key: str,
-    own: int,
-    other: int,
-    own_pile: int,
-    other_pile: int,
-    own_deals: bool,
-    zero_at_38: bool,
-) -> float:
-    """`rest_chance`, over the cards' distribution: each count (R11) by its chance."""
     cards = model()[profile][key][0]
     dealer_team = 0 if own_deals else 1
     counts: dict[tuple[int, int], int] = {}

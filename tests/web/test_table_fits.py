@@ -201,19 +201,25 @@ def test_the_whole_table_is_on_screen_and_notices_cover_none_of_it(
         page.screenshot(path=artifacts / f"fits-{name}.png")
 
 
+def answered_window(page: Page) -> bool:
+    """Answer an open window (missed cards, claims, announcements) by its first button."""
+    windows = page.locator(
+        "[data-action='take-missed'], [data-action='claim-none'], [data-action^='claim-'],"
+        " [data-action^='announce-']"
+    )
+    if not windows.count():
+        return False
+    windows.first.click()
+    return True
+
+
 def click_decision(page: Page) -> bool:
     """Make this seat's next decision by mouse clicks; False once the game is over."""
     page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
     if page.locator(".game-over").count():
         return False
     seen = model(page, "m.lastEvent")
-    windows = page.locator(
-        "[data-action='take-missed'], [data-action='claim-none'], [data-action^='claim-'],"
-        " [data-action^='announce-']"
-    )
-    if windows.count():
-        windows.first.click()
-    else:
+    if not answered_window(page):
         page.locator(".hand button.card.is-playable").first.click()
         page.locator("[data-action='capture'], [data-action='trail']").first.click()
     page.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n", arg=seen)
@@ -288,13 +294,7 @@ def test_the_felt_shows_its_cards_and_lines_whole_mid_game_at_every_viewport(
         if page.locator(".game-over").count():
             break
         seen = model(page, "m.lastEvent")
-        windows = page.locator(
-            "[data-action='take-missed'], [data-action='claim-none'], [data-action^='claim-'],"
-            " [data-action^='announce-']"
-        )
-        if windows.count():
-            windows.first.click()
-        else:
+        if not answered_window(page):
             cards = page.locator(".felt .card").count()
             shoot = cards > most and page.locator(".felt .last-play").count() > 0
             most = max(most, cards)

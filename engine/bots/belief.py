@@ -47,6 +47,7 @@ from engine.bots.search import (
     clearly_better,
     margins_of,
     points_and_count,
+    scores_with_awards,
     search,
 )
 from engine.captures import can_capture, captures
@@ -229,10 +230,7 @@ def rest_value(game: Game, team: int) -> float:
     left = rules.packets_per_hand - game.packet
     size = len(game._table)
     if (phase is Phase.PLAY or phase is Phase.ANNOUNCE) and known(rules.profile, left, size):
-        scores = list(game._scores)
-        for owner, _ in game._r10:  # R10 awards due (bots claim them all), as `chance_of`
-            if scores[owner] < 30:
-                scores[owner] += 10
+        scores = scores_with_awards(game)  # R10 awards due, as `chance_of`
         piles = game.pile_sizes
         chance = rest_chance(
             rules.profile,

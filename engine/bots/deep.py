@@ -33,7 +33,7 @@ from math import comb
 
 from engine.actions import Action
 from engine.bots import Budget, register
-from engine.bots.search import SearchSettings, decide, points_and_count
+from engine.bots.search import SearchSettings, decide, points_and_count, scores_with_awards
 from engine.bots.winchance import win_chance
 from engine.game import Game
 from engine.phase import Phase
@@ -96,20 +96,18 @@ def chance_of(game: Game, team: int) -> float:
     if game._phase is Phase.FINISHED:
         winner = game._winner
         return 0.5 if winner == "draw" else float(winner == team)
-    scores = list(game._scores)
     own_deals = game.dealer & 1 == team
     if game._phase is Phase.WAITING:  # counted already (no claim window): the deal passed
+        scores = game._scores
         return win_chance(rules.profile, scores[team], scores[1 - team], own_deals)
-    for owner, _ in game._r10:  # R10 awards still due (bots claim them all), before the count
-        if scores[owner] < 30:
-            scores[owner] += 10
+    due = scores_with_awards(game)  # R10 awards due, before the count
     piles = game.pile_sizes
     # in the claim window every card is played: what lies on the table goes to nobody (R11)
     remaining = 0 if game._phase is Phase.CLAIMS else 40 - piles[0] - piles[1]
     return expected_chance(
         rules.profile,
-        scores[team],
-        scores[1 - team],
+        due[team],
+        due[1 - team],
         piles[team],
         piles[1 - team],
         remaining,

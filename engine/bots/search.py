@@ -93,11 +93,19 @@ def points_and_count(game: Game, team: int) -> float:
     piles = game.pile_sizes
     if game._phase is not Phase.CLAIMS:  # the hand goes on: the count is still a chance
         return value + count_margin(piles[team], piles[1 - team], game.dealer & 1 == team)
-    for owner, _ in game._r10:  # R10 events still to claim (bots claim them all)
-        if scores[owner] < 30:
-            value += 10 if owner == team else -10
+    due = scores_with_awards(game)
     count = count_points(piles, game.dealer & 1)  # the hand is over: the exact count (R11)
-    return value + count[team] - count[1 - team]
+    return float(due[team] - due[1 - team] + count[team] - count[1 - team])
+
+
+def scores_with_awards(game: Game) -> tuple[int, int]:
+    """Return the scores once the R10 awards still due are claimed (bots claim them all):
+    each adds 10 while its team is below 30, checked claim by claim (R10)."""
+    scores = list(game._scores)
+    for owner, _ in game._r10:
+        if scores[owner] < 30:
+            scores[owner] += 10
+    return scores[0], scores[1]
 
 
 def candidates_of(view: View, plays: list[Play], settings: SearchSettings) -> list[Play]:

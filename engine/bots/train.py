@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from engine.actions import Claim
 from engine.bots.playout import Played, level3_move
 from engine.bots.rest import MODEL_PATH, TABLE_CAP, key_of
+from engine.bots.search import scores_with_awards
 from engine.cards import RANKS
 from engine.events import HandCounted
 from engine.events import Played as PlayedEvent
@@ -53,15 +54,6 @@ class Note:
     lead: int
     piles: tuple[int, int]
     scores: tuple[int, int]
-
-
-def _scores_with_awards(game: Game) -> tuple[int, int]:
-    """The scores with the R10 awards due (bots claim them all; none at 30 or more)."""
-    scores = list(game._scores)
-    for owner, _ in game._r10:
-        if scores[owner] < 30:
-            scores[owner] += 10
-    return scores[0], scores[1]
 
 
 def _over(game: Game) -> bool:
@@ -102,14 +94,14 @@ def self_play(profile: str, seed: str, into: dict[str, Counter[tuple[int, int, i
                 scores[card.seat & 1] += card.points
                 close(counted.piles, (scores[0], scores[1]))
             elif _in_claims(game) or _over(game):
-                close(game.pile_sizes, _scores_with_awards(game))
+                close(game.pile_sizes, scores_with_awards(game))
             elif game.packet != packet and game.hand_number == hand:
                 notes.append(
                     Note(
                         key_of(game.rules.packets_per_hand - game.packet, len(game._table)),
                         (game._turn or 0) & 1,
                         game.pile_sizes,
-                        _scores_with_awards(game),
+                        scores_with_awards(game),
                     )
                 )
         elif phase is Phase.CLAIMS:

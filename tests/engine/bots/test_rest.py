@@ -12,9 +12,16 @@ from engine.bots.belief import LEVEL6, rest_value
 from engine.bots.deep import LEVEL5, win_value
 from engine.bots.playout import level3_move
 from engine.bots.rest import MODEL_PATH, TABLE_CAP, known, model, rest_chance
-from engine.bots.search import candidates_of, margins_of, search
+from engine.bots.search import (
+    candidates_of,
+    margins_of,
+    points_and_count,
+    scores_with_awards,
+    search,
+)
 from engine.bots.train import PROFILES, self_play, train
 from engine.rules import resolve_rules
+from engine.scoring import count_points
 
 
 def test_training_is_reproducible_from_its_seed() -> None:
@@ -128,3 +135,16 @@ def test_level_6_decides_under_a_sample_budget_in_every_profile() -> None:
         assert seat is not None
         action = choose(6, game.view(seat), game.legal_actions(seat), random.Random(2), Budget(4))
         assert action in game.legal_actions(seat)
+
+
+def test_two_awards_due_score_claim_by_claim_in_every_evaluation_R10() -> None:
+    """Two R10 awards due to a team at 20: the first takes it to 30, the second then scores
+    nothing (checked claim by claim). Level 4's points counted both."""
+    game = _first_packet_end("pagat-4p")
+    _play_to_the_claims(game)
+    game._r10 = [(0, 1), (0, 2)]
+    game._scores = [20, 10]
+    count = count_points(game.pile_sizes, game.dealer & 1)
+    assert scores_with_awards(game) == (30, 10)
+    assert points_and_count(game, 0) == 30 - 10 + count[0] - count[1]
+    assert win_value(game, 0) == rest_value(game, 0)

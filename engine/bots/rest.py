@@ -8,11 +8,11 @@ next packet (R4: the dealer's left), some cards are never won (R11: the table at
 to nobody), and the packets still to come bring their own caídas, limpias and rondas
 (R6, R9, R10), 3-4 points a team in pagat-4p's second packet.
 
-`REST` holds, per profile, packets still to play and cards on the table (capped at
-`TABLE_CAP`), what the rest of the hand gave in self-play: the cards each team won and the
+The model (`model`) holds, per profile, packets still to play and cards on the table (capped
+at `TABLE_CAP`), what the rest of the hand gave in self-play: the cards each team won and the
 points each scored (leading team first). `cuarenta train` (`engine.bots.train`) writes it
-from a seed; it is a few hundred KB of counts in ``rest_of_hand.json`` beside this module,
-read once, with no download and nothing beyond the standard library. `rest_chance` then
+from a seed: tens of KB of counts in ``rest_of_hand.json`` beside this module, read once,
+with no download and nothing beyond the standard library. `rest_chance` then
 averages `winchance.win_chance` over that distribution, the cards counted by R11 on the
 piles they would make; cards and points are taken as independent (their joint table would
 be too large to average at every playout's end).
@@ -33,7 +33,7 @@ from engine.scoring import count_points
 TABLE_CAP = 8
 #: fewer self-play packets than this under a key: the even-chance model stands instead.
 LEAST_SAMPLES = 100
-#: where `cuarenta train` writes the model and `REST` reads it.
+#: where `cuarenta train` writes the model and `model` reads it.
 MODEL_PATH = Path(__file__).with_name("rest_of_hand.json")
 
 #: (cards won by the leading team, by the dealing team, times seen)

@@ -220,6 +220,13 @@ def test_the_tv_screen_joined_mid_game_shows_the_whole_log_both_piles_and_no_hid
             expect(tv.locator(f"[data-pile='{team}']")).to_contain_text("cards")
             expect(tv.locator(f"[data-score='{team}']")).to_be_visible()
         tv.screenshot(path=str(artifacts / "tv-1920x1080-mid-game.png"))
+        for _ in range(8):  # a felt just swept clean (a limpia) shows no card: play on a little
+            if tv.locator(".tv-cards .card").count():
+                break
+            shown_at = tv.evaluate("globalThis.__cuarenta.model.lastEvent")
+            last = host.play(stop_after=shown_at).last_event
+            tv.wait_for_function(f"globalThis.__cuarenta.model.lastEvent >= {last}")
+        assert_cards_legible_from_three_metres(tv, 1080)
         # a dropped connection: the screen watches again, and the plays it missed are in its log
         welcomes = tv.evaluate("globalThis.__cuarenta.model.welcomes")
         tv.evaluate("globalThis.__cuarenta.dropConnection()")
@@ -350,6 +357,37 @@ async def play_club_game(ws_url: str, host_key: str) -> str:
         await referee.request(c.Start())
         snap = await referee.next_snapshot(lambda x: x.info.stage == "finished", wait_s=60)
         return snap.info.table
+
+
+TV_CARDS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, w: r.width}; };
+  return {room: box(document.querySelector(".tv-cards")),
+    cards: [...document.querySelectorAll(".tv-cards .card")].map(box)};
+}"""
+
+
+def assert_cards_legible_from_three_metres(tv: Page, height: int) -> None:
+    """The felt's cards lie whole in their room (none cut by it) and take it: as wide as 18% of
+    the screen's height (tv.js cardWidth), or spanning most of the room's width or height. Their
+    corner index (a fifth of a card's width: 12 of the face's 60 units, cards.js) is as tall as
+    the screen's smallest text."""
+    seen = tv.evaluate(TV_CARDS)
+    room, cards = seen["room"], seen["cards"]
+    assert cards, "cards on the felt mid-game"
+    for card in cards:
+        for edge in ("left", "top"):
+            assert card[edge] >= room[edge] - 0.5, (edge, seen)
+        for edge in ("right", "bottom"):
+            assert card[edge] <= room[edge] + 0.5, (edge, seen)
+    smallest = max(14, height * 0.019)
+    assert min(card["w"] for card in cards) / 5 >= smallest, (seen, smallest)
+    spans = [
+        (max(c[far] for c in cards) - min(c[near] for c in cards)) / (room[far] - room[near])
+        for near, far in (("left", "right"), ("top", "bottom"))
+    ]
+    largest = cards[0]["w"] >= height * 0.18 - 1
+    assert largest or max(spans) >= 0.85, (spans, seen)
 
 
 def assert_legible_from_three_metres(tv: Page, height: int) -> None:

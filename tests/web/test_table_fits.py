@@ -3,7 +3,8 @@ the hand and the prompt are on screen at once, and the notice strip covers none 
 game is played by clicking at 1366x768 without the page ever scrolling (issue 14). What the felt
 shows, its cards and its lines of text (the last play, the caída warning), lies wholly inside the
 felt, uncut, at every viewport and however many cards are on it; no part of the table lies on
-another and no name or prompt is cut short.
+another and no name or prompt is cut short. A big screen's room goes to larger cards: at
+1920x1080 the hand's cards are at least 1.3 times as wide as at 1366x768.
 """
 
 from __future__ import annotations
@@ -162,6 +163,12 @@ def assert_table_fits(page: Page) -> dict[str, Any]:
     return seen
 
 
+CARD_WIDTHS = """() => Object.fromEntries([["hand", ".hand .card"], ["felt", ".felt .card"]].map(
+  ([part, cards]) => [part, [...document.querySelectorAll(cards)].map(
+    (e) => e.getBoundingClientRect().width)]))"""
+"""The rendered width of each card in the hand and on the felt."""
+
+
 def open_started_table(page: Page, base: str) -> None:
     create_table(page, base)
     page.click("#go-to-table")
@@ -182,6 +189,7 @@ def test_the_whole_table_is_on_screen_and_notices_cover_none_of_it(
 ) -> None:
     page = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
     open_started_table(page, web_url)
+    widths: dict[str, dict[str, list[float]]] = {}
     for name, viewport in VIEWPORTS.items():
         page.set_viewport_size(viewport)
         page.reload()  # laid out afresh at this size: the seat token brings the player back
@@ -199,6 +207,10 @@ def test_the_whole_table_is_on_screen_and_notices_cover_none_of_it(
         if viewport["width"] >= 1000:  # the side panel scrolls inside itself, never the page
             assert seen["docHeight"] <= viewport["height"]
         page.screenshot(path=artifacts / f"fits-{name}.png")
+        widths[name] = page.evaluate(CARD_WIDTHS)
+    # The same turn at every size: a big screen's room goes to larger cards, not to empty felt.
+    big, laptop = min(widths["1920x1080"]["hand"]), max(widths["1366x768"]["hand"])
+    assert big >= 1.3 * laptop, f"the hand's cards at 1920x1080 and 1366x768: {widths}"
 
 
 def answered_window(page: Page) -> bool:

@@ -20,12 +20,20 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "class") el.classList.add(...String(value).split(/\s+/).filter(Boolean));
     else if (key === "dataset") Object.assign(el.dataset, value);
-    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "style" && typeof value === "object") setStyle(el, value);
     else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
   append(el, children);
   return el;
+}
+
+/** Inline styles; a custom property ("--card-w") needs setProperty: assigning it is ignored. */
+function setStyle(el, style) {
+  for (const [name, value] of Object.entries(style)) {
+    if (name.startsWith("--")) el.style.setProperty(name, value);
+    else el.style[name] = value;
+  }
 }
 
 /** A plain object is attributes; a node, text, number, array or nothing is already a child. */

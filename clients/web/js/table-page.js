@@ -455,13 +455,20 @@ export function openTable(root, key, { errorText }) {
   function fit() {
     const main = root.querySelector(".table-main");
     if (!main) return;
+    const page = root.querySelector(".table-page");
+    // The room beyond a 1366x768 laptop's (a big monitor, a family TV): the cards grow in
+    // proportion with it and the table's text by part of it (style.css --room, --text); a
+    // laptop's or a phone's window keeps the sizes it was fitted at.
+    const room = Math.max(1, Math.min(window.innerWidth / 1366, window.innerHeight / 768));
+    const text = 1 + (room - 1) * 0.6;
+    page?.style.setProperty("--room", room.toFixed(3));
+    page?.style.setProperty("--text", text.toFixed(3));
     const top = main.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
-    const page = root.querySelector(".table-page");
     page?.style.setProperty("--fit-h", `${height}px`);
     // Cards as large as the height allows: a short table (the solo page's bar above it) gets
     // smaller cards rather than a hand below the fold.
-    const card = Math.max(34, Math.min(76, window.innerWidth * 0.12, (height - 260) / 3.9));
+    const card = Math.max(34, Math.min(76 * room, window.innerWidth * 0.12, (height - 260 * text) / 3.9));
     page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
     fitFelt(Math.floor(card));
   }

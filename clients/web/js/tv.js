@@ -90,11 +90,20 @@ function screen(model, events, names, key, leave) {
       t("screen.leave")));
 }
 
-/** Table cards as large as the felt allows: fewer cards, bigger cards. */
+/**
+ * Table cards as large as the felt allows: fewer cards, bigger cards, never one cut by the felt.
+ * For each number of rows (one to four) the width that fits that many rows in the cards' room
+ * (club.css: .tv-cards is a size container, so 100cqw and 100cqh are its room); the largest of
+ * them, at most 18% of the screen's height. A width that fits `per` cards in a row leaves at
+ * most `rows` rows, however the cards wrap.
+ */
 function cardWidth(count) {
-  if (count <= 7) return "min(9vw, 19vh)";
-  if (count <= 10) return "min(7.4vw, 15vh)";
-  return "min(5.8vw, 11.5vh)";
+  const fits = [1, 2, 3, 4].map((rows) => {
+    const per = Math.ceil(Math.max(1, count) / rows);
+    return `min((100cqw - ${per - 1} * var(--tv-gap) - var(--tv-dot)) / ${per}, `
+      + `(100cqh - ${rows - 1} * var(--tv-gap) - var(--tv-dot)) / ${rows * 1.5})`;
+  });
+  return `min(18vh, max(${fits.join(", ")}))`;
 }
 
 function teamBox(model, team, names) {

@@ -49,20 +49,28 @@ export function sheetRows(events, seats) {
   return rows;
 }
 
-/** The sheet as a table: two lines per hand, one per team, the running total at the right. */
+/**
+ * The sheet as a table: two lines per hand, one per team, the running total at the right.
+ * Each head and team cell holds a long and a short form; style.css shows the short one (column
+ * abbreviations, the team as its colour dot, named in a legend above) when the sheet's box is
+ * too narrow for the long one: the side column at 1366x768, a phone.
+ */
 export function sheetTable(rows, names) {
   if (!rows.length) return h("p.hint", t("sheet.empty"));
   const head = ["sheet.hand", "sheet.team", "sheet.caidas", "sheet.limpias", "sheet.rondas",
     "sheet.awards", "sheet.count", "sheet.total"];
-  return h("div.sheet-scroll", h("table.sheet-table",
+  const legend = h("p.sheet-legend", [0, 1].map((team) => h("span.sheet-legend-team",
+    h(`span.sheet-dot.dot-${team}`), names.teamOf(team))));
+  return h("div.sheet-scroll", legend, h("table.sheet-table",
     h("thead", h("tr", head.map((key) => h("th", { scope: "col", title: t(`${key}.tooltip`) },
-      t(key))))),
+      h("span.sheet-long", t(key)), h("span.sheet-short", { "aria-hidden": "true" }, t(`${key}.short`)))))),
     h("tbody", rows.flatMap((row) => [0, 1].map((team) => {
       const s = row.teams[team];
       return h("tr", { class: team === 0 ? "sheet-first" : null, dataset: { hand: String(row.hand),
         team: String(team) } },
       team === 0 ? h("th", { scope: "rowgroup", rowspan: "2" }, formatNumber(row.hand + 1)) : null,
-      h("td.sheet-team", { title: names.teamOf(team) }, h(`span.sheet-dot.dot-${team}`), names.teamOf(team)),
+      h("td.sheet-team", { title: names.teamOf(team) }, h(`span.sheet-dot.dot-${team}`),
+        h("span.sheet-team-name", names.teamOf(team))),
       h("td", s.caidas ? `${formatNumber(s.caidas)}` : "–"),
       h("td", s.limpias ? `${formatNumber(s.limpias)}` : "–"),
       h("td", s.rondas ? `+${formatNumber(s.rondas)}` : "–"),

@@ -2,6 +2,8 @@
 
 - The score sheet in the side column (1366x768) and on a phone shows every column and says whose
   line is whose, without cutting anything at the panel's edge.
+- A chat line reaches a player whose chat is out of sight (below the fold of the side column at
+  1366x768): it is told in the notice strip, and never to the one who wrote it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
+from tests.web.test_browser import STEP_TIMEOUT_MS, create_table
 from tests.web.test_table_fits import VIEWPORTS, open_started_table
 
 pytestmark = pytest.mark.browser
@@ -73,3 +76,48 @@ def test_the_score_sheet_fits_the_side_column_and_a_phone_and_names_both_teams(
     for name, sheets in seen.items():
         for named in sheets:  # each team's full name is on the sheet, uncut
             assert all(any(team in text for text in named) for team in teams), (name, named, teams)
+
+
+IN_VIEW = """(text) => [...document.querySelectorAll("body *")].filter((e) => {
+  if (e.children.length || !e.textContent.includes(text)) return false;
+  let {left, top, right, bottom} = e.getBoundingClientRect();
+  if (e.closest(".visually-hidden") || right - left < 1) return false;
+  for (let a = e.parentElement; a; a = a.parentElement) {  // cut by a scrolling or clipping box
+    if (getComputedStyle(a).overflow === "visible") continue;
+    const r = a.getBoundingClientRect();
+    left = Math.max(left, r.left); top = Math.max(top, r.top);
+    right = Math.min(right, r.right); bottom = Math.min(bottom, r.bottom);
+  }
+  return right > Math.max(left, 0) && bottom > Math.max(top, 0) && left < innerWidth && top < innerHeight;
+}).map((e) => e.className)"""
+"""The elements showing ``text`` that a person can see: on screen, not scrolled out of their box."""
+
+
+@pytest.mark.timeout(120)
+def test_a_chat_line_reaches_the_host_whose_chat_is_below_the_fold(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    host = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    links = create_table(host, web_url)
+    host.click("#go-to-table")
+    host.wait_for_selector("#start-game")
+    guest = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
+    guest.goto(links["join"])
+    guest.wait_for_function("globalThis.__cuarenta?.model?.table?.occupants")
+    guest.fill("#sit-name", "Pepe")
+    guest.click("#sit-down")
+    guest.wait_for_function("globalThis.__cuarenta.model.you !== null")
+    host.wait_for_selector(".host-seat-name >> text=Pepe")
+    host.click("#start-game")
+    host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
+    guest.click("#chat summary")
+    line = "¡Buena suerte, abuela!"
+    guest.fill("#chat-input", line)
+    guest.click("#chat-send")
+    host.wait_for_selector(f"#chat .chat-text >> text={line}", state="attached")
+    seen: list[str] = host.evaluate(IN_VIEW, line)
+    host.screenshot(path=artifacts / "first-evening-chat-1366x768.png")
+    assert seen, f"the host sees nowhere on screen that Pepe wrote {line!r}"
+    assert "Pepe" in host.inner_text(".toast-chat")
+    guest.wait_for_selector(f"#chat .chat-text >> text={line}")
+    assert not guest.locator(".toast-chat").count(), "the writer is not told their own line"

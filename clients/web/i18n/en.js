@@ -363,6 +363,7 @@ export default {
 
   // issue 15: chat
   "chat.title": "Chat",
+  "chat.notice": "{name} says: {text}",
   "chat.lines": "Chat lines",
   "chat.label": "Message",
   "chat.send": "Send",

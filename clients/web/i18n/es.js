@@ -363,6 +363,7 @@ export default {
 
   // issue 15: chat
   "chat.title": "Chat",
+  "chat.notice": "{name} dice: {text}",
   "chat.lines": "Mensajes",
   "chat.label": "Mensaje",
   "chat.send": "Enviar",

@@ -363,6 +363,7 @@ export default {
 
   // issue 15: chat
   "chat.title": "Chat",
+  "chat.notice": "{name} diz: {text}",
   "chat.lines": "Mensagens",
   "chat.label": "Mensagem",
   "chat.send": "Enviar",

@@ -5,6 +5,7 @@
 // and line is set as text (h() makes text nodes), never parsed as markup.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
+import { toast } from "./toasts.js";
 
 const KEEP = 100;
 const QUICK_WORDS = ["chat.quick.nice", "chat.quick.caida", "chat.quick.laugh", "chat.quick.wow",
@@ -35,11 +36,13 @@ export function openChat({ request, model }) {
   const element = h("details#chat.panel.chat-panel", { open: !matchMedia(PHONE).matches },
     summary, h("div.chat-body", list, note, quick, target, form));
   element.addEventListener("toggle", () => { if (element.open) { unread = 0; refresh(); } });
+  let lastSaid = null;
 
   async function say(text) {
     const line = text.trim();
     if (!line) return;
     try {
+      lastSaid = line;
       await request({ type: "chat", text: line });
       if (line === input.value.trim()) input.value = "";
       note.textContent = "";
@@ -54,10 +57,28 @@ export function openChat({ request, model }) {
     lines.push(message);
     if (lines.length > KEEP) lines.splice(0, lines.length - KEEP);
     if (!element.open) unread += 1;
-    list.append(lineOf(message));
+    const item = lineOf(message);
+    list.append(item);
     while (list.children.length > KEEP) list.firstElementChild.remove();
     list.scrollTop = list.scrollHeight;
+    // At 1366x768 the chat sits below the fold of the side column (which scrolls inside itself),
+    // on a phone below the table: a line its reader cannot see there is told in the notice strip.
+    const own = message.text === lastSaid && (message.seat ?? null) === (model.you ?? null);
+    if (!own && !onScreen(item)) toast(t("chat.notice", { name: message.name, text: message.text }), "chat");
     refresh();
+  }
+
+  /** Whether any of `el` shows: inside the window and every clipping box around it (none if closed). */
+  function onScreen(el) {
+    let { left, top, right, bottom } = el.getBoundingClientRect();
+    if (right - left < 1 || bottom - top < 1) return false;
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      if (getComputedStyle(box).overflow === "visible") continue;
+      const r = box.getBoundingClientRect();
+      left = Math.max(left, r.left); top = Math.max(top, r.top);
+      right = Math.min(right, r.right); bottom = Math.min(bottom, r.bottom);
+    }
+    return right > Math.max(left, 0) && bottom > Math.max(top, 0) && left < innerWidth && top < innerHeight;
   }
 
   function lineOf(message) {

@@ -4,6 +4,9 @@
   line is whose, without cutting anything at the panel's edge.
 - A chat line reaches a player whose chat is out of sight (below the fold of the side column at
   1366x768): it is told in the notice strip, and never to the one who wrote it.
+- A host who chose not to fill the free chairs with bots is not offered a start the server refuses
+  (it answered a bare "Ahora no se puede" under a hint promising bots): the start waits for every
+  chair, and the hint says how to fill one.
 """
 
 from __future__ import annotations
@@ -121,3 +124,31 @@ def test_a_chat_line_reaches_the_host_whose_chat_is_below_the_fold(
     assert "Pepe" in host.inner_text(".toast-chat")
     guest.wait_for_selector(f"#chat .chat-text >> text={line}")
     assert not guest.locator(".toast-chat").count(), "the writer is not told their own line"
+
+
+@pytest.mark.timeout(120)
+def test_without_bots_at_the_start_the_host_is_told_to_fill_the_chairs_first(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    host = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    host.goto(f"{web_url}/")
+    host.fill("#player-name", "Abuela Rosa")
+    host.uncheck("#fill-bots")  # the family means to sit down together
+    host.click("button[type=submit]")
+    host.click("#go-to-table")
+    host.wait_for_selector("#start-game")
+    host.screenshot(path=artifacts / "first-evening-start-waiting.png")
+    hint = host.inner_text("#start-game + .hint")
+    assert host.is_disabled("#start-game"), f"a start the server refuses is offered: {hint!r}"
+    assert "Sentar un bot" in hint and "bots al empezar" not in hint, hint
+    while host.locator("[data-action='add-bot']").count():  # the host seats a bot in each chair
+        left = host.locator("[data-action='add-bot']").count()
+        host.locator("[data-action='add-bot']").first.click()
+        host.wait_for_function(
+            "n => document.querySelectorAll(\"[data-action='add-bot']\").length < n", arg=left
+        )
+    assert host.is_enabled("#start-game")
+    assert "sentados" in host.inner_text("#start-game + .hint")
+    host.click("#start-game")
+    host.wait_for_selector(".hand .card, .game-over", timeout=STEP_TIMEOUT_MS)
+    assert not host.locator(".toast-error").count()

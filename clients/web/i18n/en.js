@@ -208,6 +208,8 @@ export default {
   "host.options": "House rules",
   "host.start": "Start the game",
   "host.start.hint": "Free seats are filled with bots at the start.",
+  "host.start.waiting": "Some chairs are still free: wait for everyone to sit down, or press “{button}” by each free chair.",
+  "host.start.ready": "Everyone is seated: start when you are ready.",
   "host.referee": "Referee",
   "host.misdeal": "Declare a misdeal",
   "host.misdeal.confirm": "Declare a misdeal? The table's penalty applies.",

@@ -208,6 +208,8 @@ export default {
   "host.options": "Reglas de la casa",
   "host.start": "Empezar el juego",
   "host.start.hint": "Las sillas libres se llenan con bots al empezar.",
+  "host.start.waiting": "Aún hay sillas libres: espera a que todos se sienten o pulsa «{button}» junto a cada silla libre.",
+  "host.start.ready": "Ya están todos sentados: empieza cuando quieras.",
   "host.referee": "Árbitro",
   "host.misdeal": "Declarar mala repartición",
   "host.misdeal.confirm": "¿Declarar mala repartición? Se aplica el castigo de la mesa.",

@@ -208,6 +208,8 @@ export default {
   "host.options": "Regras da casa",
   "host.start": "Começar o jogo",
   "host.start.hint": "As cadeiras livres são preenchidas com bots ao começar.",
+  "host.start.waiting": "Ainda há cadeiras livres: espere todos se sentarem ou toque em “{button}” ao lado de cada cadeira livre.",
+  "host.start.ready": "Todos estão sentados: comece quando quiser.",
   "host.referee": "Árbitro",
   "host.misdeal": "Declarar má distribuição",
   "host.misdeal.confirm": "Declarar má distribuição? Aplica-se o castigo da mesa.",

@@ -68,10 +68,15 @@ function optionsForm(model, send) {
   return h("details.host-options", h("summary", t("host.options")), fields);
 }
 
-/** The panel; `send` sends a request and reports errors; `start` fills bots then starts. */
-export function hostPanel(model, { send, start }) {
+/**
+ * The panel; `send` sends a request and reports errors; `start` fills bots then starts, when
+ * `fillBots` (the home form's choice). Without it the server refuses to start with a chair free:
+ * the button waits, and the hint under it says what to do instead of promising bots.
+ */
+export function hostPanel(model, { send, start, fillBots = true }) {
   const table = model.table;
   const lobby = !table.started;
+  const waiting = !fillBots && table.occupants.some((occupant) => occupant.empty);
   const seats = Array.from({ length: table.seats }, (_, seat) => seatRow(model, seat, send));
   return h("section.panel.host-panel", { "aria-labelledby": "host-title" },
     h("h2#host-title", t("host.title")),
@@ -83,8 +88,10 @@ export function hostPanel(model, { send, start }) {
     lobby ? optionsForm(model, send) : null,
     lobby ? h("button.btn.btn-primary.btn-wide", {
       type: "button", id: "start-game", dataset: { focus: "start" }, onclick: start,
+      disabled: waiting || null, "aria-describedby": "start-hint",
     }, t("host.start")) : null,
-    lobby ? h("p.hint", t("host.start.hint")) : null,
+    lobby ? h("p#start-hint.hint", waiting ? t("host.start.waiting", { button: t("host.addBot") })
+      : t(fillBots ? "host.start.hint" : "host.start.ready")) : null,
     table.stage === "playing" && table.seats === 4 ? h("div.referee", // R14: none with two
       h("h3", t("host.referee")),
       h("button.btn.btn-small.btn-quiet", {

@@ -275,9 +275,14 @@ export function openTable(root, key, { errorText }) {
     draw();
   }
 
+  /** Whether the start fills free chairs with bots: the home form's choice (yes if unknown). */
+  function fillsBots() {
+    return remember.setup(key)?.fillBots ?? true;
+  }
+
   async function start() {
     const setup = remember.setup(key) || { fillBots: true, botLevel: 3 };
-    if (setup.fillBots) {
+    if (fillsBots()) {
       for (const [seat, occupant] of model.table.occupants.entries()) {
         if (occupant.empty) await send({ type: "add_bot", seat, level: setup.botLevel });
       }
@@ -432,7 +437,7 @@ export function openTable(root, key, { errorText }) {
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";
     const side = model.screenMode ? [logPanel(model, names)] : [
-      model.isHost ? hostPanel(model, { send, start }) : null,
+      model.isHost ? hostPanel(model, { send, start, fillBots: fillsBots() }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
       model.table.started ? sheetPanel(rows, names, finished || summaryOpen) : null,
       logPanel(model, names),

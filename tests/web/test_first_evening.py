@@ -32,7 +32,8 @@ SHEET_CUTS = """() => [...document.querySelectorAll(".sheet-scroll")].flatMap((b
     const r = cell.getBoundingClientRect();
     if (!r.width || getComputedStyle(cell).display === "none") continue;
     if (r.right > edge.right + 0.5 || r.left < edge.left - 0.5) cuts.push(
-      `"${cell.innerText}" reaches past the box (${r.left}-${r.right} in ${edge.left}-${edge.right})`);
+      `"${cell.innerText}" reaches past the box `
+      + `(${r.left}-${r.right} in ${edge.left}-${edge.right})`);
     // Text cut short inside its cell (an ellipsis) hides whose line it is.
     for (const part of [cell, ...cell.querySelectorAll("span")]) {
       const shown = part.getBoundingClientRect().width > 1;
@@ -47,7 +48,8 @@ text ellipsized."""
 
 TEAMS_NAMED = """() => [...document.querySelectorAll(".sheet-scroll")].map((box) =>
   [...box.querySelectorAll(".sheet-legend-team, .sheet-team")].filter(
-    (e) => e.getBoundingClientRect().width > 1 && e.innerText.trim()).map((e) => e.innerText.trim()))"""
+    (e) => e.getBoundingClientRect().width > 1 && e.innerText.trim())
+    .map((e) => e.innerText.trim()))"""
 """The team names a reader sees in each sheet (in its legend or in its rows)."""
 
 
@@ -91,7 +93,8 @@ IN_VIEW = """(text) => [...document.querySelectorAll("body *")].filter((e) => {
     left = Math.max(left, r.left); top = Math.max(top, r.top);
     right = Math.min(right, r.right); bottom = Math.min(bottom, r.bottom);
   }
-  return right > Math.max(left, 0) && bottom > Math.max(top, 0) && left < innerWidth && top < innerHeight;
+  return right > Math.max(left, 0) && bottom > Math.max(top, 0)
+    && left < innerWidth && top < innerHeight;
 }).map((e) => e.className)"""
 """The elements showing ``text`` that a person can see: on screen, not scrolled out of their box."""
 
@@ -140,7 +143,8 @@ def test_without_bots_at_the_start_the_host_is_told_to_fill_the_chairs_first(
     host.screenshot(path=artifacts / "first-evening-start-waiting.png")
     hint = host.inner_text("#start-game + .hint")
     assert host.is_disabled("#start-game"), f"a start the server refuses is offered: {hint!r}"
-    assert "Sentar un bot" in hint and "bots al empezar" not in hint, hint
+    assert "Sentar un bot" in hint, hint
+    assert "bots al empezar" not in hint, hint
     while host.locator("[data-action='add-bot']").count():  # the host seats a bot in each chair
         left = host.locator("[data-action='add-bot']").count()
         host.locator("[data-action='add-bot']").first.click()

@@ -2,6 +2,7 @@
 // Returns null for events nobody needs to read (internal steps).
 import { t } from "../i18n/index.js";
 import { cardName, cardShort } from "./cards.js";
+import { teamOf } from "./seats.js";
 
 /**
  * @param {object} event an engine or table event (PROTOCOL.md)
@@ -87,4 +88,70 @@ function played(event, who, line) {
   const out = line(event.points ? "score" : "play", key, params, Boolean(event.caida || event.limpia));
   if (event.missed?.length) out.text += ` ${t("log.missed", { count: event.missed.length })}`;
   return out;
+}
+
+/**
+ * R6/R8 decisions a stand-in makes only when the table leaves them to people (manual options);
+ * a card played and a claim are always someone's decision.
+ */
+function decided(event, options) {
+  if (event.type === "played" || event.type === "claimed") return true;
+  if (event.type === "announced") return options?.announcements === "manual";
+  if (event.type === "missed_taken") return options?.sequence === "manual";
+  return false;
+}
+
+/**
+ * The events the log leaves out, by number: lines that would tell a player nothing.
+ *
+ * A stand-in (`stand_in`) is told only once it made a decision for the seat. A player who
+ * reloads the page, or whose phone drops off the wifi for a moment, is back before their turn:
+ * "A bot plays for Lucía / Lucía is back" would be a stand-in that never played, repeated at
+ * every reload, and the seat's "Away" badge already shows the absence while it lasts. Once the
+ * bot plays a card or claims for the seat, the absence changed the game: both lines are shown,
+ * at the places they happened. The events carry no clock, and the log must read the same for
+ * everyone and after a reload (it is redrawn from the events), so what counts is a decision,
+ * not the seconds away; a turn timer's timeout is a stand-in's decision too.
+ *
+ * The R10 claim window (`claims_opened`, `claims_closed`) is told only when a claim was made in
+ * it (anyone's: the claims' own lines need it) or the viewer's team could claim, having made a
+ * caída this hand (the claim prompt offers those ranks). A window nobody could use is a
+ * formality of every hand's end: the felt shows its countdown while it is open, and a line
+ * "nobody claims" after every hand would crowd out the plays; a spectator sees it only around a
+ * claim.
+ * @param {[number, object][]} events one game's events in order (state.js gameEvents)
+ * @param {{you: number | null, seats: number, options?: object}} viewer
+ * @returns {Set<number>}
+ */
+export function quietEvents(events, { you, seats, options = {} }) {
+  const quiet = new Set();
+  const team = you === null || you === undefined ? null : teamOf(you, seats);
+  const away = new Map(); // seat -> { n: its stand_in's number (null: never told), acted }
+  let caida = false; // the viewer's team made a caída this hand
+  let claimWindow = null; // the open claim window: { n, claimed }
+  for (const [n, e] of events) {
+    if (e.type === "stand_in" && e.active) {
+      away.set(e.seat, { n, acted: false });
+    } else if (e.type === "stand_in") {
+      const stint = away.get(e.seat) || { n: null, acted: false };
+      away.delete(e.seat);
+      if (!stint.acted) {
+        quiet.add(n);
+        if (stint.n !== null) quiet.add(stint.n);
+      }
+    } else if (typeof e.seat === "number" && away.has(e.seat) && decided(e, options)) {
+      away.get(e.seat).acted = true;
+    }
+    if (e.type === "hand_started") caida = false;
+    if (e.type === "played" && e.caida && team !== null && teamOf(e.seat, seats) === team) caida = true;
+    if (e.type === "claims_opened") claimWindow = { n, claimed: false };
+    if (e.type === "claimed" && claimWindow) claimWindow.claimed = true;
+    if (e.type === "claims_closed" && claimWindow) {
+      if (!claimWindow.claimed && !caida) quiet.add(claimWindow.n).add(n);
+      claimWindow = null;
+    }
+  }
+  for (const stint of away.values()) if (!stint.acted && stint.n !== null) quiet.add(stint.n);
+  if (claimWindow && !claimWindow.claimed && !caida) quiet.add(claimWindow.n);
+  return quiet;
 }

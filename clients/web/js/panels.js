@@ -2,7 +2,7 @@
 // awards) and the end of the game with its rematch.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { describeEvent } from "./event-text.js";
+import { describeEvent, quietEvents } from "./event-text.js";
 import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
 
@@ -15,9 +15,15 @@ export function explain(event) {
   return words.length ? words.join(" ") : null;
 }
 
-/** The current game's log, worded now (this language, these names), newest first. */
+/**
+ * The current game's log, worded now (this language, these names), newest first, without the
+ * lines that tell this viewer nothing (event-text.js quietEvents: a stand-in that never played,
+ * a claim window nobody could use).
+ */
 export function logPanel(model, names) {
-  const entries = gameEvents(model).map(([n, event]) => ({ n, tip: explain(event),
+  const events = gameEvents(model);
+  const quiet = quietEvents(events, viewerOf(model));
+  const entries = events.filter(([n]) => !quiet.has(n)).map(([n, event]) => ({ n, tip: explain(event),
     ...(describeEvent(event, names) || {}) }))
     .filter((e) => e.text).slice(-60).reverse();
   return h("section.panel.log-panel", { "aria-labelledby": "log-title" },
@@ -26,6 +32,12 @@ export function logPanel(model, names) {
       ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, {
         dataset: { n: String(e.n) }, title: e.tip, class: e.tip ? "has-tip" : null }, e.text)))
       : h("p.hint", t("log.empty")));
+}
+
+/** Who reads the log, for quietEvents: the viewer's seat (null: a spectator) and the options. */
+export function viewerOf(model) {
+  return { you: model.you, seats: model.table?.seats ?? 4,
+    options: model.table?.options || {} };
 }
 
 export function summaryPanel(model, names, onClose) {
@@ -65,6 +77,21 @@ function rematchLine(model, asked) {
   return h("p#rematch-count.hint", t("end.rematchCount", { count: askedPeople.length, seats: people.length }));
 }
 
+/**
+ * The final score under the headline and in its order: "Pepe y Este ganan 44–8" over 44 – 8, the
+ * winner's number first, each number over its team's colour dot and name (in seat order the
+ * numbers read 8 – 44 under a headline saying 44–8). A draw has no winner to put first: team 0,
+ * then team 1, as the scoreboard above the felt has them.
+ */
+export function finalScore(g, names) {
+  const order = g.winner === "draw" ? [0, 1] : [g.winner, 1 - g.winner];
+  const side = (team) => h("span.final-team", { dataset: { team: String(team) } },
+    h("span.final-points", { dataset: { final: String(team) } }, g.scores[team]),
+    h("span.final-name", h(`span.sheet-dot.dot-${team}`), names.teamOf(team)));
+  return h("p.final-score", { role: "group", "aria-label": t("end.final") },
+    side(order[0]), h("span.final-dash", { "aria-hidden": "true" }, "–"), side(order[1]));
+}
+
 export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
   const g = model.game;
   if (!g || g.phase !== "finished") return null;
@@ -74,8 +101,7 @@ export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
     { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
   return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
     h("h2#end-title", title),
-    h("p.final-score", { "aria-label": t("end.final") },
-      h("span", { dataset: { final: "0" } }, g.scores[0]), " – ", h("span", { dataset: { final: "1" } }, g.scores[1])),
+    finalScore(g, names),
     model.you !== null ? h("button.btn.btn-primary", {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,

@@ -8,12 +8,12 @@ import { remember } from "./storage.js";
 import {
   applyDeadlines, applyEvent, applyPresence, applySnapshot, emptyModel,
 } from "./state.js";
-import { describeEvent } from "./event-text.js";
+import { describeEvent, quietEvents } from "./event-text.js";
 import { seatName, teamPlayers } from "./seats.js";
 import { secondsLeft, tableView } from "./table-view.js";
 import { newSelection } from "./play.js";
 import { hostPanel } from "./host-panel.js";
-import { gameOverPanel, logPanel, summaryPanel } from "./panels.js";
+import { gameOverPanel, logPanel, summaryPanel, viewerOf } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { clearToasts, toast } from "./toasts.js";
@@ -183,7 +183,9 @@ export function openTable(root, key, { errorText }) {
       summaryOpen = false;
     }
     const told = describeEvent(event, names);
-    if (told?.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
+    // A banner for a line the log leaves out (a claim window nobody here could use) is noise too.
+    if (told?.banner && document.visibilityState !== "hidden"
+      && !quietEvents(gameEvents(model), viewerOf(model)).has(n)) toast(told.text, told.kind);
   }
 
   /** The events survive a reload of this tab; the whole log comes from /watch-log anyway. */

@@ -8,7 +8,8 @@
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { cardElement, cardShort } from "./cards.js";
-import { describeEvent } from "./event-text.js";
+import { describeEvent, quietEvents } from "./event-text.js";
+import { finalScore } from "./panels.js";
 import { teamOf } from "./seats.js";
 import { qrCode, tableUrl } from "./share.js";
 
@@ -67,6 +68,8 @@ function screen(model, events, names, key, leave) {
   const g = model.game;
   const seats = model.table.seats;
   const lastPlay = [...events].reverse().find(([, e]) => e.type === "played");
+  // The room's screen reads the log as a spectator: no seat, no team to claim for.
+  const quiet = quietEvents(events, { you: null, seats, options: model.table.options });
   return h("div.tv", { dataset: { stage: model.table.stage } },
     h("header.tv-top",
       teamBox(model, 0, names), centre(model, names), teamBox(model, 1, names)),
@@ -82,7 +85,7 @@ function screen(model, events, names, key, leave) {
       h("section.tv-log", { "aria-labelledby": "tv-log-title" },
         h("h2#tv-log-title", t("tv.log", { count: events.length })),
         h("ol.tv-log-lines", events.map(([n, event]) => {
-          const told = describeEvent(event, names);
+          const told = quiet.has(n) ? null : describeEvent(event, names);
           return told ? h(`li.log-${told.kind}`, { dataset: { n: String(n) } }, told.text) : null;
         }).reverse()))),
     h("figure.tv-qr", qrCode(tableUrl(key), t("tv.qr")), h("figcaption", t("tv.qr"))),
@@ -152,8 +155,7 @@ function lastPlayLine(event, names) {
 function finalLine(g, names) {
   return h("section.game-over.tv-final", { "aria-labelledby": "end-title" },
     h("h2#end-title", g.winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) })),
-    h("p.final-score", h("span", { dataset: { final: "0" } }, g.scores[0]), " – ",
-      h("span", { dataset: { final: "1" } }, g.scores[1])));
+    finalScore(g, names));
 }
 
 /** The score sheet: one row per counted hand (R11), the running score from the events' points. */

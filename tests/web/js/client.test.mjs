@@ -9,7 +9,7 @@ import {
 } from "../../../clients/web/js/captures.js";
 import { screenPositions, teamOf } from "../../../clients/web/js/seats.js";
 import { applyEvent, applySnapshot, emptyModel } from "../../../clients/web/js/state.js";
-import { describeEvent } from "../../../clients/web/js/event-text.js";
+import { describeEvent, quietEvents } from "../../../clients/web/js/event-text.js";
 import { byRank } from "../../../clients/web/js/cards.js";
 import { unfold } from "../../../clients/web/js/connection.js";
 
@@ -169,4 +169,39 @@ test("R10 claim choices: only the ranks the player's team caught by a caída thi
   assert.deepEqual(caughtByCaida(model), ["7", "K"]);
   model.you = null; // a spectator claims nothing
   assert.deepEqual(caughtByCaida(model), []);
+});
+
+test("the log leaves out a stand-in that never played and a claim window nobody could use", () => {
+  const played = (seat, caida = false) => ({ type: "played", seat, card: "5D", take: caida ? ["5C"] : [], caida });
+  const away = { type: "stand_in", seat: 0, active: true, reason: "disconnected" };
+  const back = { type: "stand_in", seat: 0, active: false, reason: "returned" };
+  const numbered = (events) => events.map((e, i) => [i + 1, e]);
+  const quiet = (events, viewer = { you: 0, seats: 4 }) => [...quietEvents(numbered(events), viewer)].sort();
+  // A reload: away and back with no decision of seat 0 between (the others' plays do not count).
+  assert.deepEqual(quiet([played(1), away, played(1), back]), [2, 4]);
+  // Still away, nothing played for the seat yet: the badge tells it, not the log.
+  assert.deepEqual(quiet([away, played(1)]), [1]);
+  // The bot played for seat 0: both lines are told, and a stand-in still playing too.
+  assert.deepEqual(quiet([away, played(0), back]), []);
+  assert.deepEqual(quiet([away, played(0)]), []);
+  // An automatic announcement is nobody's decision; a manual one is the stand-in's.
+  const ronda = { type: "announced", seat: 0, call: "ronda", points: 4 };
+  assert.deepEqual(quiet([away, ronda, back]), [1, 3]);
+  assert.deepEqual(quiet([away, ronda, back], { you: 0, seats: 4, options: { announcements: "manual" } }), []);
+  // A return whose start was never told (the game began with the seat empty-handed): left out.
+  assert.deepEqual(quiet([{ type: "game_started" }, back]), [2]);
+  // R10: the window is told around a claim, or to the team that made a caída this hand.
+  const opened = { type: "claims_opened", hand: 0 };
+  const closed = { type: "claims_closed" };
+  const hand = [{ type: "hand_started", hand: 0 }, played(1, true)];
+  assert.deepEqual(quiet([...hand, opened, closed]), [3, 4]);
+  assert.deepEqual(quiet([...hand, opened, closed], { you: 3, seats: 4 }), []);
+  assert.deepEqual(quiet([...hand, opened, closed], { you: null, seats: 4 }), [3, 4]);
+  const claim = { type: "claimed", seat: 2, rank: "5", valid: false, points: 0 };
+  assert.deepEqual(quiet([...hand, opened, claim, closed], { you: null, seats: 4 }), []);
+  // Last hand's caída does not make this hand's window worth a line; an open window is judged too.
+  assert.deepEqual(quiet([...hand, opened, closed, { type: "hand_started", hand: 1 }, opened],
+    { you: 1, seats: 4 }), [6]);
+  // Heads-up (R14): the team is the seat.
+  assert.deepEqual(quiet([...hand, opened, closed], { you: 1, seats: 2 }), []);
 });

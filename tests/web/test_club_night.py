@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from clients.session import ClientSession
 from engine.game import Game
@@ -121,19 +122,25 @@ def test_players_chat_together_and_a_spectators_line_reaches_spectators_only(
         host.screenshot(path=str(artifacts / f"chat-{width}x{height}.png"))
 
 
+CHAT_CLEAR_OF_FELT = """() => {
+  const chat = document.querySelector("#chat");
+  const felt = document.querySelector(".felt, .table-main");
+  if (!chat || !felt) return false;
+  const a = chat.getBoundingClientRect(), b = felt.getBoundingClientRect();
+  return a.left >= b.right || a.right <= b.left || a.top >= b.bottom || a.bottom <= b.top;
+}"""
+
+
 def assert_chat_beside_the_table(page: Page, width: int) -> None:
-    """The chat never overlaps the felt: beside it on wide screens, below it on a phone."""
-    chat_box = page.locator("#chat").bounding_box()
-    felt = page.locator(".felt, .table-main").first.bounding_box()
-    assert chat_box is not None
-    assert felt is not None
-    overlaps = not (
-        chat_box["x"] >= felt["x"] + felt["width"]
-        or chat_box["x"] + chat_box["width"] <= felt["x"]
-        or chat_box["y"] >= felt["y"] + felt["height"]
-        or chat_box["y"] + chat_box["height"] <= felt["y"]
-    )
-    assert not overlaps, (width, chat_box, felt)
+    """The chat never overlaps the felt: beside it on wide screens, below it on a phone.
+
+    Checked once the page has laid itself out for the new size (its fit runs on resize)."""
+    try:
+        page.wait_for_function(CHAT_CLEAR_OF_FELT, timeout=5000)
+    except PlaywrightTimeout:
+        chat_box = page.locator("#chat").bounding_box()
+        felt = page.locator(".felt, .table-main").first.bounding_box()
+        raise AssertionError(("the chat overlaps the felt", width, chat_box, felt)) from None
 
 
 class Host:

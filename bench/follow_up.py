@@ -13,9 +13,9 @@ import argparse
 import random
 
 from bench import tournament
-from engine.actions import Action, Play
+from engine.actions import Action
 from engine.bots import Budget, Policy, register
-from engine.bots.counting import position_of, without_gifts
+from engine.bots.counting import best_of, own_plays, position_of, without_gifts
 from engine.bots.partner import partner_ranked
 from engine.bots.routine import routine
 from engine.views import View
@@ -33,10 +33,8 @@ def follow_up_policy(weight: float) -> Policy:
         decided, action = routine(view, legal)
         if decided:
             return action
-        plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
-        ranked = partner_ranked(view, without_gifts(position_of(view), plays), weight)
-        best = ranked[0][0]
-        return rng.choice([play for worth, play in ranked if worth >= best - 1e-9])
+        plays = without_gifts(position_of(view), own_plays(view, legal))
+        return best_of(partner_ranked(view, plays, weight), rng)
 
     return policy
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.counting import Position, position_of, ranked_plays, without_gifts
+from engine.bots.counting import Position, own_plays, position_of, ranked_plays, without_gifts
 from engine.bots.deep import GAME_VALUE, LEVEL5, POINT_WEIGHT, SAMPLE_FACTOR, chance_of
 from engine.bots.partner import partner_ranked
 from engine.bots.rest import key_of, known, rest_chance
@@ -227,14 +227,13 @@ def rest_value(game: Game, team: int) -> float:
     brought in self-play (`rest`), not from an even split of the cards left."""
     phase = game._phase
     rules = game.rules
-    left = rules.packets_per_hand - game.packet
-    size = len(game._table)
-    if (phase is Phase.PLAY or phase is Phase.ANNOUNCE) and known(rules.profile, left, size):
+    key = key_of(rules.packets_per_hand - game.packet, len(game._table))
+    if (phase is Phase.PLAY or phase is Phase.ANNOUNCE) and known(rules.profile, key):
         scores = scores_with_awards(game)  # R10 awards due, as `chance_of`
         piles = game.pile_sizes
         chance = rest_chance(
             rules.profile,
-            key_of(left, size),
+            key,
             scores[team],
             scores[1 - team],
             piles[team],
@@ -280,7 +279,7 @@ def belief_search(
         return action
     if budget.samples:
         budget = Budget(budget.samples * SAMPLE_FACTOR, budget.deadline, budget.clock)
-    plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
+    plays = own_plays(view, legal)
     settings = LEVEL6_WEIGHTED if WEIGHTED else LEVEL6
     candidates = candidates_of(view, plays, settings)
     if len(candidates) == 1:

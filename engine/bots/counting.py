@@ -361,6 +361,17 @@ def best_play(pos: Position, plays: list[Play]) -> Play:
     return chosen
 
 
+def own_plays(view: View, legal: tuple[Action, ...]) -> list[Play]:
+    """Return the plays among ``legal`` that are the viewer's own (a bot's choices)."""
+    return [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
+
+
+def best_of(ranked: list[tuple[float, Play]], rng: random.Random) -> Play:
+    """Return the best of (worth, play) best first, ties broken by ``rng``."""
+    best = ranked[0][0]
+    return rng.choice([play for worth, play in ranked if worth >= best - 1e-9])
+
+
 @register(3)
 def counting(
     view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
@@ -369,7 +380,4 @@ def counting(
     decided, action = routine(view, legal)
     if decided:
         return action
-    plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
-    ranked = ranked_plays(position_of(view), plays)
-    best = ranked[0][0]
-    return rng.choice([play for worth, play in ranked if worth >= best - 1e-9])
+    return best_of(ranked_plays(position_of(view), own_plays(view, legal)), rng)

@@ -66,9 +66,10 @@ def model() -> Mapping[str, Mapping[str, tuple[Cards, Points]]]:
     return out
 
 
-def known(profile: str, packets_left: int, table_size: int) -> bool:
-    """Tell whether the model has enough self-play for this packet (else: level 5's model)."""
-    return key_of(packets_left, table_size) in model().get(profile, {})
+def known(profile: str, key: str) -> bool:
+    """Tell whether the model has enough self-play for this packet (`key_of`; else level 5's
+    even split stands)."""
+    return key in model().get(profile, {})
 
 
 @lru_cache(maxsize=65536)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action, Play
 from engine.bots import Budget, register
-from engine.bots.counting import WIN_VALUE, position_of, ranked_plays, without_gifts
+from engine.bots.counting import WIN_VALUE, own_plays, position_of, ranked_plays, without_gifts
 from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
 from engine.bots.playout import play_out
@@ -262,7 +262,7 @@ def decide(
     decided, action = routine(view, legal)
     if decided:
         return action
-    plays = [a for a in legal if isinstance(a, Play) and a.seat == view.viewer]
+    plays = own_plays(view, legal)
     candidates = candidates_of(view, plays, settings)
     if len(candidates) == 1:
         return candidates[0]

@@ -11,7 +11,7 @@ from engine.bots import Budget, choose
 from engine.bots.belief import LEVEL6, rest_value
 from engine.bots.deep import LEVEL5, win_value
 from engine.bots.playout import level3_move
-from engine.bots.rest import MODEL_PATH, TABLE_CAP, known, model, rest_chance
+from engine.bots.rest import MODEL_PATH, TABLE_CAP, key_of, known, model, rest_chance
 from engine.bots.search import (
     candidates_of,
     margins_of,
@@ -65,8 +65,9 @@ def test_the_committed_model_is_the_trainers_and_covers_every_packet() -> None:
     for profile in PROFILES:
         for left in range(1, resolve_rules(profile).packets_per_hand):
             for table in range(5):
-                assert known(profile, left, table), (profile, left, table)
-        assert not known(profile, resolve_rules(profile).packets_per_hand, 0)  # a hand's start
+                assert known(profile, key_of(left, table)), (profile, left, table)
+        start = key_of(resolve_rules(profile).packets_per_hand, 0)  # a hand's first packet
+        assert not known(profile, start)
 
 
 def test_the_rest_chance_is_a_chance_that_grows_with_the_score_and_the_pile_R11_R12() -> None:
@@ -100,7 +101,7 @@ def _play_to_the_claims(game: Game) -> None:
 def test_level_6_values_a_packets_end_by_the_rest_of_the_hand_and_a_hands_end_as_level_5() -> None:
     game = _first_packet_end("pagat-4p")
     assert game.phase in (Phase.PLAY, Phase.ANNOUNCE)
-    assert known("pagat-4p", 1, len(game._table))
+    assert known("pagat-4p", key_of(1, len(game._table)))
     for team in (0, 1):
         assert rest_value(game, team) != win_value(game, team)
     _play_to_the_claims(game)  # the hand is over: the count is exact

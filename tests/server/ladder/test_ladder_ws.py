@@ -135,7 +135,8 @@ async def test_r14_new_ends_the_streak_and_deals_against_level_1(
         assert fresh.last.result == "abandoned"
         assert fresh.chica is not None
         assert (fresh.streak, fresh.level, fresh.chica.level) == (0, 1, 1)
-        assert fresh.chica.table != won.chica.table if won.chica else True
+        assert won.chica is not None
+        assert fresh.chica.table != won.chica.table
         assert fresh.best == won.best
 
 

@@ -56,6 +56,17 @@ def create_table(page: Page, base: str) -> dict[str, str]:
     }
 
 
+def host_at_table(
+    new_context: NewContext, web_url: str, viewport: dict[str, int]
+) -> tuple[Page, dict[str, str]]:
+    """A host (es-EC) who created a table and sits at it, not started: the page and its links."""
+    host = new_context(viewport=viewport, locale="es-EC").new_page()
+    links = create_table(host, web_url)
+    host.click("#go-to-table")
+    host.wait_for_selector("#start-game")
+    return host, links
+
+
 def decide(page: Page) -> bool:
     """Make this seat's next decision with the keyboard; False once the game is over.
 
@@ -316,10 +327,7 @@ def test_manual_announcements_and_manual_capture_picks(
 def test_a_guest_sits_down_through_the_join_link_under_a_name(
     new_context: NewContext, web_url: str
 ) -> None:
-    host = new_context(viewport=DESKTOP, locale="es-EC").new_page()
-    links = create_table(host, web_url)
-    host.click("#go-to-table")
-    host.wait_for_selector("#start-game")
+    host, links = host_at_table(new_context, web_url, DESKTOP)
     guest = new_context(viewport=PHONE, locale="es-EC").new_page()
     guest.goto(links["join"])
     guest.fill("#sit-name", "Marta")  # a first visit: the page asks for a name before seating

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import STEP_TIMEOUT_MS, create_table
+from tests.web.test_browser import STEP_TIMEOUT_MS, host_at_table
 from tests.web.test_table_fits import VIEWPORTS, open_started_table
 
 pytestmark = pytest.mark.browser
@@ -103,10 +103,7 @@ IN_VIEW = """(text) => [...document.querySelectorAll("body *")].filter((e) => {
 def test_a_chat_line_reaches_the_host_whose_chat_is_below_the_fold(
     new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
-    host = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
-    links = create_table(host, web_url)
-    host.click("#go-to-table")
-    host.wait_for_selector("#start-game")
+    host, links = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
     guest = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
     guest.goto(links["join"])
     guest.wait_for_function("globalThis.__cuarenta?.model?.table?.occupants")

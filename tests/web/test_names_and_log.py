@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import create_table
+from tests.web.test_browser import host_at_table
 from tests.web.test_table_fits import VIEWPORTS, click_decision, open_started_table
 
 pytestmark = pytest.mark.browser
@@ -57,10 +57,7 @@ def test_the_log_names_people_after_a_reload_and_follows_a_language_switch(
 def test_a_spectator_arriving_mid_game_sees_the_log_so_far_and_players_see_them(
     new_context: NewContext, web_url: str
 ) -> None:
-    host = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
-    links = create_table(host, web_url)
-    host.click("#go-to-table")
-    host.wait_for_selector("#start-game")
+    host, links = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
     host.click("#start-game")
     play(host, 3)
     watcher = new_context(viewport=VIEWPORTS["1280x720"], locale="es-EC").new_page()

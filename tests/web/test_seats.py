@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import create_table, model
+from tests.web.test_browser import create_table, host_at_table, model
 from tests.web.test_table_fits import VIEWPORTS
 
 pytestmark = pytest.mark.browser
@@ -20,10 +20,7 @@ pytestmark = pytest.mark.browser
 def test_a_friend_chooses_the_partners_chair_and_the_host_moves_them(
     new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
-    host = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
-    links = create_table(host, web_url)
-    host.click("#go-to-table")
-    host.wait_for_selector("#start-game")
+    host, links = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
     you = model(host, "m.you")
     partner = (you + 2) % 4
     friend = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgpack
@@ -11,7 +11,7 @@ import msgpack
 from clients.session import ClientSession, RequestRefused
 from engine.actions import action_from_json
 from engine.cards import card_code
-from engine.events import PacketDealt
+from engine.events import GameOver, PacketDealt
 from engine.game import Game
 from engine.record import Record
 from protocol import client_messages as c
@@ -34,6 +34,24 @@ async def seat_four(
         await session.request(c.Join(key=created.join_key))
         sessions.append(session)
     return sessions, created
+
+
+def seeds_not_won_on_the_deal(profile: str = "pagat-4p") -> Callable[[], int]:
+    """Random game seeds, skipping any whose first deal ends the game at once (a cuarenta, R6).
+
+    For tests that need a game to reach a given point of its first hand; a later hand can still
+    end the game, so a test waiting past it must also accept a finished game.
+    """
+    rng = random.Random()
+
+    def seed() -> int:
+        while True:
+            candidate = rng.getrandbits(32)
+            game = Game.new(profile, seed=candidate)
+            if not any(isinstance(event, GameOver) for event in game.start_events):
+                return candidate
+
+    return seed
 
 
 async def play_until_finished(

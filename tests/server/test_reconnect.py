@@ -12,7 +12,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
-from tests.server.players import play_until_finished, seat_four
+from tests.server.players import play_until_finished, seat_four, seeds_not_won_on_the_deal
 from tests.serving import StartServer
 
 
@@ -32,7 +32,9 @@ def _played_by(seat: int, after: int):  # type: ignore[no-untyped-def]
 async def test_a_dropped_player_is_played_for_then_resumes_missing_nothing_r7(
     start_server: StartServer,
 ) -> None:
-    async with start_server(claim_window_s=0.05, away_turn_s=0.2) as server:
+    async with start_server(
+        claim_window_s=0.05, away_turn_s=0.2, seeds=seeds_not_won_on_the_deal()
+    ) as server:
         sessions, created = await seat_four(server, keep_frames=False)
         watcher = await ClientSession.connect(server.ws_url, "Eva")
         await watcher.request(c.Watch(key=created.watch_key))

@@ -24,10 +24,13 @@ import { motionFor } from "./motion.js";
 import { turnCue } from "./turn-cue.js";
 import { openChat } from "./chat.js"; // issue 15: chat
 import { openTv } from "./tv.js"; // issue 15: the TV table screen
+import { yourChairNote } from "./seat-choice.js";
 
 /** Refusals that mean "this key cannot seat you": watch instead (a watch link, a full table). */
 const WATCH_INSTEAD = new Set(["not_found", "forbidden", "no_free_seat", "table_locked", "wrong_phase",
   "seat_taken"]);
+/** Refusals that leave the choice open: someone else was quicker to that chair (or to the last). */
+const CHOOSE_AGAIN = new Set(["seat_taken", "no_free_seat"]);
 
 /**
  * Open the table reached through `key` in `root`; returns its redraw function, whose `close()`
@@ -42,8 +45,9 @@ export function openTable(root, key, { errorText }) {
   let summaryOpen = false;
   let focusPending = false;
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
-  let joinRefused = false;
-  let wantedSeat = null; // the free chair the visitor clicked, or null for the first free one // this key cannot seat anyone (a watch link): stop offering a seat
+  let joinRefused = false; // this key cannot seat anyone (a watch link): stop offering a seat
+  let wantedSeat = null; // the free chair the visitor clicked, or null for the first free one
+  let typedName = null; // the name being typed in the "choose your chair" panel
   const hostKey = remember.hostKey(key);
 
   const names = {
@@ -295,7 +299,7 @@ export function openTable(root, key, { errorText }) {
   /** A visitor chose a free chair: sit there under the name given (asked for if missing). */
   function sitAt(seat) {
     const input = root.querySelector("#sit-name");
-    const name = (input?.value || remember.name()).trim();
+    const name = (input?.value ?? remember.name()).trim();
     if (!name) {
       input?.focus();
       toast(t("sit.needName"), "warn");
@@ -305,6 +309,19 @@ export function openTable(root, key, { errorText }) {
     wantsSeat = true;
     wantedSeat = seat;
     conn.reconnectNow(); // the name travels in the hello of the new connection
+  }
+
+  /** A seated player moves to a free chair before the start (the protocol's sit). */
+  function moveTo(seat) {
+    send({ type: "sit", seat });
+  }
+
+  /** Who may take a free chair now, and how: a visitor sits, a seated player moves; else null. */
+  function chairChoice() {
+    if (model.table.started) return null;
+    if (model.role === "player") return { take: moveTo, moving: true };
+    if (model.role === "spectator" && !joinRefused) return { take: sitAt, moving: false };
+    return null;
   }
 
   async function join() {
@@ -317,7 +334,7 @@ export function openTable(root, key, { errorText }) {
       await conn.request({ type: "join", key: joinWith, seat });
     } catch (error) {
       if (error.code === "offline") return; // the next welcome tries again
-      joinRefused = true;
+      joinRefused = !CHOOSE_AGAIN.has(error.code);
       if (!WATCH_INSTEAD.has(error.code) || asked) toast(errorText(error), "error");
       await watch();
     }
@@ -332,12 +349,19 @@ export function openTable(root, key, { errorText }) {
     }
   }
 
-  /** Before the start, a visitor watching without a name may take a seat under a name. */
+  /**
+   * Before the start, a visitor watching through the join link chooses a chair under a name: the
+   * free chairs around the table say with whom and against whom each one plays, and a click on
+   * one sits there; "any chair" takes the first free one. What is typed survives the redraws
+   * that others' arrivals cause.
+   */
   function sitPanel() {
     if (model.role !== "spectator" || joinRefused || model.table.started) return null;
     if (!model.table.occupants.some((o) => o.empty)) return null;
+    if (typedName === null) typedName = remember.name();
     const input = h("input#sit-name", { maxlength: 32, autocomplete: "nickname", required: true,
-      value: remember.name() });
+      value: typedName, dataset: { focus: "sit-name" },
+      oninput: (event) => { typedName = event.target.value; } });
     return h("form.panel.sit-panel", {
       "aria-labelledby": "sit-title",
       onsubmit: (event) => {
@@ -350,9 +374,15 @@ export function openTable(root, key, { errorText }) {
       },
     },
     h("h2#sit-title", t("sit.title")),
-    h("div.field", h("label", { for: "sit-name" }, t("home.name")), input),
-    h("button.btn.btn-primary.btn-wide", { type: "submit", id: "sit-down" }, t("sit.button")),
-    h("p.hint", t("sit.hint")));
+    h("div.sit-row",
+      h("div.field", h("label", { for: "sit-name" }, t("home.name")), input),
+      h("button.btn", { type: "submit", id: "sit-down" }, t("sit.button"))),
+    h("p.hint", t(model.table.seats === 4 ? "sit.hint" : "sit.hint.two", { button: t("seat.sitHere") })));
+  }
+
+  /** A redraw put the focus back in the name field: the caret goes back after what was typed. */
+  function keepCaretAtEnd(input) {
+    if (input && document.activeElement === input) input.setSelectionRange(input.value.length, input.value.length);
   }
 
   function drawStatus() {
@@ -433,8 +463,7 @@ export function openTable(root, key, { errorText }) {
     document.body.classList.toggle("screen-mode", model.screenMode);
     if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
     chat.refresh(); // issue 15
-    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims,
-      sitAt: model.role === "spectator" && !joinRefused && !model.table.started ? sitAt : null };
+    const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims, chooseChair: chairChoice() };
     const events = gameEvents(model);
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";
@@ -449,10 +478,12 @@ export function openTable(root, key, { errorText }) {
     ];
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: model.table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", model.screenMode ? null : sitPanel(), tableView(model, ctx),
+    h("div.table-main", model.screenMode ? null : sitPanel(),
+      model.screenMode || model.isHost ? null : yourChairNote(model), tableView(model, ctx),
       gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
         sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
     h("aside.table-side", side)));
+    keepCaretAtEnd(root.querySelector("#sit-name"));
     fit();
     motion.after();
     focusFirstChoice();

@@ -6,6 +6,7 @@ import { cardBack, cardElement, cardShort } from "./cards.js";
 import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
 import { actionBar, handView, pickTableCard, tableCardMarks } from "./play.js";
+import { emptyChair } from "./seat-choice.js";
 
 const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
 
@@ -56,21 +57,6 @@ function scoreboard(model, tools) {
       h("span.target", t("score.target"))));
 }
 
-/** An empty chair before the start: who it sits with, and (for a visitor) a button to take it. */
-function emptySeatChoice(model, seat, ctx) {
-  const seats = model.table.seats;
-  const partner = seats === 4 ? model.table.occupants[(seat + 2) % 4] : null;
-  const withWhom = partner && !partner.empty ? t("seat.partnerOf", { name: seatName(partner, (seat + 2) % 4, 4) })
-    : null;
-  return [
-    withWhom ? h("div.seat-with", withWhom) : null,
-    ctx?.sitAt ? h("button.btn.btn-small.btn-primary", {
-      type: "button", dataset: { action: `sit-${seat}`, focus: `sit-${seat}` },
-      onclick: () => ctx.sitAt(seat),
-    }, t("seat.sitHere")) : null,
-  ];
-}
-
 function seatPanel(model, seat, position, ctx) {
   const g = model.game;
   const seats = model.table.seats;
@@ -107,7 +93,7 @@ function seatPanel(model, seat, position, ctx) {
     occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
   h("div.seat-badges", badges),
   isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
-  occupant.empty && !model.table.started ? emptySeatChoice(model, seat, ctx) : null,
+  occupant.empty && !model.table.started ? emptyChair(model, seat, ctx?.chooseChair) : null,
   !you && g && handSize ? h("div.seat-cards", { "aria-label": tn("seat.cards", handSize) },
     Array.from({ length: handSize }, () => cardBack())) : null);
 }

@@ -28,8 +28,9 @@ function tableCard(table) {
         h("strong.lobby-score", table.scores[0])),
       h("p.lobby-team.lobby-team-1", h("span.lobby-names", seats === 2 ? seatName(people[1], 1, 2) : team(1)),
         h("strong.lobby-score", table.scores[1]))),
-    h("p.lobby-meta", t(`profile.${table.profile}`), " · ", t(`club.stage.${table.stage}`), " · ",
-      t("club.spectators", { count: table.spectators })),
+    // Each fact whole on its line ("1 mirando" never split on a phone): the row breaks between them.
+    h("p.lobby-meta", h("span", t(`profile.${table.profile}`)), " · ", h("span", t(`club.stage.${table.stage}`)),
+      " · ", h("span", t("club.spectators", { count: table.spectators }))),
     h("a.btn.btn-primary.lobby-watch", { href: `/t/${encodeURIComponent(table.watch)}?screen` }, t("club.watch")));
 }
 

@@ -6,6 +6,8 @@
 - A returning guest (the browser knows their name) is placed in the first free chair, which may
   be an opponent's: the page says whose chair it is, and one click moves them beside the
   grandmother, a move that survives a reload (the seat token follows the chair).
+- Two guests reaching for the same chair: the slower one is told the chair is taken and still
+  chooses among the others (the choice used to vanish for good).
 - Once the game starts no chair is offered, and the server refuses a late sit.
 """
 
@@ -17,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, WebSocketRoute
 
 from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
@@ -137,6 +139,37 @@ def test_a_returning_guest_placed_against_the_grandmother_moves_beside_her_in_on
     host.wait_for_selector(".seat[data-seat='1'][data-state='bot']")
     host.select_option("[data-action='move-2']", "3")
     guest.wait_for_function("globalThis.__cuarenta.model.you === 3")
+
+
+@pytest.mark.timeout(120)
+def test_a_guest_who_loses_a_chair_to_a_quicker_one_still_chooses_among_the_others(
+    new_context: NewContext, web_url: str
+) -> None:
+    host, links = hosted_table(new_context, web_url, "Ana")
+    guest = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    sockets: list[WebSocketRoute] = []
+    deaf = [False]  # once set, the first connection hears nothing more: its page falls behind
+
+    def relay(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        first = not sockets
+        sockets.append(ws)
+        server.on_message(lambda message: None if first and deaf[0] else ws.send(message))
+
+    guest.route_web_socket("**/ws", relay)
+    guest.goto(links["join"])
+    guest.wait_for_selector("[data-action='sit-3']")
+    deaf[0] = True
+    sit_down(new_context, links["join"], "Beto", 3)  # quicker: the guest's page has not heard
+    host.wait_for_selector(".seat[data-seat='3'] >> text=Beto")
+    guest.fill("#sit-name", "Nico")
+    guest.click("[data-action='sit-3']")
+    guest.wait_for_selector(".toast >> text=Esa silla está ocupada")
+    guest.wait_for_selector(".seat[data-seat='3'] >> text=Beto")
+    guest.click("[data-action='sit-2']")  # the choice is still there: Ana's partner's chair
+    guest.wait_for_function("globalThis.__cuarenta.model.role === 'player'")
+    assert model(guest, "m.you") == 2
+    assert len(sockets) >= 2
 
 
 def sit_after_the_start(ws_url: str, join_key: str) -> ErrorCode:

@@ -125,6 +125,10 @@ def test_a_returning_guest_placed_against_the_grandmother_moves_beside_her_in_on
     assert partner_chair.inner_text() == "Cambiarme aquí"
     assert "Pareja de Abuela Rosa" in chair(guest, 2)
     guest.screenshot(path=artifacts / "seating-move-phone-390x844.png")
+    # The host sees whose partner each free chair makes its next occupant, and arranges people
+    # from the host panel: the ring offers her no chair (her page's gold button is the start).
+    host.wait_for_selector(".seat[data-seat='3'] >> text=Pareja de Nico")
+    assert host.locator("[data-action^='sit-']").count() == 0
 
     partner_chair.click()
     guest.wait_for_function("globalThis.__cuarenta.model.you === 2")

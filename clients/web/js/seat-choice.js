@@ -20,7 +20,7 @@ export function company(occupants, seat, you = null) {
   const seats = occupants.length;
   const taken = (other) => other !== you && occupants[other] && !occupants[other].empty;
   const named = (other) => called(occupants[other], other, seats);
-  const beside = seats === 2 ? [1 - seat] : [(seat + 1) % 4, (seat + 3) % 4];
+  const beside = seats === 2 ? [1 - seat] : [(seat + 1) % 4, (seat + 3) % 4].sort(); // in seat order
   const partner = seats === 4 && taken((seat + 2) % 4) ? named((seat + 2) % 4) : null;
   return { partner, opponents: beside.filter(taken).map(named) };
 }
@@ -38,10 +38,12 @@ export function companyLines(occupants, seat, you = null) {
 
 /**
  * An empty chair before the start: its company and, for whoever may take it (`choose`: a
- * visitor's sit or a player's move, null for anyone else), the button that takes it.
+ * visitor's sit or a player's move, null for anyone else), the button that takes it. For a
+ * player moving, the company is the one they would have there; for the others (the host seats
+ * bots and moves people from the host panel), the one whoever sits there will have.
  */
 export function emptyChair(model, seat, choose) {
-  const you = model.role === "player" ? model.you : null;
+  const you = choose?.moving ? model.you : null;
   return [
     companyLines(model.table.occupants, seat, you).map((line) => h("div.seat-with", line)),
     choose ? h("button.btn.btn-small.btn-primary", {

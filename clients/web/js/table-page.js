@@ -316,10 +316,13 @@ export function openTable(root, key, { errorText }) {
     send({ type: "sit", seat });
   }
 
-  /** Who may take a free chair now, and how: a visitor sits, a seated player moves; else null. */
+  /**
+   * Who may take a free chair now, and how: a visitor sits, a seated guest moves; else null (the
+   * host arranges the chairs, her own too, from the host panel: the page's gold is her start).
+   */
   function chairChoice() {
     if (model.table.started) return null;
-    if (model.role === "player") return { take: moveTo, moving: true };
+    if (model.role === "player") return model.isHost ? null : { take: moveTo, moving: true };
     if (model.role === "spectator" && !joinRefused) return { take: sitAt, moving: false };
     return null;
   }

@@ -72,7 +72,7 @@ export default {
 
   "share.title": "Table links",
   "share.join": "Link to play",
-  "share.join.hint": "Whoever opens it takes a free seat.",
+  "share.join.hint": "Whoever opens it chooses a free chair before the start.",
   "share.watch": "Link to watch",
   "share.watch.hint": "Shows public information only: never anyone's cards.",
   "share.copy": "Copy",

@@ -72,7 +72,7 @@ export default {
 
   "share.title": "Enlaces de la mesa",
   "share.join": "Enlace para jugar",
-  "share.join.hint": "Quien lo abre toma una silla libre.",
+  "share.join.hint": "Quien lo abre elige una silla libre antes de empezar.",
   "share.watch": "Enlace para mirar",
   "share.watch.hint": "Solo ve lo público: nunca las cartas de nadie.",
   "share.copy": "Copiar",

@@ -72,7 +72,7 @@ export default {
 
   "share.title": "Links da mesa",
   "share.join": "Link para jogar",
-  "share.join.hint": "Quem abrir ocupa uma cadeira livre.",
+  "share.join.hint": "Quem abrir escolhe uma cadeira livre antes do início.",
   "share.watch": "Link para assistir",
   "share.watch.hint": "Mostra só o que é público: nunca as cartas de ninguém.",
   "share.copy": "Copiar",

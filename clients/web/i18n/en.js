@@ -159,6 +159,7 @@ export default {
   "cue.sound.off": "Sound: off",
   "cue.sound.tooltip": "A short tone when it is your turn",
   "cue.notify": "Notify me",
+  "cue.toHand": "Your turn · see your hand",
   "fx.caida": "Caída!",
   "fx.limpia": "Limpia!",
   "fx.ronda": "Ronda!",

@@ -159,6 +159,7 @@ export default {
   "cue.sound.off": "Sonido: no",
   "cue.sound.tooltip": "Un tono corto cuando te toca",
   "cue.notify": "Avisarme",
+  "cue.toHand": "Te toca jugar · ver tu mano",
   "fx.caida": "¡Caída!",
   "fx.limpia": "¡Limpia!",
   "fx.ronda": "¡Ronda!",

@@ -159,6 +159,7 @@ export default {
   "cue.sound.off": "Som: não",
   "cue.sound.tooltip": "Um toque curto quando for a sua vez",
   "cue.notify": "Avisar-me",
+  "cue.toHand": "Sua vez · ver sua mão",
   "fx.caida": "Caída!",
   "fx.limpia": "Limpia!",
   "fx.ronda": "Ronda!",

@@ -490,6 +490,7 @@ export function openTable(root, key, { errorText }) {
     fit();
     motion.after();
     focusFirstChoice();
+    cue.follow(); // the hand may have moved out of sight (or back)
   }
 
   /** The table takes the window's height below what sits above it: nothing to scroll to. */
@@ -564,6 +565,7 @@ export function openTable(root, key, { errorText }) {
     conn.close();
     clearInterval(ticker);
     window.removeEventListener("resize", fit);
+    cue.close();
     stopKeys();
   };
   return draw;

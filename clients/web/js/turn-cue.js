@@ -1,9 +1,12 @@
 // Your turn, unmistakably: the prompt (the action bar), the tab's title, an optional sound (off
 // by default, remembered in localStorage) and, when the tab is hidden, a desktop notification if
-// the person allowed them. Nothing here decides anything: it only follows "legal moves appeared".
+// the person allowed them, and a notice in the strip while the hand is scrolled out of sight (a
+// phone player reading the chat), which brings the hand back at a tap. Nothing here decides
+// anything: it only follows "legal moves appeared".
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { remember } from "./storage.js";
+import { keepClear, pin, unpin } from "./toasts.js";
 
 let audio = null;
 
@@ -24,8 +27,29 @@ function beep() {
   }
 }
 
+/** The player's hand and prompt, if less than half of them is in the window. */
+function handOutOfSight() {
+  const mine = document.querySelector(".mine");
+  const box = mine?.getBoundingClientRect();
+  if (!box?.height) return null;
+  const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  return seen < box.height / 2 ? mine : null;
+}
+
 export function turnCue() {
   let yours = false;
+
+  /** Your turn and your hand out of sight: say so in the strip, whose tap shows the hand. */
+  function follow() {
+    const mine = yours ? handOutOfSight() : null;
+    if (!mine) { unpin("turn"); return; }
+    const arrow = mine.getBoundingClientRect().top < 0 ? "↑" : "↓";
+    const still = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    pin("turn", `${t("cue.toHand")} ${arrow}`, () => document.querySelector(".mine")
+      ?.scrollIntoView({ block: "end", behavior: still ? "auto" : "smooth" }));
+    keepClear();
+  }
+  window.addEventListener("scroll", follow, { passive: true });
 
   function title() {
     document.title = yours ? `● ${t("cue.title")} · ${t("app.title")}` : t("app.title");
@@ -36,6 +60,7 @@ export function turnCue() {
     if (on === yours) return;
     yours = on;
     title();
+    follow();
     if (!on) return;
     if (remember.sound()) beep();
     if (document.visibilityState === "hidden" && globalThis.Notification?.permission === "granted") {
@@ -64,5 +89,10 @@ export function turnCue() {
     ];
   }
 
-  return { set, controls, title };
+  function close() {
+    window.removeEventListener("scroll", follow);
+    unpin("turn");
+  }
+
+  return { set, controls, title, follow, close };
 }

@@ -1,0 +1,99 @@
+"""The table page as a player lives it: notices reach a phone player wherever the page is
+scrolled (never over the hand), a flying card never passes over the score panel, the top bar
+and the notice strip grow with the table on a big screen, a refusal says what to do instead,
+and the replay tells the game as the live log did.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.web.conftest import NewContext
+from tests.web.test_table_fits import (
+    SETTLED,
+    VIEWPORTS,
+    open_started_table,
+    overlaps,
+)
+
+pytestmark = pytest.mark.browser
+
+BOX = "(e) => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top,"
+BOX += " right: r.right, bottom: r.bottom}; }"
+
+PHONE_WITH_BARS = {"width": 390, "height": 664}
+NOTICE = """(text) => import('/js/toasts.js').then((m) => m.toast(text, 'score'))"""
+
+
+def seen(page: Page, selector: str) -> dict[str, Any]:
+    """Where `selector` lies in the window, whether it is whole (no ellipsis), and the window."""
+    found: dict[str, Any] = page.evaluate(
+        f"""(selector) => {{ const e = document.querySelector(selector); const box = {BOX};
+          return {{...box(e), whole: e.scrollWidth <= e.clientWidth, text: e.innerText,
+            view: innerHeight, hand: [...document.querySelectorAll('.hand .card, .action-bar')]
+              .map(box)}}; }}""",
+        selector,
+    )
+    return found
+
+
+def in_window(box: dict[str, Any]) -> bool:
+    """Shown (not a hidden, empty box), and wholly inside the window's height."""
+    return 0 <= box["top"] < box["bottom"] <= box["view"]
+
+
+def notice_after_scrolling(page: Page, scroll: str, text: str) -> dict[str, Any]:
+    page.evaluate(scroll)
+    page.evaluate(SETTLED)
+    page.evaluate(NOTICE, text)
+    selector = f".toast[title='{text}']"
+    page.wait_for_selector(selector)
+    return seen(page, selector)
+
+
+@pytest.mark.timeout(120)
+def test_a_phone_player_scrolled_away_still_sees_the_notices_and_never_over_the_hand(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    page = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
+    open_started_table(page, web_url)  # this player's turn: the hand is to be played
+    # Down at the chat and the log, below the table: the caída is told in the window.
+    bottom = "window.scrollTo(0, document.documentElement.scrollHeight)"
+    notice = notice_after_scrolling(page, bottom, "Marta hace caída: +2")
+    assert page.evaluate("scrollY") > 300
+    assert in_window(notice), notice
+    page.screenshot(path=artifacts / "polish-phone-scrolled-notice.png")
+    # The hand up at the top of the window: the notice goes elsewhere than over its cards.
+    to_hand = "window.scrollBy(0, document.querySelector('.mine').getBoundingClientRect().top - 4)"
+    notice = notice_after_scrolling(page, to_hand, "Pepe hace limpia: +2")
+    assert in_window(notice), notice
+    assert not any(overlaps(notice, part) for part in notice["hand"]), notice
+    page.screenshot(path=artifacts / "polish-phone-hand-at-top.png")
+
+
+@pytest.mark.timeout(120)
+def test_your_turn_out_of_sight_is_told_and_a_tap_brings_the_hand(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    """A phone whose browser bars leave 390x664 of page: scrolled down to the chat, the hand is
+    out of sight (at 390x844 the whole side column is shorter than the window)."""
+    page = new_context(viewport=PHONE_WITH_BARS, locale="es-EC").new_page()
+    open_started_table(page, web_url)  # the start button, below the table, left it scrolled
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_selector(".toast-turn", state="detached")  # the hand in sight: nothing to say
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_selector(".toast-turn")
+    turn = seen(page, ".toast-turn")
+    assert in_window(turn), turn
+    assert turn["text"].startswith("Te toca jugar")
+    page.screenshot(path=artifacts / "polish-phone-your-turn.png")
+    page.click(".toast-turn")
+    page.wait_for_function(
+        """() => { const r = document.querySelector('.mine').getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= innerHeight; }"""
+    )
+    page.wait_for_selector(".toast-turn", state="detached")

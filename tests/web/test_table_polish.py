@@ -16,6 +16,7 @@ from tests.web.conftest import NewContext
 from tests.web.test_table_fits import (
     SETTLED,
     VIEWPORTS,
+    click_decision,
     open_started_table,
     overlaps,
 )
@@ -97,3 +98,45 @@ def test_your_turn_out_of_sight_is_told_and_a_tap_brings_the_hand(
           return r.top >= 0 && r.bottom <= innerHeight; }"""
     )
     page.wait_for_selector(".toast-turn", state="detached")
+
+
+WATCH_OVER_SCORES = """() => {
+  window.__flown = {kinds: [], over: []};
+  const box = (e) => e.getBoundingClientRect();
+  const cross = (a, b) => a.left < b.right && b.left < a.right
+    && a.top < b.bottom && b.top < a.bottom;
+  const watch = () => {
+    const teams = [...document.querySelectorAll('.scoreboard .team')].map(box);
+    for (const card of document.querySelectorAll('.fly-card')) {
+      const kind = [...card.classList].find((c) => c.startsWith('fly-') && c !== 'fly-card');
+      if (!__flown.kinds.includes(kind)) __flown.kinds.push(kind);
+      const r = box(card);
+      if (teams.some((t) => cross(r, t))) __flown.over.push({kind, card: card.dataset.card,
+        top: r.top, left: r.left, bottom: r.bottom});
+    }
+    requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+}"""
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("size", ["1366x768", "phone-390x844"])
+def test_a_flying_card_never_passes_over_the_score_panel(
+    new_context: NewContext, web_url: str, artifacts: Path, size: str
+) -> None:
+    """Trails (chair to felt) and captures (chair to felt, then to the capturer's chair) are all
+    watched frame by frame: no flying card ever lies over a team's score box."""
+    page = new_context(
+        viewport=VIEWPORTS[size], locale="es-EC", reduced_motion="no-preference"
+    ).new_page()
+    open_started_table(page, web_url)
+    page.evaluate(WATCH_OVER_SCORES)
+    for _ in range(30):
+        kinds = page.evaluate("__flown.kinds")
+        if {"fly-trail", "fly-capture", "fly-taken"} <= set(kinds) or not click_decision(page):
+            break
+    page.wait_for_function("!document.querySelector('.fly-card')")  # the last flights landed
+    flown = page.evaluate("__flown")
+    assert flown["over"] == [], flown["over"][:5]
+    assert {"fly-trail", "fly-capture", "fly-taken"} <= set(flown["kinds"]), flown["kinds"]

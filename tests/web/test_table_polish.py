@@ -140,3 +140,34 @@ def test_a_flying_card_never_passes_over_the_score_panel(
     flown = page.evaluate("__flown")
     assert flown["over"] == [], flown["over"][:5]
     assert {"fly-trail", "fly-capture", "fly-taken"} <= set(flown["kinds"]), flown["kinds"]
+
+
+TEXT_SIZES = """() => Object.fromEntries([
+  ['table', '.table-page'], ['brand', '.brand-name'], ['rules', '.topbar-rules'],
+  ['solo', '.topbar-solo'], ['language', '#lang'], ['notice', '.toast']].map(([part, selector]) =>
+  [part, parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)]).concat([
+  ['bar', document.querySelector('.topbar').getBoundingClientRect().height],
+  ['strip', document.querySelector('#toasts').getBoundingClientRect().height]]))"""
+
+
+@pytest.mark.timeout(120)
+def test_the_top_bar_and_the_notice_strip_grow_with_the_table_on_a_big_screen(
+    new_context: NewContext, web_url: str, artifacts: Path
+) -> None:
+    page = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    open_started_table(page, web_url)
+    sizes = {}
+    for name in ("1366x768", "1920x1080"):
+        page.set_viewport_size(VIEWPORTS[name])
+        page.evaluate(SETTLED)
+        page.evaluate(NOTICE, "Marta hace caída: +2")
+        page.wait_for_selector(".toast")
+        sizes[name] = page.evaluate(TEXT_SIZES)
+        page.screenshot(path=artifacts / f"polish-top-{name}.png")
+    laptop, big = sizes["1366x768"], sizes["1920x1080"]
+    grown = big["table"] / laptop["table"]
+    assert grown > 1.15, sizes  # the table's own text grows on the big screen (--text)
+    # Every word above the table grows as much as the table's, and so does the room for them.
+    for part in ("brand", "rules", "solo", "language", "notice", "strip"):
+        assert big[part] / laptop[part] == pytest.approx(grown, rel=0.03), (part, sizes)
+    assert big["bar"] / laptop["bar"] == pytest.approx(grown, rel=0.08), sizes

@@ -501,10 +501,11 @@ export function openTable(root, key, { errorText }) {
     // The room beyond a 1366x768 laptop's (a big monitor, a family TV): the cards grow in
     // proportion with it and the table's text by part of it (style.css --room, --text); a
     // laptop's or a phone's window keeps the sizes it was fitted at.
+    // On the root: the top bar and the notice strip above the table grow with it.
     const room = Math.max(1, Math.min(window.innerWidth / 1366, window.innerHeight / 768));
     const text = 1 + (room - 1) * 0.6;
-    page?.style.setProperty("--room", room.toFixed(3));
-    page?.style.setProperty("--text", text.toFixed(3));
+    document.documentElement.style.setProperty("--room", room.toFixed(3));
+    document.documentElement.style.setProperty("--text", text.toFixed(3));
     const top = main.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
     page?.style.setProperty("--fit-h", `${height}px`);
@@ -565,6 +566,7 @@ export function openTable(root, key, { errorText }) {
     conn.close();
     clearInterval(ticker);
     window.removeEventListener("resize", fit);
+    for (const name of ["--room", "--text"]) document.documentElement.style.removeProperty(name);
     cue.close();
     stopKeys();
   };

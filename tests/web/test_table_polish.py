@@ -171,3 +171,35 @@ def test_the_top_bar_and_the_notice_strip_grow_with_the_table_on_a_big_screen(
     for part in ("brand", "rules", "solo", "language", "notice", "strip"):
         assert big[part] / laptop[part] == pytest.approx(grown, rel=0.03), (part, sizes)
     assert big["bar"] / laptop["bar"] == pytest.approx(grown, rel=0.08), sizes
+
+
+REFUSED = """(request) => globalThis.__cuarenta.send(request).then(() =>
+  [...document.querySelectorAll('.toast-error')].map((e) => ({text: e.innerText,
+    whole: e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight})))"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("locale", "rematch", "lobby"),
+    [
+        ("es-EC", "La revancha se pide al final de la partida", "Eso se cambia al terminar"),
+        ("en-US", "Ask for a rematch once the game is over", "That changes once this game"),
+    ],
+)
+def test_a_request_out_of_its_moment_says_what_to_do_instead(
+    new_context: NewContext, web_url: str, locale: str, rematch: str, lobby: str
+) -> None:
+    """The server answers wrong_phase to a rematch mid-game and to a seat change during a game;
+    the phone player reads, whole in the strip, when it will be possible (not a bare 'not now'),
+    and a late 'nothing to claim' (R10) after the window closed is no news at all."""
+    page = new_context(viewport=VIEWPORTS["phone-390x844"], locale=locale).new_page()
+    open_started_table(page, web_url)
+    told = page.evaluate(REFUSED, {"type": "rematch"})
+    assert [t["text"] for t in told] == [rematch], told
+    assert all(t["whole"] for t in told), told
+    told = page.evaluate(REFUSED, {"type": "add_bot", "seat": 0, "level": 1})
+    assert told, "the refusal is told"
+    assert told[-1]["text"].startswith(lobby), told
+    assert all(t["whole"] for t in told), told
+    page.evaluate("document.querySelector('#toasts').replaceChildren()")
+    assert page.evaluate(REFUSED, {"type": "no_claim"}) == []

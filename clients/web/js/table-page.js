@@ -17,6 +17,7 @@ import { gameOverPanel, logPanel, summaryPanel, viewerOf } from "./panels.js";
 import { sharePanel } from "./share.js";
 import { freeGameButton, freeGameKeys } from "./free-game.js";
 import { clearToasts, toast } from "./toasts.js";
+import { refusalIsMoot, refusalText } from "./refusals.js";
 import { cardName } from "./cards.js";
 import { gameEvents, lastSummary } from "./state.js";
 import { sheetPanel, sheetRows, sheetTable } from "./sheet.js";
@@ -258,12 +259,12 @@ export function openTable(root, key, { errorText }) {
     if (region && text) region.textContent = text;
   }
 
-  /** Send a request; a refusal is told in a banner, never swallowed. */
+  /** Send a request; a refusal is told in a banner (what to do instead), never swallowed. */
   async function send(message) {
     try {
       return await conn.request(message);
     } catch (error) {
-      toast(errorText(error), "error");
+      if (!refusalIsMoot(error, message, model)) toast(refusalText(error, message, errorText), "error");
       return null;
     }
   }
@@ -323,7 +324,9 @@ export function openTable(root, key, { errorText }) {
   function chairChoice() {
     if (model.table.started) return null;
     if (model.role === "player") return model.isHost ? null : { take: moveTo, moving: true };
-    if (model.role === "spectator" && !joinRefused) return { take: sitAt, moving: false };
+    if (model.role === "spectator" && model.canSit && !joinRefused) {
+      return { take: sitAt, moving: false };
+    }
     return null;
   }
 
@@ -359,7 +362,9 @@ export function openTable(root, key, { errorText }) {
    * that others' arrivals cause.
    */
   function sitPanel() {
-    if (model.role !== "spectator" || joinRefused || model.table.started) return null;
+    if (model.role !== "spectator" || !model.canSit || joinRefused || model.table.started) {
+      return null; // a watch link's viewer is not offered a chair the server would refuse
+    }
     if (!model.table.occupants.some((o) => o.empty)) return null;
     if (typedName === null) typedName = remember.name();
     const input = h("input#sit-name", { maxlength: 32, autocomplete: "nickname", required: true,
@@ -554,8 +559,9 @@ export function openTable(root, key, { errorText }) {
     }
   }, 1000);
 
-  // Test hook: drop the socket as a network failure would, to exercise the resume path.
-  globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000) };
+  // Test hook: drop the socket as a network failure would, to exercise the resume path; send a
+  // request as the page's buttons do (its refusal told as theirs is).
+  globalThis.__cuarenta = { model, dropConnection: () => conn.socket?.close(4000), send };
 
   const stopKeys = freeGameKeys(model, send); // R14 libre-2p: N starts a new game
   loadLog();

@@ -6,13 +6,15 @@ and the replay tells the game as the live log did.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.conftest import NewContext
+from server.replay_positions import positions
+from tests.web.conftest import ROOT, NewContext
 from tests.web.test_table_fits import (
     SETTLED,
     VIEWPORTS,
@@ -203,3 +205,39 @@ def test_a_request_out_of_its_moment_says_what_to_do_instead(
     assert all(t["whole"] for t in told), told
     page.evaluate("document.querySelector('#toasts').replaceChildren()")
     assert page.evaluate(REFUSED, {"type": "no_claim"}) == []
+
+
+@pytest.mark.timeout(60)
+def test_the_replay_leaves_out_the_claim_windows_nobody_claimed_in(
+    web_url: str, new_context: NewContext
+) -> None:
+    """R10: the live log tells a spectator a claim window only around a claim (event-text.js
+    quietEvents); the replay reads the same: one window of the record's two had a claim."""
+    path = ROOT / "tests" / "data" / "games" / "pagat-4p-claim.json"
+    steps = positions(json.loads(path.read_text()))["steps"]  # as the server replays it
+    windows = claim_windows(steps)
+    assert sorted(windows) == [False, True], windows
+    page = new_context(viewport={"width": 1366, "height": 900}).new_page()
+    page.goto(f"{web_url}/replay?lang=en")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#replay-forward")
+    lines = []
+    for step in range(len(steps)):
+        if step:
+            page.click("#replay-forward")
+        page.wait_for_function("n => globalThis.__replay.at === n", arg=step)
+        lines += page.locator("#replay-explain li").all_inner_texts()
+    assert lines.count("The claim window opens") == windows.count(True), lines
+    assert lines.count("The claim window closes") == windows.count(True), lines
+    assert any(" claims " in line for line in lines), lines  # the claim itself is told
+
+
+def claim_windows(steps: list[dict[str, Any]]) -> list[bool]:
+    """Each R10 claim window of the replayed game, in order: whether a claim was made in it."""
+    windows: list[bool] = []
+    for event in (e for step in steps for e in step["events"]):
+        if event["type"] == "claims_opened":
+            windows.append(False)
+        elif event["type"] == "claimed":
+            windows[-1] = True
+    return windows

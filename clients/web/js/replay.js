@@ -5,11 +5,11 @@
 import { h, renderInto } from "./dom.js";
 import { detectLanguage, setLanguage, t } from "../i18n/index.js";
 import { cardElement } from "./cards.js";
-import { describeEvent } from "./event-text.js";
+import { describeEvent, quietEvents } from "./event-text.js";
 import { seatName, teamName, teamOf } from "./seats.js";
 
 const root = document.querySelector("#main");
-const state = { replay: null, at: 0, timer: null, speed: 1000, problem: "" };
+const state = { replay: null, quiet: new Set(), at: 0, timer: null, speed: 1000, problem: "" };
 
 async function deflated(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
@@ -23,6 +23,7 @@ async function load(url) {
   const answer = await fetch(url);
   if (!answer.ok) throw new Error(await answer.text());
   state.replay = await answer.json();
+  state.quiet = quietLines(state.replay);
   state.at = 0;
   state.problem = "";
   draw();
@@ -35,6 +36,17 @@ async function loadText(text) {
     state.problem = error.message;
     draw();
   }
+}
+
+/**
+ * The events the replay leaves out, as "step:index" keys: the live log's rule (event-text.js
+ * quietEvents) as a spectator reads it, so the replay tells the game as the table told it
+ * (no claim window nobody claimed in, no stand-in that never played).
+ */
+function quietLines(replay) {
+  const numbered = [];
+  replay.steps.forEach((step, at) => step.events.forEach((event, i) => numbered.push([`${at}:${i}`, event])));
+  return quietEvents(numbered, { you: null, seats: replay.seats, options: replay.options ?? {} });
 }
 
 function names(seats) {
@@ -80,7 +92,8 @@ function draw() {
   const { steps, seats } = state.replay;
   const step = steps[state.at];
   const who = names(seats);
-  const told = step.events.map((event) => describeEvent(event, who)).filter(Boolean);
+  const told = step.events.filter((_, i) => !state.quiet.has(`${state.at}:${i}`))
+    .map((event) => describeEvent(event, who)).filter(Boolean);
   renderInto(root, h("div.replay",
     h("header.replay-head",
       h("h1", t("replay.title")),

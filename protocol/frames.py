@@ -92,10 +92,10 @@ def view(
     )
 
 
-def you(seat: int | None, host: bool, name: str) -> bytes:
+def you(seat: int | None, host: bool, name: str, can_sit: bool) -> bytes:
     """A viewer's ``You``."""
     role = "player" if seat is not None else "spectator"
-    return pack({"role": role, "seat": seat, "host": host, "name": name})
+    return pack({"role": role, "seat": seat, "host": host, "name": name, "can_sit": can_sit})
 
 
 def legal(offered: list[dict[str, Any]]) -> bytes:

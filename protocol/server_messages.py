@@ -130,10 +130,15 @@ class TableInfo(WireModel):
 
 
 class You(WireModel):
+    """Who the viewer is at this table. ``can_sit``: it came through the join link, the host
+    key or a club, so before the start it may take a free chair (a watch link's viewer may not,
+    and is not offered one)."""
+
     role: Role
     seat: Seat | None = None
     host: bool = False
     name: str
+    can_sit: bool = False
 
 
 class SeenPlay(WireModel):

@@ -146,16 +146,18 @@ class Pieces:
         return data
 
 
-_YOU: dict[tuple[int | None, bool, str], bytes] = {}
+_YOU: dict[tuple[int | None, bool, str, bool], bytes] = {}
 _YOU_LIMIT = 4096
 
 
 def _you(viewer: Viewer) -> bytes:
-    """A viewer's ``You``, encoded once per seat, host flag and name (a bounded cache)."""
-    key = (viewer.seat, viewer.host, viewer.name)
+    """A viewer's ``You``, encoded once per seat, host flag, name and right to sit (a bounded
+    cache)."""
+    key = (viewer.seat, viewer.host, viewer.name, viewer.can_sit)
     data = _YOU.get(key)
     if data is None:
-        data = keep(_YOU, key, frames.you(viewer.seat, viewer.host, viewer.name), _YOU_LIMIT)
+        you = frames.you(viewer.seat, viewer.host, viewer.name, viewer.can_sit)
+        data = keep(_YOU, key, you, _YOU_LIMIT)
     return data
 
 

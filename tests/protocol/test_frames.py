@@ -47,7 +47,7 @@ def test_a_whole_snapshot_and_an_update_are_the_models_messages() -> None:
     history = [pack(entry) for entry in view["history"]]
     body = frames.snapshot_body(
         KEYS.last_event + pack(snapshot.last_event),
-        frames.you(snapshot.you.seat, snapshot.you.host, snapshot.you.name),
+        frames.you(snapshot.you.seat, snapshot.you.host, snapshot.you.name, snapshot.you.can_sit),
         frames.view(frames.public_view(public), history, view["viewer"], view["hand"]),
         frames.legal(fields["legal"]),
     )

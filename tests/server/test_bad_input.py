@@ -202,3 +202,27 @@ async def test_the_first_message_must_be_a_hello_of_this_version(
         with pytest.raises(ConnectionClosed):
             await ws.recv()
         assert ws.close_code == 1008
+
+
+async def test_a_viewer_is_told_whether_it_may_take_a_chair(table_server: TableServer) -> None:
+    """Only a join-link (or host-key) viewer is offered a free chair: the watch link's viewer is
+    told it may not, and a sit it sends anyway is refused and changes nothing."""
+    async with await ClientSession.connect(table_server.ws_url, "Ana") as ana:
+        created = await ana.request(c.CreateTable())
+        assert isinstance(created, s.TableCreated)
+        await ana.request(c.Join(key=created.host_key))
+        assert (await ana.next_snapshot()).you.can_sit
+        async with await ClientSession.connect(table_server.ws_url, "Nieto") as guest:
+            await guest.request(c.Watch(key=created.join_key))
+            told = await guest.next_snapshot()
+            assert (told.you.role, told.you.can_sit) == ("spectator", True)
+            async with await ClientSession.connect(table_server.ws_url, "Eva") as watcher:
+                await watcher.request(c.Watch(key=created.watch_key))
+                seen = await watcher.next_snapshot()
+                assert (seen.you.role, seen.you.can_sit) == ("spectator", False)
+                with pytest.raises(RequestRefused) as refused:
+                    await watcher.request(c.Sit(seat=2))
+                assert refused.value.code is ErrorCode.FORBIDDEN
+            await guest.request(c.Sit(seat=2))
+            sat = await guest.next_snapshot(lambda snap: snap.you.seat == 2)
+            assert sat.info.seats[2].name == "Nieto"

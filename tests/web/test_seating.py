@@ -215,3 +215,24 @@ def test_once_the_game_starts_no_chair_is_offered_and_a_late_sit_is_refused(
     assert late.locator("[data-action^='sit-'], #sit-name").count() == 0
     ws_url = web_url.replace("http://", "ws://") + "/ws"
     assert sit_after_the_start(ws_url, links["join"].rsplit("/t/", 1)[1]) is ErrorCode.WRONG_PHASE
+
+
+@pytest.mark.timeout(120)
+def test_the_watch_link_offers_no_chair_the_server_would_refuse(
+    new_context: NewContext, web_url: str
+) -> None:
+    """A first-time visitor of the watch link watches: no name form and no "Sentarme aquí" on
+    the free chairs (clicking one ended in a bare "forbidden"), while the join link offers them."""
+    host, links = hosted_table(new_context, web_url, "Ana")
+    onlooker = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    onlooker.goto(links["watch"])
+    onlooker.wait_for_function("globalThis.__cuarenta.model.role === 'spectator'")
+    onlooker.wait_for_selector(".seat[data-seat='2']")
+    assert model(onlooker, "m.canSit") is False
+    assert onlooker.locator("#sit-name").count() == 0
+    assert onlooker.locator("[data-action^='sit-']").count() == 0
+    guest = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()
+    guest.goto(links["join"])
+    guest.wait_for_selector("[data-action='sit-2']")
+    assert model(guest, "m.canSit") is True
+    host.close()

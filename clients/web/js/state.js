@@ -13,6 +13,7 @@ export function emptyModel() {
     role: null,
     you: null,
     isHost: false,
+    canSit: false, // came through the join link (or the host key): may take a free chair
     name: "",
     table: null,
     game: null,
@@ -119,6 +120,7 @@ export function applySnapshot(model, snap) {
   model.role = snap.you.role;
   model.you = snap.you.role === "player" ? snap.you.seat : null;
   model.isHost = snap.you.host;
+  model.canSit = Boolean(snap.you.can_sit);
   model.name = snap.you.name;
   model.table = tableOf(snap.info);
   model.legal = snap.legal;

@@ -324,7 +324,9 @@ export function openTable(root, key, { errorText }) {
   function chairChoice() {
     if (model.table.started) return null;
     if (model.role === "player") return model.isHost ? null : { take: moveTo, moving: true };
-    if (model.role === "spectator" && !joinRefused) return { take: sitAt, moving: false };
+    if (model.role === "spectator" && model.canSit && !joinRefused) {
+      return { take: sitAt, moving: false };
+    }
     return null;
   }
 
@@ -360,7 +362,9 @@ export function openTable(root, key, { errorText }) {
    * that others' arrivals cause.
    */
   function sitPanel() {
-    if (model.role !== "spectator" || joinRefused || model.table.started) return null;
+    if (model.role !== "spectator" || !model.canSit || joinRefused || model.table.started) {
+      return null; // a watch link's viewer is not offered a chair the server would refuse
+    }
     if (!model.table.occupants.some((o) => o.empty)) return null;
     if (typedName === null) typedName = remember.name();
     const input = h("input#sit-name", { maxlength: 32, autocomplete: "nickname", required: true,

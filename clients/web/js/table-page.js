@@ -469,7 +469,11 @@ export function openTable(root, key, { errorText }) {
   function draw() {
     if (!model.table) return;
     document.body.classList.toggle("screen-mode", model.screenMode);
-    if (model.screenMode) { tv.draw(model, toggleScreen); return; } // issue 15: the TV screen
+    if (model.screenMode) { // issue 15: the TV screen, sized by the screen's height alone
+      unfit();
+      tv.draw(model, toggleScreen);
+      return;
+    }
     chat.refresh(); // issue 15
     const ctx = { selection, act, redraw: draw, tools: toolbar(), passClaims, chooseChair: chairChoice() };
     const events = gameEvents(model);
@@ -519,6 +523,11 @@ export function openTable(root, key, { errorText }) {
     const card = Math.max(34, Math.min(76 * room, window.innerWidth * 0.12, (height - 260 * text) / 3.9));
     page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
     fitFelt(Math.floor(card));
+  }
+
+  /** The page's sizes go with it (a TV screen or the next page sizes itself). */
+  function unfit() {
+    for (const name of ["--room", "--text"]) document.documentElement.style.removeProperty(name);
   }
 
   /**
@@ -572,7 +581,7 @@ export function openTable(root, key, { errorText }) {
     conn.close();
     clearInterval(ticker);
     window.removeEventListener("resize", fit);
-    for (const name of ["--room", "--text"]) document.documentElement.style.removeProperty(name);
+    unfit();
     cue.close();
     stopKeys();
   };

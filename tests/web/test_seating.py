@@ -236,3 +236,29 @@ def test_the_watch_link_offers_no_chair_the_server_would_refuse(
     guest.wait_for_selector("[data-action='sit-2']")
     assert model(guest, "m.canSit") is True
     host.close()
+
+
+PAST_ITS_PANEL = """() => [...document.querySelectorAll('.table-side .panel *')].filter((el) => {
+  const box = el.getBoundingClientRect();
+  const panel = el.closest('.panel').getBoundingClientRect();
+  return box.width > 0 && (box.right > panel.right + 0.5 || box.left < panel.left - 0.5);
+}).map((el) => `${el.className}: ${el.textContent.trim().slice(0, 30)}`)"""
+"""The side column's elements that reach past their panel's edge (cut by the column)."""
+
+
+@pytest.mark.timeout(120)
+def test_a_visitors_side_column_lies_within_its_panels_at_1280x720(
+    new_context: NewContext, web_url: str
+) -> None:
+    """The chat of a visitor waiting to sit (Spanish, the narrowest laptop) is whole: its
+    'Enviar' and its hint for spectators were cut at the window's right edge."""
+    host, links = hosted_table(new_context, web_url, "Ana")
+    guest = new_context(viewport=VIEWPORTS["1280x720"], locale="es-EC").new_page()
+    guest.goto(links["join"])
+    guest.wait_for_selector("[data-action='sit-2']")
+    guest.wait_for_selector(".table-side .chat-form button")
+    assert guest.evaluate(PAST_ITS_PANEL) == []
+    send = guest.locator(".chat-form button").bounding_box()
+    assert send is not None
+    assert send["x"] + send["width"] <= 1280
+    host.close()

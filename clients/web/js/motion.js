@@ -145,11 +145,11 @@ function capture(event, from, fromHand, taken, seats) {
   const home = spot(chair, TO_CHAIR, size);
   const gathered = FLIGHT_MS + REST_MS + GATHER_MS;
   const onto = taken[0]?.[1] || felt;
-  const land = spot({ left: onto.left + size.w * 0.22, top: onto.top + size.h * 0.12,
+  const landing = spot({ left: onto.left + size.w * 0.22, top: onto.top + size.h * 0.12,
     width: onto.width, height: onto.height }, 1, size);
   if (from) {
     fly(event.card, [{ ...spot(from, fromHand ? 1 : FROM_CHAIR, size), at: 0 },
-      { ...land, at: FLIGHT_MS }, { ...land, at: FLIGHT_MS + REST_MS }, { ...home, at: gathered }],
+      { ...landing, at: FLIGHT_MS }, { ...landing, at: FLIGHT_MS + REST_MS }, { ...home, at: gathered }],
     { kind: "capture", fade: true });
   }
   // The taken cards gather under the capturing card as it lands (the felt around them is laid
@@ -157,7 +157,7 @@ function capture(event, from, fromHand, taken, seats) {
   taken.forEach(([code, rect], i) => {
     if (!rect) return;
     const still = spot(rect, 1, size);
-    const under = { ...land, x: land.x - (i + 1) * size.w * 0.08, y: land.y - (i + 1) * size.h * 0.04 };
+    const under = { ...landing, x: landing.x - (i + 1) * size.w * 0.08, y: landing.y - (i + 1) * size.h * 0.04 };
     fly(code, [{ ...still, at: 0 }, { ...still, at: FLIGHT_MS * 0.4 }, { ...under, at: FLIGHT_MS },
       { ...under, at: FLIGHT_MS + REST_MS }, { ...home, at: gathered }], { kind: "taken", fade: true });
   });

@@ -5,7 +5,7 @@
 // Names are set as text (h() makes text nodes).
 import { h, renderInto } from "./dom.js";
 import { detectLanguage, setLanguage, t } from "../i18n/index.js";
-import { seatName, teamName } from "./seats.js";
+import { seatName, teamName, teamPlayers } from "./seats.js";
 
 const POLL_MS = 1000;
 const root = document.querySelector("#main");
@@ -20,13 +20,12 @@ function occupants(table) {
 function tableCard(table) {
   const people = occupants(table);
   const seats = people.length;
-  const team = (index) => people.map((person, seat) => (seat % 2 === index || seats === 2 && seat === index
-    ? seatName(person, seat, seats) : null)).filter(Boolean).join(" & ");
+  // "Ana y Norte", worded as the table page words a team (team.pair), not "Ana & Norte".
   return h("li.lobby-table", { dataset: { table: table.table } },
     h("div.lobby-teams",
-      h("p.lobby-team.lobby-team-0", h("span.lobby-names", seats === 2 ? seatName(people[0], 0, 2) : team(0)),
+      h("p.lobby-team.lobby-team-0", h("span.lobby-names", teamPlayers(0, seats, people)),
         h("strong.lobby-score", table.scores[0])),
-      h("p.lobby-team.lobby-team-1", h("span.lobby-names", seats === 2 ? seatName(people[1], 1, 2) : team(1)),
+      h("p.lobby-team.lobby-team-1", h("span.lobby-names", teamPlayers(1, seats, people)),
         h("strong.lobby-score", table.scores[1]))),
     // Each fact whole on its line ("1 mirando" never split on a phone): the row breaks between them.
     h("p.lobby-meta", h("span", t(`profile.${table.profile}`)), " · ", h("span", t(`club.stage.${table.stage}`)),
@@ -36,8 +35,11 @@ function tableCard(table) {
 
 function resultRow(result) {
   const seats = result.seats;
-  const who = (team) => result.players.filter((p) => p.team === team).map((p) =>
-    seatName({ empty: false, name: p.name, bot: p.bot_level }, p.seat, seats)).join(" & ");
+  const who = (team) => {
+    const names = result.players.filter((p) => p.team === team).sort((a, b) => a.seat - b.seat).map((p) =>
+      seatName({ empty: false, name: p.name, bot: p.bot_level }, p.seat, seats));
+    return names.length === 2 ? t("team.pair", { a: names[0], b: names[1] }) : names.join(" ");
+  };
   const winner = result.winner === "draw" ? t("end.draw")
     : result.winner == null ? "" : t("end.winner", { team: teamName(result.winner, seats) });
   const replay = `/replay?record=${encodeURIComponent(`/record/club/${club}/${result.table}/${result.game}`)}`;

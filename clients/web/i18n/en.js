@@ -80,7 +80,6 @@ export default {
   "share.qr": "QR code of the link to play",
 
   "seat.south": "South", "seat.west": "West", "seat.north": "North", "seat.east": "East",
-  "seat.n": "Seat {n}",
   "seat.you": "You",
   "seat.empty": "Free seat",
   "seat.bot": "Bot {level}",

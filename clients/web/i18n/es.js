@@ -80,7 +80,6 @@ export default {
   "share.qr": "Código QR del enlace para jugar",
 
   "seat.south": "Sur", "seat.west": "Oeste", "seat.north": "Norte", "seat.east": "Este",
-  "seat.n": "Silla {n}",
   "seat.you": "Tú",
   "seat.empty": "Silla libre",
   "seat.bot": "Bot {level}",

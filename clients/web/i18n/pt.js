@@ -80,7 +80,6 @@ export default {
   "share.qr": "Código QR do link para jogar",
 
   "seat.south": "Sul", "seat.west": "Oeste", "seat.north": "Norte", "seat.east": "Leste",
-  "seat.n": "Cadeira {n}",
   "seat.you": "Você",
   "seat.empty": "Cadeira livre",
   "seat.bot": "Bot {level}",

@@ -3,7 +3,18 @@
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { BOT_LEVELS, TURN_TIMERS, optionsFor, parseOptionValue } from "./options.js";
-import { seatName } from "./seats.js";
+import { compassOf, teamOf, teamPlayers } from "./seats.js";
+
+/**
+ * A chair as the felt names it: a person by name and compass ("Lucía · Sur"), a bot by its
+ * compass alone ("Oeste", its badge says it is a bot), a free chair by its compass ("Norte · Libre").
+ */
+function chairWords(occupant, seat, seats) {
+  const compass = t(`seat.${compassOf(seat, seats)}`);
+  if (occupant.empty) return `${compass} · ${t("seat.state.empty")}`;
+  if (occupant.bot || !occupant.name) return compass;
+  return `${occupant.name} · ${compass}`;
+}
 
 /** Before the start the host moves anyone, person or bot, to another chair (a swap). */
 function moveTo(model, seat, send) {
@@ -13,14 +24,15 @@ function moveTo(model, seat, send) {
     onchange: (e) => { if (e.target.value !== "") send({ type: "swap", seat, other: Number(e.target.value) }); },
   }, h("option", { value: "" }, t("host.moveTo")),
   Array.from({ length: seats }, (_, other) => other).filter((other) => other !== seat).map((other) =>
-    h("option", { value: String(other) }, `${t("seat.n", { n: other + 1 })} · ${
-      model.table.occupants[other].empty ? t("seat.empty") : seatName(model.table.occupants[other], other, seats)}`)));
+    h("option", { value: String(other) }, chairWords(model.table.occupants[other], other, seats))));
 }
 
 function seatRow(model, seat, send) {
   const occupant = model.table.occupants[seat];
   const lobby = !model.table.started;
-  const name = occupant.empty ? t("seat.empty") : seatName(occupant, seat, model.table.seats);
+  const seats = model.table.seats;
+  const team = teamOf(seat, seats);
+  const teamWords = teamPlayers(team, seats, model.table.occupants);
   const level = h("select", { "aria-label": t("host.botLevel"), dataset: { focus: `level-${seat}` } },
     BOT_LEVELS.map((l) => h("option", { value: String(l), selected: l === 3 }, t(`bot.level.${l}`))));
   const controls = [];
@@ -42,7 +54,10 @@ function seatRow(model, seat, send) {
   }
   if (lobby && !occupant.empty) controls.push(moveTo(model, seat, send));
   return h("li.host-seat", { dataset: { seat: String(seat) } },
-    h("span.host-seat-name", `${t(`seat.n`, { n: seat + 1 })} · ${name}`),
+    // The team as the score boxes show it: its colour dot, its players' names for a screen reader.
+    h("span.host-seat-name", h(`span.sheet-dot.dot-${team}`, { "aria-hidden": "true", title: teamWords }),
+      chairWords(occupant, seat, seats)),
+    h("span.host-seat-team.visually-hidden", teamWords),
     occupant.bot ? h("span.badge.badge-bot", t("seat.bot", { level: occupant.bot })) : null,
     h("span.host-seat-controls", controls));
 }

@@ -1,5 +1,8 @@
 """What a family notices on the table page, finished.
 
+- A phone host who presses "Empezar el juego" below the table is brought back to the table and
+  her hand as the first cards are dealt (she was left at the host panel and the log); a reader who
+  scrolls down later is never pulled back up.
 - The host panel names each chair as the felt does (a person by name and compass, a bot by its
   compass) with its team's colour dot, not "Silla 2 · Oeste".
 - The lobby of public tables words a team as the table page does ("Ana y Norte", not "Ana & Norte").
@@ -8,12 +11,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import host_at_table
+from tests.web.test_browser import STEP_TIMEOUT_MS, host_at_table
 from tests.web.test_seating_phone import public_table
 from tests.web.test_table_fits import VIEWPORTS
 
@@ -23,9 +27,51 @@ SHOTS = Path("/work/scratch/shots/finish")
 """Pictures for the person judging the change (outside the repository)."""
 
 
+IN_WINDOW = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
+  const r = e.getBoundingClientRect();
+  return {what: selector, top: r.top, bottom: r.bottom, height: innerHeight,
+    inside: r.height > 0 && r.top >= -0.5 && r.bottom <= innerHeight + 0.5};
+})"""
+"""Each element matching the selector, and whether it lies wholly inside the window."""
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def in_window(page: Page, selector: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = page.evaluate(IN_WINDOW, selector)
+    return found
+
+
+@pytest.mark.timeout(120)
+def test_a_phone_host_who_starts_the_game_is_brought_to_the_table_and_her_hand(
+    new_context: NewContext, web_url: str
+) -> None:
+    host, _ = host_at_table(new_context, web_url, VIEWPORTS["phone-390x844"])
+    host.click("#start-game")  # the click scrolls the page down to the button, below the table
+    host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
+    shot(host, "phone-after-start")
+    for part in (".ring .seat", ".felt", ".hand"):
+        away = [box for box in in_window(host, part) if not box["inside"]]
+        assert not away, f"after the start {part} is out of the window: {away}"
+    # A reader of the log later is not pulled back to the table while the game goes on (the
+    # browser's scroll anchoring may shift her by a line as the log grows above her).
+    panel = "document.querySelector('.log-panel').getBoundingClientRect()"
+    host.evaluate("document.querySelector('.log-panel').scrollIntoView()")
+    before = host.evaluate("window.scrollY")
+    assert before > 200
+    seen = host.evaluate("globalThis.__cuarenta.model.lastEvent")
+    # Her move, sent as the page's buttons send it (a click would focus, and scroll to, the hand).
+    host.wait_for_selector(".hand button.card.is-playable", timeout=STEP_TIMEOUT_MS)
+    host.evaluate("""() => { const m = globalThis.__cuarenta.model;
+      globalThis.__cuarenta.send({ ...m.legal[0], at: m.lastEvent }); }""")
+    host.wait_for_function("n => globalThis.__cuarenta.model.lastEvent > n + 1", arg=seen)
+    shot(host, "phone-reading-the-log")
+    after = {"scrollY": host.evaluate("window.scrollY"), "log": host.evaluate(panel)}
+    assert after["scrollY"] > before - 100, f"pulled back up from {before}: {after}"
+    assert 0 <= after["log"]["top"] < 844, f"the log left the window: {after}"
 
 
 @pytest.mark.timeout(120)

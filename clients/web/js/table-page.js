@@ -45,6 +45,7 @@ export function openTable(root, key, { errorText }) {
   let legalKey = "";
   let summaryOpen = false;
   let focusPending = false;
+  let drawnStarted = null; // whether the table last drawn had started: the start is its change
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
   let joinRefused = false; // this key cannot seat anyone (a watch link): stop offering a seat
   let wantedSeat = null; // the free chair the visitor clicked, or null for the first free one
@@ -468,6 +469,8 @@ export function openTable(root, key, { errorText }) {
 
   function draw() {
     if (!model.table) return;
+    const starting = drawnStarted === false && model.table.started && model.you !== null;
+    drawnStarted = model.table.started;
     document.body.classList.toggle("screen-mode", model.screenMode);
     if (model.screenMode) { // issue 15: the TV screen, sized by the screen's height alone
       unfit();
@@ -497,9 +500,21 @@ export function openTable(root, key, { errorText }) {
     h("aside.table-side", side)));
     keepCaretAtEnd(root.querySelector("#sit-name"));
     fit();
+    if (starting) bringTableIntoView();
     motion.after();
     focusFirstChoice();
     cue.follow(); // the hand may have moved out of sight (or back)
+  }
+
+  /**
+   * The game starts: a player who pressed "Empezar" below the table (a phone's host) or read the
+   * chat there sees the first cards dealt, since the table fills the window from the page's top
+   * (fit). Only then: a reader who scrolls down later keeps her place.
+   */
+  function bringTableIntoView() {
+    if (window.scrollY === 0) return;
+    const still = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    window.scrollTo({ top: 0, behavior: still ? "auto" : "smooth" });
   }
 
   /** The table takes the window's height below what sits above it: nothing to scroll to. */

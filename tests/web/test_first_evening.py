@@ -2,8 +2,8 @@
 
 - The score sheet in the side column (1366x768) and on a phone shows every column and says whose
   line is whose, without cutting anything at the panel's edge.
-- A chat line reaches a player whose chat is out of sight (below the fold of the side column at
-  1366x768): it is told in the notice strip, and never to the one who wrote it.
+- A chat line reaches a player whose chat is out of sight (folded in the side column at 1366x768):
+  it is told in the notice strip, and never to the one who wrote it.
 - A host who chose not to fill the free chairs with bots is not offered a start the server refuses
   (it answered a bare "Ahora no se puede" under a hint promising bots): the start waits for every
   chair, and the hint says how to fill one.
@@ -100,7 +100,7 @@ IN_VIEW = """(text) => [...document.querySelectorAll("body *")].filter((e) => {
 
 
 @pytest.mark.timeout(120)
-def test_a_chat_line_reaches_the_host_whose_chat_is_below_the_fold(
+def test_a_chat_line_reaches_the_host_whose_chat_is_folded(
     new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
     host, links = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
@@ -113,6 +113,7 @@ def test_a_chat_line_reaches_the_host_whose_chat_is_below_the_fold(
     host.wait_for_selector(".host-seat-name >> text=Pepe")
     host.click("#start-game")
     host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
+    host.click("#chat summary")  # she folds the chat away
     guest.click("#chat summary")
     line = "¡Buena suerte, abuela!"
     guest.fill("#chat-input", line)

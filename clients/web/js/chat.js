@@ -61,8 +61,8 @@ export function openChat({ request, model }) {
     list.append(item);
     while (list.children.length > KEEP) list.firstElementChild.remove();
     list.scrollTop = list.scrollHeight;
-    // At 1366x768 the chat sits below the fold of the side column (which scrolls inside itself),
-    // on a phone below the table: a line its reader cannot see there is told in the notice strip.
+    // Folded, scrolled out of the side column, or below the table on a phone: a line its reader
+    // cannot see there is told in the notice strip.
     const own = message.text === lastSaid && (message.seat ?? null) === (model.you ?? null);
     if (!own && !onScreen(item)) toast(t("chat.notice", { name: message.name, text: message.text }), "chat");
     refresh();
@@ -70,6 +70,8 @@ export function openChat({ request, model }) {
 
   /** Whether any of `el` shows: inside the window and every clipping box around it (none if closed). */
   function onScreen(el) {
+    // A folded chat's lines still have boxes in chromium (details hides them unrendered).
+    if (!element.open) return false;
     let { left, top, right, bottom } = el.getBoundingClientRect();
     if (right - left < 1 || bottom - top < 1) return false;
     for (let box = el.parentElement; box; box = box.parentElement) {

@@ -3,6 +3,8 @@
 - A phone host who presses "Empezar el juego" below the table is brought back to the table and
   her hand as the first cards are dealt (she was left at the host panel and the log); a reader who
   scrolls down later is never pulled back up.
+- The side column keeps the chat's input and its last lines in view at 1920x1080 and 1366x768:
+  the log takes the room that is left and scrolls inside itself.
 - The host panel names each chair as the felt does (a person by name and compass, a bot by its
   compass) with its team's colour dot, not "Silla 2 · Oeste".
 - The lobby of public tables words a team as the table page does ("Ana y Norte", not "Ana & Norte").
@@ -72,6 +74,60 @@ def test_a_phone_host_who_starts_the_game_is_brought_to_the_table_and_her_hand(
     after = {"scrollY": host.evaluate("window.scrollY"), "log": host.evaluate(panel)}
     assert after["scrollY"] > before - 100, f"pulled back up from {before}: {after}"
     assert 0 <= after["log"]["top"] < 844, f"the log left the window: {after}"
+
+
+CHAT_IN_VIEW = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const side = box(document.querySelector(".table-side"));
+  const seen = (e) => { const r = box(e);
+    return r.height > 0 && r.top >= Math.max(0, side.top) - 0.5
+      && r.bottom <= Math.min(innerHeight, side.bottom) + 0.5; };
+  const lines = [...document.querySelectorAll("#chat .chat-line")];
+  return {input: seen(document.querySelector("#chat-input")),
+    send: seen(document.querySelector("#chat-send")),
+    lastLines: lines.slice(-2).map(seen),
+    sideScrolled: document.querySelector(".table-side").scrollTop,
+    newestLog: seen(document.querySelector(".log li")),
+    pageScrolls: document.documentElement.scrollHeight > innerHeight};
+}"""
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("size", ["1920x1080", "1366x768"])
+def test_the_chat_input_and_its_last_lines_are_in_view_beside_a_long_log(
+    new_context: NewContext, web_url: str, size: str
+) -> None:
+    host, links = host_at_table(new_context, web_url, VIEWPORTS[size])
+    guest = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
+    guest.goto(links["join"])
+    guest.wait_for_selector("#sit-name")
+    guest.fill("#sit-name", "Pepe")
+    guest.click("#sit-down")
+    host.wait_for_selector(".host-seat-name >> text=Pepe")
+    host.click("#start-game")
+    host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
+    guest.click("#chat summary")
+    for line in ("¡Buena suerte, abuela!", "Ahora sí", "Esa era mía"):
+        guest.fill("#chat-input", line)
+        guest.click("#chat-send")
+        host.wait_for_selector(f"#chat .chat-text >> text={line}")
+    # A log longer than the column (as after a few hands): thirty more copies of its newest line.
+    host.evaluate("""() => { const log = document.querySelector('.log');
+      for (let i = 0; i < 30; i += 1) log.append(log.firstElementChild.cloneNode(true)); }""")
+    seen = host.evaluate(CHAT_IN_VIEW)
+    shot(host, f"side-column-{size}")
+    assert seen["input"], f"the chat's input is out of view at {size}: {seen}"
+    assert seen["send"], seen
+    assert seen["lastLines"] == [True, True], f"the chat's last lines are out of view: {seen}"
+    assert seen["sideScrolled"] == 0, seen
+    assert not seen["pageScrolls"], seen
+    assert seen["newestLog"], f"the log's newest line is out of view: {seen}"
+    # The host's controls are one click away: the panel unfolds, and stays so over the game's draws.
+    host.click(".host-panel > summary")
+    host.wait_for_selector("[data-focus='misdeal']")
+    guest.close()  # the table changes (Pepe is away): the page draws again
+    host.wait_for_selector(".seat .badge-away")
+    assert host.locator("[data-focus='misdeal']").is_visible()
 
 
 @pytest.mark.timeout(120)

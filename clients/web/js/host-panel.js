@@ -87,14 +87,19 @@ function optionsForm(model, send) {
  * The panel; `send` sends a request and reports errors; `start` fills bots then starts, when
  * `fillBots` (the home form's choice). Without it the server refuses to start with a chair free:
  * the button waits, and the hint under it says what to do instead of promising bots.
+ * In the game it folds under its title (`open`, kept by `onToggle`): the felt shows the chairs,
+ * and the side column's room goes to the log and the chat.
  */
-export function hostPanel(model, { send, start, fillBots = true }) {
+export function hostPanel(model, { send, start, fillBots = true, open = false, onToggle = () => {} }) {
   const table = model.table;
   const lobby = !table.started;
   const waiting = !fillBots && table.occupants.some((occupant) => occupant.empty);
   const seats = Array.from({ length: table.seats }, (_, seat) => seatRow(model, seat, send));
-  return h("section.panel.host-panel", { "aria-labelledby": "host-title" },
-    h("h2#host-title", t("host.title")),
+  const title = h("h2#host-title", t("host.title"));
+  const panel = lobby ? h("section.panel.host-panel", { "aria-labelledby": "host-title" }, title)
+    : h("details.panel.host-panel", { open: open || null, ontoggle: (e) => onToggle(e.target.open) },
+      h("summary", title));
+  panel.append(...[
     h("ul.host-seats", seats),
     h("div.field.field-inline",
       h("input#host-lock", { type: "checkbox", checked: table.locked,
@@ -113,5 +118,7 @@ export function hostPanel(model, { send, start, fillBots = true }) {
         type: "button", dataset: { focus: "misdeal" },
         onclick: () => { if (confirm(t("host.misdeal.confirm"))) send({ type: "misdeal" }); },
       }, t("host.misdeal")),
-      h("p.hint", t("host.misdeal.hint"))) : null);
+      h("p.hint", t("host.misdeal.hint"))) : null,
+  ].filter(Boolean));
+  return panel;
 }

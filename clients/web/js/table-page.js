@@ -44,6 +44,7 @@ export function openTable(root, key, { errorText }) {
   let selection = newSelection();
   let legalKey = "";
   let summaryOpen = false;
+  let hostOpen = false; // the host unfolded her panel during the game
   let focusPending = false;
   let drawnStarted = null; // whether the table last drawn had started: the start is its change
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
@@ -483,7 +484,8 @@ export function openTable(root, key, { errorText }) {
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";
     const side = model.screenMode ? [logPanel(model, names)] : [
-      model.isHost ? hostPanel(model, { send, start, fillBots: fillsBots() }) : null,
+      model.isHost ? hostPanel(model, { send, start, fillBots: fillsBots(),
+        open: hostOpen, onToggle: (open) => { hostOpen = open; } }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
       model.table.started ? sheetPanel(rows, names, finished || summaryOpen) : null,
       logPanel(model, names),

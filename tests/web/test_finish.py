@@ -174,6 +174,7 @@ def test_the_lobby_words_a_team_as_the_table_page_does(
     new_context: NewContext, web_url: str
 ) -> None:
     host, _ = public_table(new_context, web_url)
+    host.wait_for_selector(".team-0 .team-label >> text=Abuela Rosa")
     teams = [host.inner_text(f".team-{team} .team-label") for team in (0, 1)]
     assert teams == ["Abuela Rosa y Norte", "Oeste y Este"]
     lobby = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC").new_page()

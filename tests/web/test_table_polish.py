@@ -82,10 +82,12 @@ def test_a_phone_player_scrolled_away_still_sees_the_notices_and_never_over_the_
 def test_your_turn_out_of_sight_is_told_and_a_tap_brings_the_hand(
     new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
-    """A phone whose browser bars leave 390x664 of page: scrolled down to the chat, the hand is
-    out of sight (at 390x844 the whole side column is shorter than the window)."""
+    """A phone whose browser bars leave 390x664 of page: scrolled down to the chat past her
+    unfolded host panel, the hand is out of sight (at 390x844, or with the host panel folded as
+    it is in the game, the whole side column is shorter than the window)."""
     page = new_context(viewport=PHONE_WITH_BARS, locale="es-EC").new_page()
-    open_started_table(page, web_url)  # the start button, below the table, left it scrolled
+    open_started_table(page, web_url)
+    page.click(".host-panel > summary")
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_selector(".toast-turn", state="detached")  # the hand in sight: nothing to say
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")

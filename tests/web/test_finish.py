@@ -12,21 +12,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.conftest import NewContext
+from tests.web.conftest import ARTIFACTS, NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS, host_at_table
 from tests.web.test_seating_phone import public_table
 from tests.web.test_table_fits import VIEWPORTS
 
 pytestmark = pytest.mark.browser
-
-SHOTS = Path("/work/scratch/shots/finish")
-"""Pictures for the person judging the change (outside the repository)."""
 
 
 IN_WINDOW = """(selector) => [...document.querySelectorAll(selector)].map((e) => {
@@ -38,8 +34,9 @@ IN_WINDOW = """(selector) => [...document.querySelectorAll(selector)].map((e) =>
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    """A picture for whoever judges the page, among the suite's other artifacts."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"finish-{name}.png"))
 
 
 def in_window(page: Page, selector: str) -> list[dict[str, Any]]:

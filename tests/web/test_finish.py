@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import ARTIFACTS, NewContext
-from tests.web.test_browser import STEP_TIMEOUT_MS, host_at_table
+from tests.web.test_browser import DECISION, STEP_TIMEOUT_MS, decide, host_at_table
 from tests.web.test_seating_phone import public_table
 from tests.web.test_table_fits import VIEWPORTS
 
@@ -184,3 +184,27 @@ def test_the_lobby_words_a_team_as_the_table_page_does(
             assert names == teams
             shot(lobby, "lobby-es")
         assert all(pair in name and "&" not in name for name in names), names
+
+
+@pytest.mark.timeout(120)
+def test_the_score_sheet_a_player_unfolds_stays_open_as_the_game_goes_on(
+    new_context: NewContext, web_url: str
+) -> None:
+    """A grandmother opens the Planilla mid-hand to see the points: the next card played must not
+    fold it again (every event redraws the side column)."""
+    host, _ = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
+    host.click("#start-game")
+    host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
+    host.click(".sheet-panel > summary")
+    host.wait_for_function("document.querySelector('.sheet-panel').open")
+    seen = host.evaluate("globalThis.__cuarenta.model.lastEvent")
+    assert decide(host)
+    host.wait_for_function(f"globalThis.__cuarenta.model.lastEvent > {seen}")
+    host.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)  # the bots played on: many redraws
+    assert host.evaluate("document.querySelector('.sheet-panel').open")
+    host.click(".sheet-panel > summary")  # and folded, it stays folded
+    seen = host.evaluate("globalThis.__cuarenta.model.lastEvent")
+    assert decide(host)
+    host.wait_for_function(f"globalThis.__cuarenta.model.lastEvent > {seen}")
+    host.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
+    assert not host.evaluate("document.querySelector('.sheet-panel').open")

@@ -80,7 +80,12 @@ export function sheetTable(rows, names) {
     })))));
 }
 
-export function sheetPanel(rows, names, open) {
+/**
+ * The score sheet, folded or not; `onToggle(open)` hears the player fold or unfold it: from the
+ * summary's click (a toggle event also follows every redraw that draws it open, and comes late).
+ */
+export function sheetPanel(rows, names, open, onToggle) {
+  const fold = onToggle ? (event) => onToggle(!event.currentTarget.parentElement.open) : null;
   return h("details.panel.sheet-panel", { open: open || null },
-    h("summary", h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));
+    h("summary", { onclick: fold }, h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));
 }

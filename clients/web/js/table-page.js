@@ -45,6 +45,7 @@ export function openTable(root, key, { errorText }) {
   let legalKey = "";
   let summaryOpen = false;
   let hostOpen = false; // the host unfolded her panel during the game
+  let sheetOpen = false; // the player unfolded the score sheet: the next event leaves it open
   let focusPending = false;
   let drawnStarted = null; // whether the table last drawn had started: the start is its change
   let wantsSeat = false; // the visitor asked to sit (the name panel), so the next welcome joins
@@ -483,11 +484,13 @@ export function openTable(root, key, { errorText }) {
     const events = gameEvents(model);
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";
+    const forced = finished || summaryOpen; // the sheet unfolds itself at a hand's count and the end
     const side = model.screenMode ? [logPanel(model, names)] : [
       model.isHost ? hostPanel(model, { send, start, fillBots: fillsBots(),
         open: hostOpen, onToggle: (open) => { hostOpen = open; } }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
-      model.table.started ? sheetPanel(rows, names, finished || summaryOpen) : null,
+      model.table.started ? sheetPanel(rows, names, forced || sheetOpen,
+        (open) => { sheetOpen = open; }) : null,
       logPanel(model, names),
       model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },
         h("summary", t("share.title")), sharePanel({ join: key, watch: remember.setup(key)?.watch })) : null,

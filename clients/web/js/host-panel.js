@@ -97,8 +97,8 @@ export function hostPanel(model, { send, start, fillBots = true, open = false, o
   const seats = Array.from({ length: table.seats }, (_, seat) => seatRow(model, seat, send));
   const title = h("h2#host-title", t("host.title"));
   const panel = lobby ? h("section.panel.host-panel", { "aria-labelledby": "host-title" }, title)
-    : h("details.panel.host-panel", { open: open || null, ontoggle: (e) => onToggle(e.target.open) },
-      h("summary", title));
+    : h("details.panel.host-panel", { open: open || null }, // her folding: from the click (sheet.js)
+      h("summary", { onclick: (e) => onToggle(!e.currentTarget.parentElement.open) }, title));
   panel.append(...[
     h("ul.host-seats", seats),
     h("div.field.field-inline",

@@ -241,7 +241,7 @@ export default {
   "log.gameOver": "{team} wins, {a} to {b}!",
   "log.draw": "A draw",
   "log.seatTaken": "{name} sits down",
-  "log.botSeated": "{name} sits down (bot {level})",
+  "log.botSeated": "A level {level} bot sits down at {seat}",
   "log.seatFreed": "{seat}'s seat is free",
   "log.seatsSwapped": "{a} and {b} swap seats",
   "log.optionsChanged": "The house rules changed",

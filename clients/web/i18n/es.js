@@ -241,7 +241,7 @@ export default {
   "log.gameOver": "¡Gana {team}, {a} a {b}!",
   "log.draw": "Empate",
   "log.seatTaken": "{name} se sienta",
-  "log.botSeated": "Se sienta {name} (bot {level})",
+  "log.botSeated": "Se sienta un bot de nivel {level} en {seat}",
   "log.seatFreed": "Queda libre la silla de {seat}",
   "log.seatsSwapped": "{a} y {b} cambian de silla",
   "log.optionsChanged": "Cambian las reglas de la casa",

@@ -241,7 +241,7 @@ export default {
   "log.gameOver": "{team} vence, {a} a {b}!",
   "log.draw": "Empate",
   "log.seatTaken": "{name} senta",
-  "log.botSeated": "{name} senta (bot {level})",
+  "log.botSeated": "Um bot de nível {level} senta em {seat}",
   "log.seatFreed": "A cadeira de {seat} fica livre",
   "log.seatsSwapped": "{a} e {b} trocam de cadeira",
   "log.optionsChanged": "As regras da casa mudaram",

@@ -2,7 +2,7 @@
 // Returns null for events nobody needs to read (internal steps).
 import { t } from "../i18n/index.js";
 import { cardName, cardShort } from "./cards.js";
-import { teamOf } from "./seats.js";
+import { compassOf, teamOf } from "./seats.js";
 
 /**
  * @param {object} event an engine or table event (PROTOCOL.md)
@@ -48,9 +48,11 @@ export function describeEvent(event, names) {
         ? line("end", "log.draw", {}, true)
         : line("end", names.seats === 2 ? "end.winnerOne" : "end.winners", { team: names.teamOf(event.winner),
           a: event.scores[event.winner], b: event.scores[1 - event.winner] }, true);
-    case "seat_taken":
-      return line("table", event.bot_level ? "log.botSeated" : "log.seatTaken",
-        { name: event.name, level: event.bot_level });
+    case "seat_taken": // a bot by its chair, as the felt names it (its name repeats its level)
+      return event.bot_level
+        ? line("table", "log.botSeated", { level: event.bot_level,
+          seat: t(`seat.${compassOf(event.seat, names.seats ?? 4)}`) })
+        : line("table", "log.seatTaken", { name: event.name });
     case "seat_freed":
       return line("table", "log.seatFreed", { seat: who(event.seat) });
     case "seats_swapped":

@@ -121,6 +121,16 @@ test("the log tells a caída as players say it: 'Norte hace caída: +2'", () => 
   setLanguage("es");
 });
 
+test("the log names a seated bot by its chair, as the felt does, not 'Bot 3 (bot 3)'", () => {
+  const names = { nameOf: () => "Oeste", teamOf: () => "Norte–Sur", seats: 4 };
+  const bot = { type: "seat_taken", seat: 1, name: "Bot 3", bot_level: 3 };
+  assert.equal(describeEvent(bot, names).text, "Se sienta un bot de nivel 3 en Oeste");
+  assert.equal(describeEvent({ ...bot, bot_level: null, name: "Ana" }, names).text, "Ana se sienta");
+  setLanguage("en");
+  assert.equal(describeEvent(bot, names).text, "A level 3 bot sits down at West");
+  setLanguage("es");
+});
+
 test("an update is handled as its ack, then its events in order, then its snapshot", () => {
   const events = [{ type: "event", n: 7, event: {} }, { type: "event", n: 8, event: {} }];
   const snapshot = { type: "snapshot", last_event: 8, info: { stage: "playing" }, view: null };

@@ -67,6 +67,19 @@ def host_at_table(
     return host, links
 
 
+def guest_sits(new_context: NewContext, host: Page, join: str, name: str) -> Page:
+    """A guest on a phone who opens the join link and takes the first free chair under ``name``,
+    once the host's page shows them seated."""
+    guest = new_context(viewport={"width": 390, "height": 844}, locale="es-EC").new_page()
+    guest.goto(join)
+    guest.wait_for_selector("#sit-name")
+    guest.fill("#sit-name", name)
+    guest.click("#sit-down")
+    guest.wait_for_function("globalThis.__cuarenta.model.you !== null")
+    host.wait_for_selector(f".host-seat-name >> text={name}")
+    return guest
+
+
 def decide(page: Page) -> bool:
     """Make this seat's next decision with the keyboard; False once the game is over.
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import ARTIFACTS, NewContext
-from tests.web.test_browser import DECISION, STEP_TIMEOUT_MS, decide, host_at_table
+from tests.web.test_browser import DECISION, STEP_TIMEOUT_MS, decide, guest_sits, host_at_table
 from tests.web.test_seating_phone import public_table
 from tests.web.test_table_fits import VIEWPORTS
 
@@ -95,12 +95,7 @@ def test_the_chat_input_and_its_last_lines_are_in_view_beside_a_long_log(
     new_context: NewContext, web_url: str, size: str
 ) -> None:
     host, links = host_at_table(new_context, web_url, VIEWPORTS[size])
-    guest = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
-    guest.goto(links["join"])
-    guest.wait_for_selector("#sit-name")
-    guest.fill("#sit-name", "Pepe")
-    guest.click("#sit-down")
-    host.wait_for_selector(".host-seat-name >> text=Pepe")
+    guest = guest_sits(new_context, host, links["join"], "Pepe")
     host.click("#start-game")
     host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
     guest.click("#chat summary")

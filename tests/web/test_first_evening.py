@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
-from tests.web.test_browser import STEP_TIMEOUT_MS, host_at_table
+from tests.web.test_browser import STEP_TIMEOUT_MS, guest_sits, host_at_table
 from tests.web.test_table_fits import VIEWPORTS, open_started_table
 
 pytestmark = pytest.mark.browser
@@ -104,13 +104,7 @@ def test_a_chat_line_reaches_the_host_whose_chat_is_folded(
     new_context: NewContext, web_url: str, artifacts: Path
 ) -> None:
     host, links = host_at_table(new_context, web_url, VIEWPORTS["1366x768"])
-    guest = new_context(viewport=VIEWPORTS["phone-390x844"], locale="es-EC").new_page()
-    guest.goto(links["join"])
-    guest.wait_for_function("globalThis.__cuarenta?.model?.table?.occupants")
-    guest.fill("#sit-name", "Pepe")
-    guest.click("#sit-down")
-    guest.wait_for_function("globalThis.__cuarenta.model.you !== null")
-    host.wait_for_selector(".host-seat-name >> text=Pepe")
+    guest = guest_sits(new_context, host, links["join"], "Pepe")
     host.click("#start-game")
     host.wait_for_selector(".hand .card", timeout=STEP_TIMEOUT_MS)
     host.click("#chat summary")  # she folds the chat away

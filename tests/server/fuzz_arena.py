@@ -62,9 +62,19 @@ class Playing:
     answers: int = 0
     longest_gap_s: float = 0.0
     last_event_at: float = field(default_factory=time.monotonic)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # a seat saw a snapshot
 
     def events(self) -> int:
         return sum(session.last_event for session in self.sessions)
+
+    async def moved_past(self, events: int, wait_s: float) -> None:
+        """Wait until the seats have seen more than ``events`` events in all. Only the seats'
+        own tasks read their sessions: a second reader would take the snapshot that tells a
+        seat it is its turn, and the table would stop."""
+        async with asyncio.timeout(wait_s):
+            while self.events() <= events:
+                self.changed.clear()
+                await self.changed.wait()
 
     async def play(self, session: ClientSession, rng: random.Random) -> None:
         """Play a legal card or call on each turn (R6, R7); ask for a rematch at the end."""
@@ -93,6 +103,7 @@ class Playing:
                     self.answers += 1
                     continue
             await session.next_snapshot(wait_s=ANSWER_WAIT_S)
+            self.changed.set()
             now = time.monotonic()
             self.longest_gap_s = max(self.longest_gap_s, now - self.last_event_at)
             self.last_event_at = now

@@ -49,12 +49,7 @@ async def _table_beside(server: TableServer) -> AsyncIterator[Playing]:
     playing.tasks = [asyncio.create_task(playing.play(x, rng)) for x in sessions]
     try:
         yield playing
-        moved = asyncio.Event()
-        start = playing.events()
-        while not moved.is_set():  # it plays on after the bad input, not only before it
-            await sessions[0].next_snapshot(wait_s=30)
-            if playing.events() > start:
-                moved.set()
+        await playing.moved_past(playing.events(), wait_s=30)  # it plays on after the bad input
         crashed = [t.exception() for t in playing.tasks if t.done() and not t.cancelled()]
         assert crashed == [], f"a seat of the table beside stopped: {crashed!r}"
         assert all(session.problems == [] for session in sessions)

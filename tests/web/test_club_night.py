@@ -339,6 +339,8 @@ def test_the_club_page_shows_the_finished_game_with_its_replay_and_guards_the_ex
     page.goto(f"{web_url}/c/{CLUB}?lang=en")
     result = page.locator(f".club-result[data-table='{table}']")
     expect(result).to_be_visible(timeout=5000)
+    expect(result).to_contain_text(" and ")  # a team worded as the table page words it (team.pair)
+    assert "&" not in result.inner_text()
     page.screenshot(path=str(artifacts / "club-page.png"))
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "club-page.png"))

@@ -52,6 +52,14 @@ function append(el, children) {
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Like h() for SVG elements (no classes shorthand: pass "class"). */
+/**
+ * A <details>' summary that tells `onToggle(open)` when the person folds or unfolds it: from the
+ * click, since a toggle event also follows every redraw that draws the details open, and late.
+ */
+export function foldingSummary(onToggle, ...children) {
+  return h("summary", { onclick: (event) => onToggle(!event.currentTarget.parentElement.open) }, ...children);
+}
+
 export function s(tag, attrs = {}, ...children) {
   if (!isAttributes(attrs)) {
     children.unshift(attrs);

@@ -1,6 +1,6 @@
 // The host's controls (PROTOCOL.md host messages): seats and bots, kick, lock, options before
 // the start, start, and referee rulings (R5 misdeal) during the game.
-import { h } from "./dom.js";
+import { foldingSummary, h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { BOT_LEVELS, TURN_TIMERS, optionsFor, parseOptionValue } from "./options.js";
 import { compassOf, teamOf, teamPlayers } from "./seats.js";
@@ -97,8 +97,7 @@ export function hostPanel(model, { send, start, fillBots = true, open = false, o
   const seats = Array.from({ length: table.seats }, (_, seat) => seatRow(model, seat, send));
   const title = h("h2#host-title", t("host.title"));
   const panel = lobby ? h("section.panel.host-panel", { "aria-labelledby": "host-title" }, title)
-    : h("details.panel.host-panel", { open: open || null }, // her folding: from the click (sheet.js)
-      h("summary", { onclick: (e) => onToggle(!e.currentTarget.parentElement.open) }, title));
+    : h("details.panel.host-panel", { open: open || null }, foldingSummary(onToggle, title));
   panel.append(...[
     h("ul.host-seats", seats),
     h("div.field.field-inline",

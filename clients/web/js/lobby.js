@@ -5,7 +5,7 @@
 // Names are set as text (h() makes text nodes).
 import { h, renderInto } from "./dom.js";
 import { detectLanguage, setLanguage, t } from "../i18n/index.js";
-import { seatName, teamName, teamPlayers } from "./seats.js";
+import { teamName, teamPlayers } from "./seats.js";
 
 const POLL_MS = 1000;
 const root = document.querySelector("#main");
@@ -35,11 +35,9 @@ function tableCard(table) {
 
 function resultRow(result) {
   const seats = result.seats;
-  const who = (team) => {
-    const names = result.players.filter((p) => p.team === team).sort((a, b) => a.seat - b.seat).map((p) =>
-      seatName({ empty: false, name: p.name, bot: p.bot_level }, p.seat, seats));
-    return names.length === 2 ? t("team.pair", { a: names[0], b: names[1] }) : names.join(" ");
-  };
+  const people = Array.from({ length: seats }, () => ({ empty: true, name: "", bot: null }));
+  for (const p of result.players) people[p.seat] = { empty: false, name: p.name, bot: p.bot_level };
+  const who = (team) => teamPlayers(team, seats, people);
   const winner = result.winner === "draw" ? t("end.draw")
     : result.winner == null ? "" : t("end.winner", { team: teamName(result.winner, seats) });
   const replay = `/replay?record=${encodeURIComponent(`/record/club/${club}/${result.table}/${result.game}`)}`;

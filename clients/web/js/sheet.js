@@ -1,7 +1,7 @@
 // The score sheet (issue 14): per hand, each team's caídas, limpias, rondas, +10 awards and
 // card-count points, with the running total; built from the game's public events (the whole log
 // is fetched once from /watch-log, then each live event lands by its number).
-import { h } from "./dom.js";
+import { foldingSummary, h } from "./dom.js";
 import { formatNumber, t } from "../i18n/index.js";
 import { teamOf } from "./seats.js";
 
@@ -80,12 +80,8 @@ export function sheetTable(rows, names) {
     })))));
 }
 
-/**
- * The score sheet, folded or not; `onToggle(open)` hears the player fold or unfold it: from the
- * summary's click (a toggle event also follows every redraw that draws it open, and comes late).
- */
-export function sheetPanel(rows, names, open, onToggle) {
-  const fold = onToggle ? (event) => onToggle(!event.currentTarget.parentElement.open) : null;
+/** The score sheet, folded or not; `onToggle(open)` hears the player fold or unfold it. */
+export function sheetPanel(rows, names, open, onToggle = () => {}) {
   return h("details.panel.sheet-panel", { open: open || null },
-    h("summary", { onclick: fold }, h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));
+    foldingSummary(onToggle, h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));
 }

@@ -484,12 +484,12 @@ export function openTable(root, key, { errorText }) {
     const events = gameEvents(model);
     const rows = sheetRows(events, model.table.seats);
     const finished = model.game?.phase === "finished";
-    const forced = finished || summaryOpen; // the sheet unfolds itself at a hand's count and the end
     const side = model.screenMode ? [logPanel(model, names)] : [
       model.isHost ? hostPanel(model, { send, start, fillBots: fillsBots(),
         open: hostOpen, onToggle: (open) => { hostOpen = open; } }) : null,
       summaryOpen ? summaryPanel(model, names, () => { summaryOpen = false; draw(); }) : null,
-      model.table.started ? sheetPanel(rows, names, forced || sheetOpen,
+      // the sheet unfolds itself at a hand's count and at the end, else as the player left it
+      model.table.started ? sheetPanel(rows, names, finished || summaryOpen || sheetOpen,
         (open) => { sheetOpen = open; }) : null,
       logPanel(model, names),
       model.isHost && remember.setup(key)?.watch && !model.table.started ? h("details.panel.share-panel", { open: true },

@@ -107,6 +107,9 @@ class RedisServer:
             if READY_MARK in line:
                 break
         else:
+            # its output ended: reap it (a Popen dropped unreaped warns, and pytest fails on that)
+            self.process.wait(timeout=START_TIMEOUT_S)
+            self.process.stdout.close()
             problem = (
                 PortTaken
                 if any("Address already in use" in line for line in seen)

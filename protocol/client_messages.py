@@ -28,6 +28,7 @@ from protocol.base import (
     WireModel,
 )
 from protocol.ladder import LadderRequest
+from protocol.players import PlayerKey, PlayerRequest
 
 
 class Request(WireModel):
@@ -46,6 +47,9 @@ class Hello(Request):
     and sends exactly the events after ``last_event``, then a snapshot. A token that holds no
     seat (a host key is none: use it with ``join`` or ``watch``) gets an ``error`` with code
     ``bad_token`` instead, and the connection stays open at no table.
+
+    ``player_key`` names the person across tables and visits (``protocol.players``): the
+    requests about their name, games, friends and rating need it.
     """
 
     type: Literal["hello"] = "hello"
@@ -53,6 +57,7 @@ class Hello(Request):
     name: PlayerName = "guest"
     resume: Key | None = None
     last_event: int | None = Field(default=None, ge=0)
+    player_key: PlayerKey | None = None
 
 
 class Ping(Request):
@@ -262,6 +267,7 @@ ClientMessage = Annotated[
     | Announce
     | Claim
     | Chat
-    | LadderRequest,
+    | LadderRequest
+    | PlayerRequest,
     Field(discriminator="type"),
 ]

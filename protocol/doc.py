@@ -31,6 +31,8 @@ from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
 from protocol.game_events import GameEvent
 from protocol.ladder import BoardLine, LadderChica, LadderResult
+from protocol import players as player_messages
+from protocol.players import LeaderLine, PastGame, PastSeat, Person, RatingLine
 from protocol.server_messages import (
     Deadline,
     GameView,
@@ -77,8 +79,8 @@ Clients talk to the server over one WebSocket per viewer (`ws://HOST:PORT/ws`). 
    number it saw; the server re-seats it and sends exactly the missed events, then a snapshot.
 3. Every request carries `rid` (a number the client picks, 0 when left out), and is answered
    under that `rid` by one of: an `ack`; its own answer (`table_created`, `seated`, `pong`,
-   `record`, `ladder`, `ladder_board`); the `update` of the change it caused, whose `rid` stands
-   for the `ack`; or an `error`. Every change at the table reaches every viewer as one `update`
+   `record`, `ladder`, `ladder_board`, `me`, `history`, `friends`, `leaderboard`); the `update` of
+   the change it caused, whose `rid` stands for the `ack`; or an `error`. Every change at the table reaches every viewer as one `update`
    frame: the numbered `event`s it caused, then the viewer's fresh `snapshot` (handle an update
    as its `ack` when `rid` is set, then each event, then the snapshot). An update's snapshot is
    told as a change of the viewer's previous snapshot: `info` is null when unchanged, and
@@ -186,6 +188,10 @@ def render() -> str:
     parts.append(VALUE_TYPES)
     parts.append("## Solo ladder values (R14)\n")
     parts += [_model_section(model) for model in (LadderChica, LadderResult, BoardLine)]
+    parts.append("## People who come back: the player key\n")
+    parts.append(inspect.cleandoc(player_messages.__doc__ or "") + "\n")
+    players = (RatingLine, Person, PastSeat, PastGame, LeaderLine)
+    parts += [_model_section(model) for model in players]
     examples = _examples()
     parts.append("## Table events (inside `event.event`)\n")
     parts += [_model_section(model, examples) for model in _union_members(TableEvent)]

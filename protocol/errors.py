@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     RECORD_UNAVAILABLE = "record_unavailable"  # no finished game yet
     BAD_NAME = "bad_name"  # a leaderboard name too long, empty of letters, or holding a link
+    NO_PLAYER = "no_player"  # a player request on a connection whose hello had no player_key
     STORAGE_UNAVAILABLE = "storage_unavailable"  # the store did not answer: nothing changed
     INTERNAL = "internal"
 

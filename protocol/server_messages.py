@@ -29,6 +29,7 @@ from protocol.base import (
 from protocol.client_messages import GameAction
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.ladder import LadderBoard, LadderState
+from protocol.players import PlayerAnswer
 
 # --- answers to requests ------------------------------------------------------------------------
 
@@ -403,6 +404,7 @@ ServerMessage = Annotated[
     | ChatLine
     | Goodbye
     | LadderState
-    | LadderBoard,
+    | LadderBoard
+    | PlayerAnswer,
     Field(discriminator="type"),
 ]

@@ -1,0 +1,224 @@
+"""People who come back: the player key, and the requests about one's own name, games, friends
+and rating.
+
+A browser makes its **player key** on the first visit (32 random bytes, base64url: 43
+characters) and keeps it. It sends the key in one place only: `hello.player_key`, on the
+WebSocket. The server answers with `welcome` as ever; the requests `me`, `set_me`, `history`,
+`friend`, `friends` and `forget_me` then concern the person that key names (without a key in
+`hello` they are refused with `no_player`); `leaderboard` needs no key.
+
+Why the WebSocket and not HTTP routes (`/me.json`): a query string is written to access logs
+(the server's, the proxy's, the browser's history), and a key in a log is a key lost. The socket
+carries the key once, in a binary frame nobody logs, and the page already holds the socket; so
+there is no HTTP route that takes a player key. To move a key to another device, the client
+shows a link that carries it in the URL *fragment* (`/#player=…`): browsers never send a
+fragment to any server.
+
+Others see a person by their **public id** (a random token unrelated to the key) and name; a
+key is never sent to anyone, its owner included (the browser has it already).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from protocol.base import PlayerName, RequestId, WireModel
+
+PLAYER_KEY_MIN_CHARS = 32
+PLAYER_KEY_MAX_CHARS = 64
+
+PlayerKey = Annotated[
+    str,
+    StringConstraints(
+        min_length=PLAYER_KEY_MIN_CHARS,
+        max_length=PLAYER_KEY_MAX_CHARS,
+        pattern=r"^[A-Za-z0-9_-]+$",
+    ),
+]
+"""A player key: base64url text, 32 to 64 characters (the browser makes 43 from 32 random
+bytes). Anything else is ``invalid_message``, and the connection is greeted as no one."""
+
+PlayerId = Annotated[
+    str, StringConstraints(min_length=8, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
+]
+"""A person's public id, as others see it."""
+
+Language = Literal["es", "en", "pt"]
+DEFAULT_LANGUAGE: Language = "es"
+
+ProfileClass = Literal["pairs", "duel"]
+"""What a rating is for: ``pairs`` (``pagat-4p``, two teams of two) or ``duel`` (``heads-up``
+and ``libre-2p``, one against one)."""
+
+FriendAction = Literal["request", "accept", "refuse", "remove", "block", "unblock"]
+
+MAX_PAGE = 50
+
+# --- client to server ---------------------------------------------------------------------------
+
+
+class MeRequest(WireModel):
+    """Ask who this connection's player is: name, language, ratings (answered by ``me``)."""
+
+    type: Literal["me"] = "me"
+    rid: RequestId = 0
+
+
+class SetMe(WireModel):
+    """Change this player's name and/or language (answered by ``me``)."""
+
+    type: Literal["set_me"] = "set_me"
+    rid: RequestId = 0
+    name: PlayerName | None = None
+    language: Language | None = None
+
+
+class HistoryRequest(WireModel):
+    """A page of this player's finished games, newest first: ``count`` games after the first
+    ``skip`` (answered by ``history``)."""
+
+    type: Literal["history"] = "history"
+    rid: RequestId = 0
+    skip: int = Field(default=0, ge=0, le=10_000)
+    count: int = Field(default=20, ge=1, le=MAX_PAGE)
+
+
+class Friend(WireModel):
+    """Act on another person by public id (answered by ``friends``).
+
+    ``request`` asks them to be friends (a request to someone who asked you already makes you
+    friends); ``accept`` / ``refuse`` answer their request; ``remove`` ends a friendship or
+    withdraws a request; ``block`` also ends both, and their requests are dropped silently
+    from then on; ``unblock`` undoes it. At most 20 requests may wait for an answer and 10
+    may be sent a minute (``rate_limited``).
+    """
+
+    type: Literal["friend"] = "friend"
+    rid: RequestId = 0
+    action: FriendAction
+    player: PlayerId
+
+
+class FriendsRequest(WireModel):
+    """Ask for this player's friends and requests (answered by ``friends``)."""
+
+    type: Literal["friends"] = "friends"
+    rid: RequestId = 0
+
+
+class LeaderboardRequest(WireModel):
+    """Ask for the best shown ratings of a profile class (answered by ``leaderboard``)."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    rid: RequestId = 0
+    profile_class: ProfileClass
+
+
+class ForgetMe(WireModel):
+    """Forget this player: name, ratings, history, friends (answered by ``ack``). Finished
+    games' records keep the names they were played under. ``confirm`` must be true."""
+
+    type: Literal["forget_me"] = "forget_me"
+    rid: RequestId = 0
+    confirm: Literal[True]
+
+
+PlayerRequest = (
+    MeRequest | SetMe | HistoryRequest | Friend | FriendsRequest | LeaderboardRequest | ForgetMe
+)
+
+# --- server to client ---------------------------------------------------------------------------
+
+
+class RatingLine(WireModel):
+    """A rating as shown: ``rating`` = round(40 μ) (1000 for a newcomer); ``games`` rated."""
+
+    profile_class: ProfileClass
+    rating: int
+    games: int = Field(ge=0)
+
+
+class Person(WireModel):
+    """Another person: public id and current name."""
+
+    id: str
+    name: str
+
+
+class Me(WireModel):
+    """This connection's player (never the key)."""
+
+    type: Literal["me"] = "me"
+    rid: RequestId = 0
+    id: str
+    name: str
+    language: Language
+    ratings: list[RatingLine]
+
+
+class PastSeat(WireModel):
+    """Someone at a finished game, as named then: a person (``id``), a guest or a bot."""
+
+    name: str
+    id: str | None = None
+    bot_level: int | None = None
+
+
+class PastGame(WireModel):
+    """A finished game from this player's seat: ``score`` is [theirs, the other side's];
+    ``rating_change`` null for a casual game."""
+
+    finished_at: float
+    profile: str
+    table: str
+    game: int
+    partners: list[PastSeat]
+    opponents: list[PastSeat]
+    score: list[int]
+    result: Literal["won", "lost", "draw"]
+    rating_change: int | None
+    casual: bool
+
+
+class History(WireModel):
+    """A page of finished games, newest first; ``more``: older games follow."""
+
+    type: Literal["history"] = "history"
+    rid: RequestId = 0
+    skip: int
+    games: list[PastGame]
+    more: bool
+
+
+class Friends(WireModel):
+    """Friends, requests received and sent (newest first), and the people this player blocked."""
+
+    type: Literal["friends"] = "friends"
+    rid: RequestId = 0
+    friends: list[Person]
+    incoming: list[Person]
+    outgoing: list[Person]
+    blocked: list[Person]
+
+
+class LeaderLine(WireModel):
+    rank: int = Field(ge=1)
+    id: str
+    name: str
+    rating: int
+    games: int
+
+
+class Leaderboard(WireModel):
+    """The best shown ratings of a class, among people with enough rated games."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    rid: RequestId = 0
+    profile_class: ProfileClass
+    min_games: int
+    lines: list[LeaderLine]
+
+
+PlayerAnswer = Me | History | Friends | Leaderboard

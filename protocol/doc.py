@@ -24,6 +24,7 @@ from engine.actions import Misdeal
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import redact
+from protocol import players as player_messages
 from protocol import server_messages as s
 from protocol.base import PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
@@ -31,7 +32,6 @@ from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
 from protocol.game_events import GameEvent
 from protocol.ladder import BoardLine, LadderChica, LadderResult
-from protocol import players as player_messages
 from protocol.players import LeaderLine, PastGame, PastSeat, Person, RatingLine
 from protocol.server_messages import (
     Deadline,
@@ -79,8 +79,9 @@ Clients talk to the server over one WebSocket per viewer (`ws://HOST:PORT/ws`). 
    number it saw; the server re-seats it and sends exactly the missed events, then a snapshot.
 3. Every request carries `rid` (a number the client picks, 0 when left out), and is answered
    under that `rid` by one of: an `ack`; its own answer (`table_created`, `seated`, `pong`,
-   `record`, `ladder`, `ladder_board`, `me`, `history`, `friends`, `leaderboard`); the `update` of
-   the change it caused, whose `rid` stands for the `ack`; or an `error`. Every change at the table reaches every viewer as one `update`
+   `record`, `ladder`, `ladder_board`; for a player: `me`, `history`, `friends`, `leaderboard`);
+   the `update` of the change it caused, whose `rid` stands
+   for the `ack`; or an `error`. Every change at the table reaches every viewer as one `update`
    frame: the numbered `event`s it caused, then the viewer's fresh `snapshot` (handle an update
    as its `ack` when `rid` is set, then each event, then the snapshot). An update's snapshot is
    told as a change of the viewer's previous snapshot: `info` is null when unchanged, and

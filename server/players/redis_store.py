@@ -311,8 +311,10 @@ class RedisPlayerStore:
         await self._on(other_id, "unlink", player_id)
 
     async def unblock(self, player_id: str, other_id: str) -> None:
+        """Unblock; a request they sent while blocked stays dropped (it leaves their list)."""
         if await self._on(player_id, "unblock", other_id) < 0:
             raise UnknownPlayer()
+        await self._on(other_id, "refused", player_id)
 
     async def relations(self, player_id: str) -> Relations:
         async with _unavailable("read friends"), self.client.pipeline(transaction=False) as pipe:
@@ -353,6 +355,7 @@ class RedisPlayerStore:
                 pipe.smembers(player_key(player_id, "friends"))
                 pipe.zrange(player_key(player_id, "asked"), 0, -1)
                 pipe.zrange(player_key(player_id, "askers"), 0, -1)
+                pipe.smembers(player_key(player_id, "blocked"))  # their requests were dropped
                 digest, *linked = await pipe.execute()
             for other_id in {_text(other) for group in linked for other in group}:
                 await self._on(other_id, "unlink", player_id)

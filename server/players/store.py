@@ -274,7 +274,11 @@ class MemoryPlayerStore:
         me.blocked.add(other_id)
 
     async def unblock(self, player_id: str, other_id: str) -> None:
+        """Unblock; a request they sent while blocked stays dropped (it leaves their list)."""
         self._person(player_id).blocked.discard(other_id)
+        other = self._find(other_id)
+        if other is not None:
+            other.asked.pop(player_id, None)
 
     async def relations(self, player_id: str) -> Relations:
         me = self._person(player_id)
@@ -316,7 +320,8 @@ class MemoryPlayerStore:
         player_id = person.player.id
         self._people.pop(player_id, None)
         self._keys.pop(person.player.key_digest, None)
-        for other_id in person.friends | set(person.asked) | set(person.askers):
+        linked = person.friends | set(person.asked) | set(person.askers) | person.blocked
+        for other_id in linked:  # the blocked: their dropped requests name this person
             other = self._people.get(other_id)
             if other is not None:
                 other.friends.discard(player_id)

@@ -168,6 +168,8 @@ async def test_a_blocked_persons_requests_are_dropped_silently(store: PlayerStor
     assert refused.value.code is ErrorCode.FORBIDDEN
     await store.unblock(beto, ana)
     assert (await store.relations(beto)).blocked == ()
+    assert (await store.relations(ana)).outgoing == ()  # the dropped request stays dropped
+    assert (await store.relations(beto)).incoming == ()
 
 
 async def test_friend_requests_are_limited_a_minute_and_waiting(store: PlayerStore) -> None:

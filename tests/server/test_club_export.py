@@ -12,6 +12,7 @@ import asyncio
 import csv
 import io
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import given
@@ -29,7 +30,9 @@ CLUB = "quito"
 HOSTILE = ['=HYPERLINK("http://e.x","y")', "+1+cmd|x!A0"]
 
 
-def result(names: list[str | None], levels: list[int | None], scores: list[int]) -> dict[str, Any]:
+def result(
+    names: Sequence[str | None], levels: Sequence[int | None], scores: list[int]
+) -> dict[str, Any]:
     players = [
         {"seat": seat, "team": seat % 2, "name": name, "bot_level": level}
         for seat, (name, level) in enumerate(zip(names, levels, strict=True))

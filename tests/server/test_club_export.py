@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s
+from server import keys
 from server.app import TableServer
 from server.clubs.export import CSV_COLUMNS, FORMULA_STARTS, results_csv, results_json, safe_cell
 from tests.server.test_http import get
@@ -128,3 +129,9 @@ async def test_a_hostile_name_in_the_club_export_opens_as_text(start_server: Sta
         [kept] = json.loads(body)["results"]
         assert kept["players"][0]["name"] == HOSTILE[0]  # JSON is data: kept as typed
         assert kept["teams"][1] == "West bot (level 1) and East bot (level 1)"
+
+
+def test_a_table_id_never_begins_with_a_minus_so_its_cell_reads_as_is() -> None:
+    ids = [keys.new_table_id() for _ in range(2000)]
+    assert not any(made.startswith("-") for made in ids)
+    assert all(safe_cell(made) == made for made in ids)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from protocol.base import (
     MAX_TAKE_CARDS,
@@ -29,6 +29,14 @@ from protocol.base import (
 )
 from protocol.ladder import LadderRequest
 from protocol.players import PlayerKey, PlayerRequest
+
+ClubSlug = Annotated[
+    str, StringConstraints(min_length=1, max_length=48, pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+]
+"""A club table's stable key, its name's slug (``/t/quito``): any length, lower case, ``-``."""
+
+TableKey = Key | ClubSlug
+"""What a table link carries: a random key (long, opaque) or a club's slug."""
 
 
 class Request(WireModel):
@@ -86,7 +94,7 @@ class Join(Request):
     """Take a seat through a join link (or the host key): ``seat`` or the first free one."""
 
     type: Literal["join"] = "join"
-    key: Key
+    key: TableKey
     seat: Seat | None = None
 
 
@@ -94,7 +102,7 @@ class Watch(Request):
     """Watch through the watch link, the join link or the host key: public information only."""
 
     type: Literal["watch"] = "watch"
-    key: Key
+    key: TableKey
 
 
 class Leave(Request):

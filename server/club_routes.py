@@ -7,7 +7,10 @@ a table's public log for the table screen, and the replay viewer's positions.
   (``server.listing``);
 - ``/c/<club>.json``: a club's live tables and today's finished games (result, score sheet);
 - ``/c/<club>/results.csv`` and ``.json`` with ``?key=<host key>``: every kept result of the
-  club (date, table, players by seat and team, final score, winner, hands);
+  club (date, table, players by seat and team, final score, winner, hands; ``server.clubs.export``:
+  cells safe in a spreadsheet, teams named by their players);
+- ``/t/<name>`` and ``/c/<name>`` for a club's name as typed ("Club Loja", "ñandú"): redirected
+  to its slug (``server.clubs.names``); ``<club>`` everywhere else is the slug;
 - ``/watch-log/<key>``: the table's whole event log as a spectator receives it (the
   spectator's redacted forms only: invariant 1);
 - ``/replayed/<table>/<game>?key=…``, ``/replayed?record=…``,
@@ -20,9 +23,7 @@ export (players' names over time) takes the club's host key, printed by ``cuaren
 
 from __future__ import annotations
 
-import csv
 import http
-import io
 import json
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -34,6 +35,8 @@ import structlog
 from websockets.http11 import Response
 
 from server import keys
+from server.clubs import export
+from server.clubs.names import is_slug, slug
 from server.core.publishing import seen_by
 from server.http import _response
 from server.listing import Listing
@@ -83,25 +86,36 @@ class ClubRoutes:
         if path == "/replayed" or path.startswith("/replayed/"):
             return await self._replayed(path.removeprefix("/replayed").strip("/"), asked)
         if path.startswith("/c/"):
-            return await self._club(unquote(path.removeprefix("/c/")), asked)
+            return await self._club(unquote(path.removeprefix("/c/")), asked, query)
+        if path.startswith("/t/"):
+            return self._club_spelling(unquote(path.removeprefix("/t/")).rstrip("/"), query)
         return None
 
-    async def _club(self, rest: str, asked: dict[str, list[str]]) -> Response | None:
-        name, _, export = rest.partition("/")
-        data = name.endswith(".json") and not export
+    def _club_spelling(self, name: str, query: str) -> Response | None:
+        """``/t/Club Loja`` or ``/t/ñandú``: the club's link as its slug spells it."""
+        if is_slug(name) or slug(name) not in self.clubs:
+            return None  # a slug or a random key: the table page finds (or refuses) it
+        return _redirect(f"/t/{slug(name)}" + (f"?{query}" if query else ""))
+
+    async def _club(self, rest: str, asked: dict[str, list[str]], query: str) -> Response | None:
+        name, _, export_name = rest.partition("/")
+        data = name.endswith(".json") and not export_name
         name = name.removesuffix(".json")
         if name not in self.clubs:
-            return None
-        if export in ("results.csv", "results.json"):
+            if slug(name) not in self.clubs:
+                return None
+            tail = (".json" if data else "") + (f"/{export_name}" if export_name else "")
+            return _redirect(f"/c/{slug(name)}{tail}" + (f"?{query}" if query else ""))
+        if export_name in ("results.csv", "results.json"):
             if not await self._is_club_host(name, asked.get("key", [""])[0]):
                 return _text(
                     http.HTTPStatus.FORBIDDEN, "the export needs ?key=<the club's host key>"
                 )
             results = await self.listing.results(name)
-            if export == "results.json":
-                return _json({"club": name, "results": results}, f"{name}-results.json")
+            if export_name == "results.json":
+                return _json(export.results_json(name, results), f"{name}-results.json")
             return _csv(results, f"{name}-results.csv")
-        if export:
+        if export_name:
             return None
         if not data:
             return await self.page(self.web_root / "club.html")
@@ -159,50 +173,16 @@ class ClubRoutes:
         return None
 
 
-CSV_COLUMNS = [
-    "date",
-    "table",
-    "game",
-    "profile",
-    "seat_0",
-    "seat_1",
-    "seat_2",
-    "seat_3",
-    "team_0",
-    "team_1",
-    "score_0",
-    "score_1",
-    "winner",
-    "hands",
-]
-
-
 def _csv(results: list[dict[str, Any]], filename: str) -> Response:
-    """One row per finished game; a seat column holds its player's name, a team column both."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
-    for result in results:
-        names = [player["name"] for player in result["players"]] + [""] * 4
-        teams = [
-            " & ".join(p["name"] for p in result["players"] if p["team"] == team) for team in (0, 1)
-        ]
-        winner = result["winner"]
-        writer.writerow(
-            [
-                result["ended"],
-                result["table"],
-                result["game"],
-                result["profile"],
-                *names[:4],
-                *teams,
-                *result["scores"],
-                "" if winner is None else winner,
-                len(result["hands"]),
-            ]
-        )
-    response = _response(http.HTTPStatus.OK, out.getvalue().encode(), "text/csv; charset=utf-8")
+    body = export.results_csv(results).encode()
+    response = _response(http.HTTPStatus.OK, body, "text/csv; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _redirect(target: str) -> Response:
+    response = _response(http.HTTPStatus.FOUND, f"{target}\n".encode(), "text/plain; charset=utf-8")
+    response.headers["Location"] = target
     return response
 
 

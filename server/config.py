@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from server.clubs.names import ClubNameError, club_slugs, parse_clubs
+
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
@@ -45,7 +47,11 @@ class Settings:
     web_root: Path = WEB_ROOT
     log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
     log_level: str = "info"
-    clubs: tuple[str, ...] = field(default_factory=tuple)  # stable join links /t/<name>
+    clubs: tuple[str, ...] = field(default_factory=tuple)  # their slugs: links /t/<slug>
+
+    def __post_init__(self) -> None:
+        """Keep clubs by their slugs (``server.clubs.names``): one spelling for every link."""
+        object.__setattr__(self, "clubs", club_slugs(self.clubs))
 
 
 HELP: Mapping[str, str] = {
@@ -88,7 +94,9 @@ HELP: Mapping[str, str] = {
     "web_root": "folder of the web client's static files",
     "log_format": "auto, json or console",
     "log_level": "debug, info, warning or error",
-    "clubs": "comma-separated names of club tables with stable links /t/<name>",
+    "clubs": "comma-separated club names; each has a table with the stable link /t/<slug> and "
+    "a page /c/<slug> (the slug: the name in lower case, accents dropped, spaces as -; "
+    '"Club Loja" -> club-loja)',
 }
 
 FLAG_NAMES: Mapping[str, str] = {
@@ -140,7 +148,9 @@ def from_args(args: argparse.Namespace) -> Settings:
     for item in fields(Settings):
         raw = getattr(args, item.name)
         current = getattr(defaults, item.name)
-        if isinstance(current, tuple):
+        if item.name == "clubs":
+            values[item.name] = _clubs(str(raw))
+        elif isinstance(current, tuple):
             values[item.name] = tuple(part.strip() for part in str(raw).split(",") if part.strip())
         elif isinstance(current, Path):
             values[item.name] = Path(raw)
@@ -152,6 +162,13 @@ def from_args(args: argparse.Namespace) -> Settings:
     except ValueError as exc:
         raise SystemExit(f"cuarenta serve: {exc}") from None
     return settings
+
+
+def _clubs(raw: str) -> tuple[str, ...]:
+    try:
+        return parse_clubs(raw)
+    except ClubNameError as exc:
+        raise SystemExit(f"cuarenta serve: {exc}") from None
 
 
 def trusted_networks(

@@ -14,7 +14,11 @@ KEY_BYTES = 16  # 128 bits
 
 
 def new_table_id() -> str:
-    return secrets.token_urlsafe(8)
+    """A public table id that never begins with ``-``: on a command line that reads as a flag,
+    and in a spreadsheet (the club's results export) as a formula to defuse."""
+    while (made := secrets.token_urlsafe(8)).startswith("-"):
+        pass
+    return made
 
 
 def new_key() -> str:

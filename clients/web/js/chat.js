@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat (issue 15): players talk to the whole table, spectators among spectators
 // only — the server keeps the two apart (PROTOCOL.md `chat`), this panel shows which is which.
 // One persistent panel: each redraw of the table moves the same node into the side column, so

@@ -1,3 +1,4 @@
+// @ts-check
 // Events told in words for the log and the brief banners: "Norte hace caída: +2".
 // Returns null for events nobody needs to read (internal steps).
 import { t } from "../i18n/index.js";

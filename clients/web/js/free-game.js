@@ -1,3 +1,4 @@
+// @ts-check
 // The free game's own keys and rules on screen (R14 libre-2p): N starts a new game — after a
 // confirmation while one is under way — and a hand counted at 38 says why its cards scored
 // nothing ("38 que no juega": at 38 only a caída scores). Pure helpers plus one key listener.

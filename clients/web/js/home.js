@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: open a table (profile, R13 house rules, turn timer, bots), then share its links.
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";

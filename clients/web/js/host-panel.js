@@ -1,3 +1,4 @@
+// @ts-check
 // The host's controls (PROTOCOL.md host messages): seats and bots, kick, lock, options before
 // the start, start, and referee rulings (R5 misdeal) during the game.
 import { foldingSummary, h } from "./dom.js";

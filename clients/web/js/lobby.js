@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby of watchable tables (/tables) and a club's page (/c/<club>), issue 15. Both poll the
 // server's listing (server/listing.py: public tables, or the club's, live now) and show every
 // table with its players, scores, spectators and watch link; the club page adds today's finished

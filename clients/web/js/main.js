@@ -1,3 +1,4 @@
+// @ts-check
 // Boot: pick the language, then show the home page ("/") or a table ("/t/<key>").
 import { LANGUAGES, detectLanguage, language, setLanguage, t } from "../i18n/index.js";
 import { h } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Every play seen: the played card travels from its seat (or your hand) to the table; a capture
 // lands on the cards it takes, rests there a moment, and then all of them slide to the capturing
 // player's chair, where the team's pile in the score box counts them with a pulse. As on

@@ -1,3 +1,4 @@
+// @ts-check
 // The side panels and overlays: the event log, the hand summary (R11 count, R6 rondas, R10
 // awards) and the end of the game with its rematch.
 import { h } from "./dom.js";

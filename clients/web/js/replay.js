@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (/replay, issue 15): a finished game from its record link
 // (?record=/record/<table>/<game>?key=…) or a dropped record file, stepped play by play. The
 // positions come from the server, which replays the record through the engine
@@ -7,6 +8,7 @@ import { detectLanguage, setLanguage, t } from "../i18n/index.js";
 import { cardElement } from "./cards.js";
 import { describeEvent, quietEvents } from "./event-text.js";
 import { seatName, teamName, teamOf } from "./seats.js";
+import { exposeForTests } from "./test-hooks.js";
 
 const root = document.querySelector("#main");
 const state = { replay: null, quiet: new Set(), at: 0, timer: null, speed: 1000, problem: "" };
@@ -152,7 +154,7 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") go(state.at + 1);
   if (event.key === "ArrowLeft") go(state.at - 1);
 });
-globalThis.__replay = state;
+exposeForTests("__replay", state);
 const link = new URLSearchParams(location.search).get("record");
 if (link && link.startsWith("/record/")) {
   load(link.replace(/^\/record\//, "/replayed/")).catch((error) => { state.problem = error.message; draw(); });

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's links as people share them: copy buttons, and a QR code of the join link so
 // players sitting at the same physical table join from their phones.
 import qrcode from "/vendor/qrcode.mjs";

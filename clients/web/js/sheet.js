@@ -1,3 +1,4 @@
+// @ts-check
 // The score sheet (issue 14): per hand, each team's caídas, limpias, rondas, +10 awards and
 // card-count points, with the running total; built from the game's public events (the whole log
 // is fetched once from /watch-log, then each live event lands by its number).

@@ -1,3 +1,4 @@
+// @ts-check
 // The solo streak ladder (R14), at /?solo: one person against bots of rising level. The server
 // keeps the ladder under a token this browser stores; each chica is an ordinary heads-up table
 // drawn by the table page below the ladder bar, resumed with the seat token the ladder hands out.
@@ -10,42 +11,8 @@ import { remember } from "./storage.js";
 import { openTable } from "./table-page.js";
 import { toast } from "./toasts.js";
 
-const TOKEN_KEY = "cuarenta.ladder";
-const SHOWN_KEY = "cuarenta.ladder.shown"; // the last chica this browser drew: its finished table
 /** Scores grouped the way the chosen language writes them ("10.038" in es, "10,038" in en). */
 const number = formatNumber;
-
-function storedToken() {
-  try {
-    return localStorage.getItem(TOKEN_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function storeToken(token) {
-  try {
-    localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    /* private mode: the ladder lasts as long as this page */
-  }
-}
-
-function shownChica() {
-  try {
-    return JSON.parse(localStorage.getItem(SHOWN_KEY) || "null");
-  } catch {
-    return null;
-  }
-}
-
-function storeShown(chica) {
-  try {
-    localStorage.setItem(SHOWN_KEY, JSON.stringify({ table: chica.table, join_key: chica.join_key }));
-  } catch {
-    /* private mode: a reload after a chica shows its result without its table */
-  }
-}
 
 /** "+12" for a margin, "−8" for a deficit. */
 function signed(n) {
@@ -81,7 +48,7 @@ export function openSolo(root, { errorText }) {
    * after a finished chica its result and the choice stay until the person makes it.
    */
   async function refresh({ deal = false } = {}) {
-    const opened = await ask({ type: "ladder_open", token: storedToken() });
+    const opened = await ask({ type: "ladder_open", token: remember.ladderToken() });
     if (!opened) return;
     accept(opened);
     if (!opened.chica && !opened.last && deal) await play("ladder_play");
@@ -92,7 +59,7 @@ export function openSolo(root, { errorText }) {
 
   /** After a reload: the finished chica's table (its final score) below its result. */
   function showFinished() {
-    const last = shownChica();
+    const last = remember.shownChica();
     if (!last || !remember.seat(last.join_key)?.token) return;
     shownTable = last.table;
     openTable(tableRoot, last.join_key, { errorText });
@@ -100,7 +67,7 @@ export function openSolo(root, { errorText }) {
 
   function accept(message) {
     state = message;
-    storeToken(message.token);
+    remember.setLadderToken(message.token);
     draw();
   }
 
@@ -109,7 +76,7 @@ export function openSolo(root, { errorText }) {
     if (busy) return;
     busy = true;
     draw();
-    const answer = await ask({ type, token: state?.token ?? storedToken() });
+    const answer = await ask({ type, token: state?.token ?? remember.ladderToken() });
     busy = false;
     if (answer) accept(answer);
     show();
@@ -128,7 +95,7 @@ export function openSolo(root, { errorText }) {
       remember.setSeat(chica.join_key, { token: chica.seat_token, seat: chica.seat, lastEvent: 0 });
     }
     shownTable = chica.table;
-    storeShown(chica);
+    remember.setShownChica(chica);
     openTable(tableRoot, chica.join_key, { errorText });
     watchForTheEnd();
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The table as everyone sees it: seats around a green felt, partners opposite, scores and piles,
 // the cards on the table with the caída target marked, and (for a player) the hand and controls.
 import { h } from "./dom.js";
@@ -5,7 +6,8 @@ import { formatNumber, t, tn } from "../i18n/index.js";
 import { cardBack, cardElement, cardShort } from "./cards.js";
 import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
-import { actionBar, handView, pickTableCard, tableCardMarks } from "./play.js";
+import { actionBar, handView, tableCardMarks } from "./play.js";
+import { pickTableCard } from "./table-choices.js";
 import { emptyChair } from "./seat-choice.js";
 
 const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
@@ -33,7 +35,7 @@ function tally(score) {
   perros + tantos === 0 ? h("span.tally-zero", "—") : null);
 }
 
-function scoreboard(model, tools) {
+function scoreboard(model, { tools, names }) {
   const g = model.game;
   const seats = model.table.seats;
   const yourTeam = model.you === null ? null : teamOf(model.you, seats);
@@ -42,7 +44,7 @@ function scoreboard(model, tools) {
       const pile = g ? g.piles[team] : 0;
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
-      h("div.team-name", h("span.team-label", model.teamOf ? model.teamOf(team) : teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-name", h("span.team-label", names.teamOf(team)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, formatNumber(g ? g.scores[team] : 0))),
@@ -99,10 +101,10 @@ function seatPanel(model, seat, position, ctx) {
 }
 
 /** The last play in words, until the next one: who, which card, what it took, what it scored. */
-function lastPlayLine(model) {
+function lastPlayLine(model, names) {
   const e = model.lastPlay;
   if (!e || !model.game || model.game.phase === "finished") return null;
-  const name = model.nameOf(e.seat);
+  const name = names.nameOf(e.seat);
   const extras = [e.caida ? t("fx.caida") : null, e.limpia ? t("fx.limpia") : null,
     e.points ? `+${e.points}` : null].filter(Boolean).join(" ");
   return h("p.last-play", { dataset: { seat: String(e.seat), card: e.card } },
@@ -114,9 +116,10 @@ function lastPlayLine(model) {
       e.limpia ? t("explain.limpia") : null].filter(Boolean).join(" ") || null }, ` ${extras}`) : null);
 }
 
-function felt(model, selection, redraw) {
+function felt(model, { redraw, names }) {
   const g = model.game;
-  const marks = g && model.you !== null ? tableCardMarks(model, selection) : (code) => ({
+  const selection = model.selection;
+  const marks = g && model.you !== null ? tableCardMarks(model, g) : (code) => ({
     marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : [],
     pickable: false });
   const cards = g ? g.table : [];
@@ -127,12 +130,12 @@ function felt(model, selection, redraw) {
         const last = model.lastPlay && !model.lastPlay.take.length && model.lastPlay.card === code;
         return cardElement(code, {
           marks: last ? [...m.marks, "last"] : m.marks,
-          onPick: m.pickable ? (c) => { pickTableCard(selection, c); redraw(); } : null,
+          onPick: m.pickable ? (c) => { pickTableCard(model, c); redraw(); } : null,
           pressed: m.pickable ? selection.take.includes(code) : null,
           focusKey: `table-${code}`,
         });
       })) : h("p.felt-empty", g ? t("table.empty") : t("table.notStarted")),
-    lastPlayLine(model),
+    lastPlayLine(model, names),
     g && g.caidaTarget && g.phase === "play" ? h("p.caida-note", { "aria-live": "polite" },
       h("span.caida-dot", { "aria-hidden": "true" }), t("table.caidaTarget")) : null,
     g && g.phase === "claims" ? h("p.window-note", t("table.claimWindow"), " ",
@@ -147,9 +150,9 @@ export function tableView(model, ctx) {
     seatPanel(model, Number(seat), position, ctx));
   const player = model.you !== null && model.game && model.game.phase !== "finished";
   return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
-    scoreboard(model, ctx.tools),
-    h("div.ring", bySeat, felt(model, ctx.selection, ctx.redraw)),
+    scoreboard(model, ctx),
+    h("div.ring", bySeat, felt(model, ctx)),
     player ? h("section.mine", { "aria-label": t("hand.section") },
-      handView(model, ctx.selection, ctx.redraw),
-      actionBar(model, ctx.selection, ctx.act, ctx.redraw, ctx)) : null);
+      handView(model, ctx.redraw),
+      actionBar(model, model.game, ctx)) : null);
 }

@@ -105,4 +105,6 @@
  * @property {boolean} joinRefused this key cannot seat anyone (a watch link): offer no seat
  */
 
+/** The model once a snapshot told the table: what the table's views draw. @typedef {Model & {table: Table}} TableModel */
+
 export {};

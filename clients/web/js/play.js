@@ -10,11 +10,13 @@ import {
   capturesOf, captureMatching, legalOfType, playableCards, playsOf, takeableCards, trailOf,
 } from "./captures.js";
 
+/** @param {string[]} take */
 export function describeTake(take) {
   return take.map(cardName).join(", ");
 }
 
 /** The player's hand at the bottom: each playable card a button (R7). */
+/** @param {import("./model-types.js").TableModel} model @param {() => void} redraw */
 export function handView(model, redraw) {
   const selection = model.selection;
   const playable = playableCards(model.legal);
@@ -23,18 +25,20 @@ export function handView(model, redraw) {
     cards.map((code) => cardElement(code, {
       onPick: playable.has(code) ? (c) => { pickHandCard(model, c); redraw(); } : null,
       pressed: playable.has(code) ? selection.card === code : null,
-      marks: [selection.card === code ? "selected" : null, playable.has(code) ? "playable" : null]
+      marks: [selection.card === code ? "selected" : "", playable.has(code) ? "playable" : ""]
         .filter(Boolean),
       focusKey: `hand-${code}`,
     })));
 }
 
 /** Table cards, marked as the caída target (R9) and, after choosing a hand card, as takeable. */
+/** @param {import("./model-types.js").TableModel} model @param {import("./model-types.js").Game} game @returns {(code: string) => {marks: string[], pickable: boolean}} */
 export function tableCardMarks(model, game) {
   const selection = model.selection;
   const plays = selection.card ? playsOf(model.legal, selection.card) : [];
   const takeable = new Set(takeableCards(plays));
   return (code) => {
+    /** @type {string[]} */
     const marks = [];
     if (game.phase === "play" && code === game.caidaTarget) marks.push("caida-target");
     if (takeable.has(code)) marks.push("takeable");
@@ -45,10 +49,12 @@ export function tableCardMarks(model, game) {
 }
 
 /** The bar under the hand: what you can do now, in words and buttons. */
+/** @param {import("./model-types.js").TableModel} model @param {import("./model-types.js").Game} game @param {import("./table-view.js").TableContext} ctx */
 export function actionBar(model, game, ctx) {
   const { act, names } = ctx;
   const selection = model.selection;
   const legal = model.legal;
+  /** @type {HTMLElement[]} */
   const parts = [];
 
   const announces = legalOfType(legal, "announce");
@@ -82,6 +88,7 @@ export function actionBar(model, game, ctx) {
  * R10's window: offer only the ranks this team caught by a caída this hand (public: the plays
  * are on the record everyone saw), and always a plain "nothing to claim" that ends the wait.
  */
+/** @param {import("./model-types.js").TableModel} model */
 export function caughtByCaida(model) {
   const g = model.game;
   if (!g || model.you === null) return [];
@@ -89,10 +96,11 @@ export function caughtByCaida(model) {
   const claimed = new Set((g.claims || []).filter(([seat, , valid]) => valid && seat % 2 === team)
     .map(([, rank]) => rank));
   const ranks = new Set((g.history || []).filter((e) => e.caida && e.card && e.seat % 2 === team)
-    .map((e) => e.card[0]));
+    .map((e) => String(e.card)[0]));
   return RANKS.split("").filter((r) => ranks.has(r) && !claimed.has(r));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {import("./model-types.js").Game} game @param {import("./wire.js").LegalAction[]} claims @param {(action: import("./wire.js").LegalAction) => void} act @param {() => void} passClaims */
 function claimChoices(model, game, claims, act, passClaims) {
   if (model.claimPassed === game.handNumber) return [h("p.prompt.is-waiting", t("prompt.claimPassed"))];
   const ranks = caughtByCaida(model).filter((r) => claims.some((c) => c.rank === r));
@@ -106,16 +114,18 @@ function claimChoices(model, game, claims, act, passClaims) {
     h("div.choices", ranks.map((r) => h("button.btn", {
       type: "button", dataset: { focus: `claim-${r}`, action: `claim-${r}` },
       "aria-label": t("claim.rank", { rank: t(`rank.${r}`) }),
-      onclick: () => act(claims.find((c) => c.rank === r)),
+      onclick: () => act(/** @type {import("./wire.js").LegalAction} */ (claims.find((c) => c.rank === r))),
     }, t("claim.rank", { rank: t(`rank.${r}`) }))), none),
   ];
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {string} card @param {import("./table-view.js").TableContext} ctx */
 function playChoices(model, card, { act, redraw }) {
   const selection = model.selection;
   const plays = playsOf(model.legal, card);
   const captures = capturesOf(plays);
   const trail = trailOf(plays);
+  /** @type {HTMLElement[]} */
   const out = [];
   const chosen = captureMatching(plays, selection.take);
   if (captures.length) {
@@ -154,12 +164,14 @@ function playChoices(model, card, { act, redraw }) {
   return out;
 }
 
+/** @param {string[]} take @param {boolean} on */
 function highlight(take, on) {
   for (const code of take) {
     document.querySelector(`.felt [data-card="${code}"]`)?.classList.toggle("is-preview", on);
   }
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
 function waitingText(model, names) {
   const g = model.game;
   if (!g) return t("prompt.waitingStart");

@@ -47,7 +47,7 @@ export function screenPositions(viewer, seats, direction = "clockwise") {
 /**
  * What a seat is called in the log and on screen: a person's name, else the compass point
  * ("Norte hace caída: +2"); bots go by their seat, since several may share one generic name.
- * @param {Pick<Occupant, "empty" | "bot" | "name"> | null | undefined} occupant
+ * @param {Partial<Pick<Occupant, "empty" | "bot" | "name">> | null | undefined} occupant
  * @param {number} seat
  * @param {number} seats
  */

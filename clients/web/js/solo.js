@@ -15,14 +15,22 @@ import { toast } from "./toasts.js";
 const number = formatNumber;
 
 /** "+12" for a margin, "−8" for a deficit. */
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : "0";
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {{errorText: (error: import("./wire.js").Refusal) => string}} page
+ */
 export function openSolo(root, { errorText }) {
-  let state = null; // the last `ladder` message
+  /** @type {import("./wire.js").Message | null} the last `ladder` message */
+  let state = null;
+  /** @type {{name: string, score: number}[]} */
   let board = [];
-  let shownTable = null; // the table the page below the bar is drawing
+  /** @type {string | null} the table the page below the bar is drawing */
+  let shownTable = null;
   let busy = false;
   const bar = h("section.solo-bar", { "aria-labelledby": "solo-title", "aria-live": "polite" });
   const tableRoot = h("div.solo-table");
@@ -34,10 +42,12 @@ export function openSolo(root, { errorText }) {
     onWelcome: () => { refresh({ deal: !shownTable }); },
   });
 
+  /** @param {import("./wire.js").Message} message @returns {Promise<import("./wire.js").Message | null>} */
   async function ask(message) {
     try {
       return await conn.request(message);
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {import("./wire.js").Refusal} */ (caught);
       if (error.code !== "offline") toast(errorText(error), "error");
       return null;
     }
@@ -65,6 +75,7 @@ export function openSolo(root, { errorText }) {
     openTable(tableRoot, last.join_key, { errorText });
   }
 
+  /** @param {import("./wire.js").Message} message */
   function accept(message) {
     state = message;
     remember.setLadderToken(message.token);
@@ -72,6 +83,7 @@ export function openSolo(root, { errorText }) {
   }
 
   /** Deal the next chica ("ladder_play") or start afresh ("ladder_new"). */
+  /** @param {"ladder_play" | "ladder_new"} type */
   async function play(type) {
     if (busy) return;
     busy = true;
@@ -114,7 +126,8 @@ export function openSolo(root, { errorText }) {
 
   /** "Nuevo" ends a streak for good (R14): ask first when there is one to lose. */
   function startAfresh() {
-    if (state?.streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak: state.streak }))) return;
+    const streak = state?.streak ?? 0;
+    if (streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak }))) return;
     play("ladder_new");
   }
 
@@ -126,10 +139,11 @@ export function openSolo(root, { errorText }) {
     }
   }
 
+  /** @param {SubmitEvent} event */
   async function rename(event) {
     event.preventDefault();
-    const name = new FormData(event.target).get("name");
-    const answer = await ask({ type: "ladder_name", token: state.token, name: String(name || "") });
+    const name = new FormData(/** @type {HTMLFormElement} */ (event.target)).get("name");
+    const answer = await ask({ type: "ladder_name", token: state?.token, name: String(name || "") });
     if (answer) {
       accept(answer);
       toast(t("solo.name.saved"));
@@ -137,6 +151,7 @@ export function openSolo(root, { errorText }) {
     }
   }
 
+  /** @param {string} key @param {string} value @param {string} id */
   function stat(key, value, id) {
     return h("div.solo-stat", { dataset: { stat: id } },
       h("span.solo-stat-label", t(key)), h("span.solo-stat-value", value));
@@ -144,7 +159,7 @@ export function openSolo(root, { errorText }) {
 
   function resultLine() {
     const last = state?.last;
-    if (!last || state.chica) return null;
+    if (!state || !last || state.chica) return null;
     const text = t(`solo.result.${last.result}`, { margin: last.margin, level: last.level,
       streak: last.streak, score: number(last.score), next: state.level });
     const again = last.result === "won" || last.result === "void" ? "solo.next" : "solo.again";

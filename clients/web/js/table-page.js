@@ -221,8 +221,9 @@ export function openTable(root, key, { errorText }) {
 
   /** @type {Redraw} */
   function draw() {
-    const table = model.table;
-    if (!table) return;
+    if (!model.table) return;
+    const drawn = /** @type {import("./model-types.js").TableModel} */ (model);
+    const table = drawn.table;
     const starting = drawnStarted === false && table.started && model.you !== null;
     drawnStarted = table.started;
     document.body.classList.toggle("screen-mode", model.screenMode);
@@ -235,15 +236,15 @@ export function openTable(root, key, { errorText }) {
     const side = { names, key, redraw: draw, send, start: seating.start, fillBots: seating.fillsBots(),
       toggleTally, toggleScreen, cueControls: cue.controls, chat: chat.element };
     const rows = sheetRows(gameEvents(model), table.seats);
-    const ctx = { act, redraw: draw, names, tools: toolbar(model, side), passClaims,
+    const ctx = { act, redraw: draw, names, tools: toolbar(drawn, side), passClaims,
       chooseChair: seating.chairChoice() };
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", sitPanel.draw(model), model.isHost ? null : yourChairNote(model),
-      tableView(model, ctx),
-      gameOverPanel(model, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
+    h("div.table-main", sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
+      tableView(drawn, ctx),
+      gameOverPanel(drawn, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
         sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
-    h("aside.table-side", sideColumn(model, side, rows))));
+    h("aside.table-side", sideColumn(drawn, side, rows))));
     keepCaretAtEnd(root);
     fit(root);
     if (starting) bringTableIntoView();

@@ -12,7 +12,7 @@ import { sheetPanel } from "./sheet.js";
 import { remember } from "./storage.js";
 import { setFold } from "./table-choices.js";
 
-/** @typedef {import("./model-types.js").Model} Model */
+/** @typedef {import("./model-types.js").TableModel} TableModel */
 /** @typedef {import("./seats.js").Names} Names */
 /** @typedef {import("./wire.js").Message} Message */
 
@@ -30,9 +30,9 @@ import { setFold } from "./table-choices.js";
  * @property {HTMLElement} chat
  */
 
-/** @param {Model} model @param {SideContext} ctx */
+/** @param {TableModel} model @param {SideContext} ctx */
 export function toolbar(model, ctx) {
-  const table = /** @type {import("./model-types.js").Table} */ (model.table);
+  const table = model.table;
   return h("div.table-tools",
     h("button.btn.btn-small.btn-quiet", {
       type: "button", "aria-pressed": String(model.tallyMode), dataset: { focus: "tally" },
@@ -49,24 +49,24 @@ export function toolbar(model, ctx) {
 }
 
 /**
- * @param {Model} model
+ * @param {TableModel} model
  * @param {SideContext} ctx
  * @param {import("./sheet.js").SheetRow[]} rows the score sheet's rows
  */
 export function sideColumn(model, ctx, rows) {
-  const table = /** @type {import("./model-types.js").Table} */ (model.table);
+  const table = model.table;
   const finished = model.game?.phase === "finished";
   const watch = remember.setup(ctx.key)?.watch;
   return [
     model.isHost ? hostPanel(model, { send: ctx.send, start: ctx.start, fillBots: ctx.fillBots,
-      open: model.hostOpen, onToggle: (open) => setFold(model, "hostOpen", open) }) : null,
+      open: model.hostOpen, onToggle: (/** @type {boolean} */ open) => setFold(model, "hostOpen", open) }) : null,
     model.summaryOpen ? summaryPanel(model, ctx.names, () => {
       setFold(model, "summaryOpen", false);
       ctx.redraw();
     }) : null,
     // the sheet unfolds itself at a hand's count and at the end, else as the player left it
     table.started ? sheetPanel(rows, ctx.names, finished || model.summaryOpen || model.sheetOpen,
-      (open) => setFold(model, "sheetOpen", open)) : null,
+      (/** @type {boolean} */ open) => setFold(model, "sheetOpen", open)) : null,
     logPanel(model, ctx.names),
     model.isHost && watch && !table.started ? h("details.panel.share-panel", { open: true },
       h("summary", t("share.title")), sharePanel({ join: ctx.key, watch })) : null,

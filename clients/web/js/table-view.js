@@ -4,25 +4,40 @@
 import { h } from "./dom.js";
 import { formatNumber, t, tn } from "../i18n/index.js";
 import { cardBack, cardElement, cardShort } from "./cards.js";
-import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
+import { compassOf, screenPositions, seatName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
 import { actionBar, handView, tableCardMarks } from "./play.js";
 import { pickTableCard } from "./table-choices.js";
+
+/**
+ * What the table's views are handed besides the model: the move to send, the redraw after a
+ * choice, the names of the moment, the toolbar, R10's "nothing to claim", who may take a chair.
+ * @typedef {object} TableContext
+ * @property {(action: import("./wire.js").LegalAction) => void} act
+ * @property {() => void} redraw
+ * @property {import("./seats.js").Names} names
+ * @property {HTMLElement} tools
+ * @property {() => void} passClaims
+ * @property {import("./table-seating.js").ChairChoice | null} chooseChair
+ */
 import { emptyChair } from "./seat-choice.js";
 
 const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
 
 /** Seconds left until `deadline` (ms since the epoch), never negative. */
+/** @param {number} deadline */
 export function secondsLeft(deadline, now = Date.now()) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
+/** @param {number | null} deadline @param {string} labelKey */
 function countdown(deadline, labelKey) {
   if (!deadline) return null;
   return h("span.countdown", { dataset: { deadline: String(deadline) }, "aria-label": t(labelKey) },
     `${secondsLeft(deadline)} s`);
 }
 
+/** @param {number} score */
 function tally(score) {
   const { perros, tantos } = tantosAndPerros(score);
   return h("span.tally", {
@@ -35,6 +50,7 @@ function tally(score) {
   perros + tantos === 0 ? h("span.tally-zero", "—") : null);
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
 function scoreboard(model, { tools, names }) {
   const g = model.game;
   const seats = model.table.seats;
@@ -59,9 +75,11 @@ function scoreboard(model, { tools, names }) {
       h("span.target", t("score.target"))));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {number} seat @param {string} position @param {TableContext} ctx */
 function seatPanel(model, seat, position, ctx) {
   const g = model.game;
   const seats = model.table.seats;
+  /** @type {Partial<import("./model-types.js").Occupant>} */
   const occupant = model.table.occupants[seat] || { empty: true };
   // The claim window (R10) is everyone's at once: the felt shows its countdown, not the seats.
   const isTurn = g && (g.phase === "play" || g.phase === "announce") &&
@@ -101,6 +119,7 @@ function seatPanel(model, seat, position, ctx) {
 }
 
 /** The last play in words, until the next one: who, which card, what it took, what it scored. */
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
 function lastPlayLine(model, names) {
   const e = model.lastPlay;
   if (!e || !model.game || model.game.phase === "finished") return null;
@@ -116,11 +135,12 @@ function lastPlayLine(model, names) {
       e.limpia ? t("explain.limpia") : null].filter(Boolean).join(" ") || null }, ` ${extras}`) : null);
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
 function felt(model, { redraw, names }) {
   const g = model.game;
   const selection = model.selection;
-  const marks = g && model.you !== null ? tableCardMarks(model, g) : (code) => ({
-    marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : [],
+  const marks = g && model.you !== null ? tableCardMarks(model, g) : (/** @type {string} */ code) => ({
+    marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : /** @type {string[]} */ ([]),
     pickable: false });
   const cards = g ? g.table : [];
   return h("section.felt", { "aria-label": t("table.label") },
@@ -143,16 +163,17 @@ function felt(model, { redraw, names }) {
 }
 
 /** The whole table for one viewer; `ctx` carries the selection, actions and redraw. */
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
 export function tableView(model, ctx) {
   const seats = model.table.seats;
-  const positions = screenPositions(model.you, seats, model.table.options.direction);
+  const positions = screenPositions(model.you, seats, String(model.table.options.direction ?? "clockwise"));
   const bySeat = Object.entries(positions).map(([seat, position]) =>
     seatPanel(model, Number(seat), position, ctx));
-  const player = model.you !== null && model.game && model.game.phase !== "finished";
+  const game = model.game;
   return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
     scoreboard(model, ctx),
     h("div.ring", bySeat, felt(model, ctx)),
-    player ? h("section.mine", { "aria-label": t("hand.section") },
+    model.you !== null && game && game.phase !== "finished" ? h("section.mine", { "aria-label": t("hand.section") },
       handView(model, ctx.redraw),
-      actionBar(model, model.game, ctx)) : null);
+      actionBar(model, game, ctx)) : null);
 }

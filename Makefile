@@ -22,7 +22,7 @@ help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
 	@echo "make test   - set up and pass the whole suite (lint, types, tests)"
 	@echo "make bench  - print the performance figures (see BENCHMARKS.md)"
-	@echo "make lint   - ruff check and format, mypy --strict and the import-layer contracts"
+	@echo "make lint   - ruff check and format, mypy --strict, the import-layer contracts and tsc on the web client"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -62,11 +62,12 @@ apt:
 		echo "$(PKG) is missing: run 'sudo apt-get install $(PKG)' and try again"; exit 1; \
 	fi
 
-lint: $(STAMP)
+lint: $(STAMP) $(WEB_DEPS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(WEB)/node_modules/.bin/tsc -p $(WEB)/tsconfig.json
 
 test: $(STAMP) $(WEB_DEPS) services lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS)

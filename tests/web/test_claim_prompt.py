@@ -15,15 +15,16 @@ pytestmark = pytest.mark.browser
 
 DRAW = """async (passed) => {
   const { actionBar } = await import('/js/play.js');
-  const model = { you: 0, table: { seats: 4 }, nameOf: () => 'Ana', claimPassed: passed ? 1 : null,
+  const model = { you: 0, table: { seats: 4 }, selection: { card: null, take: [] }, claimPassed: passed ? 1 : null,
     legal: "A234567JQK".split("").map((rank) => ({ type: "claim", rank })),
     game: { phase: "claims", handNumber: 1, claims: [], hand: [], history: [
       { seat: 2, card: "7H", take: ["7C"], caida: true },   // partner's caída
       { seat: 1, card: "QS", take: ["QD"], caida: true },   // the other team's
       { seat: 0, card: "KC", take: ["KD", "AS"], caida: true },
     ] } };
-  const none = { passClaims: () => {} };
-  const bar = actionBar(model, { card: null, take: [] }, () => {}, () => {}, none);
+  const names = { nameOf: () => 'Ana', teamOf: () => 'Ana y Beto', seats: 4 };
+  const ctx = { act: () => {}, redraw: () => {}, passClaims: () => {}, names };
+  const bar = actionBar(model, model.game, ctx);
   return { actions: [...bar.querySelectorAll('[data-action]')].map((b) => b.dataset.action),
     text: bar.textContent };
 }"""

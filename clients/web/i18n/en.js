@@ -1,3 +1,4 @@
+// @ts-check
 // English. Same keys as es.js and pt.js.
 export default {
   "app.languageName": "English",

@@ -1,3 +1,4 @@
+// @ts-check
 // Español (Ecuador): the default for Spanish-speaking browsers. Same keys as en.js and pt.js.
 export default {
   "app.languageName": "Español",

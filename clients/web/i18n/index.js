@@ -1,15 +1,18 @@
+// @ts-check
 // Every string the page shows comes from here: one dictionary per language (es.js, en.js, pt.js),
 // the same keys in each (a test checks it). Missing keys are collected, never silently blank.
 import es from "./es.js";
 import en from "./en.js";
 import pt from "./pt.js";
+import { exposeForTests } from "../js/test-hooks.js";
 
+/** @type {Record<string, Record<string, string>>} */
 export const LANGUAGES = { es, en, pt };
 const STORAGE_KEY = "cuarenta.lang";
 
 /** Keys asked for but absent in the current language: the browser tests assert it stays empty. */
 export const missing = new Set();
-globalThis.__cuarentaMissingStrings = missing;
+exposeForTests("__cuarentaMissingStrings", missing);
 
 let current = "es";
 
@@ -29,6 +32,7 @@ export function detectLanguage(search = location.search, preferred = navigator.l
   return "en";
 }
 
+/** @param {string} lang */
 export function setLanguage(lang, { remember = false } = {}) {
   current = lang in LANGUAGES ? lang : "en";
   document.documentElement.lang = current;
@@ -40,6 +44,7 @@ export function language() {
 }
 
 /** Translate `key`, filling {name} placeholders from `params`. */
+/** @param {string} key @param {Record<string, string | number>} [params] @returns {string} */
 export function t(key, params = {}) {
   const text = LANGUAGES[current][key];
   if (text === undefined) {
@@ -49,18 +54,22 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/** @type {Record<string, string>} */
 const LOCALES = { es: "es-EC", en: "en", pt: "pt-BR" };
 
 /** A number written the chosen language's way: 10.038 in es and pt, 10,038 in en. */
+/** @param {number} n */
 export function formatNumber(n) {
   return new Intl.NumberFormat(LOCALES[current] ?? current).format(n);
 }
 
 /** Like t(), choosing "key.one" or "key.other" by count (enough for es, en and pt). */
+/** @param {string} key @param {number} count @param {Record<string, string | number>} [params] */
 export function tn(key, count, params = {}) {
   return t(`${key}.${count === 1 ? "one" : "other"}`, { count, ...params });
 }
 
+/** @param {string} key */
 function safeStorageGet(key) {
   try {
     return localStorage.getItem(key);
@@ -69,6 +78,7 @@ function safeStorageGet(key) {
   }
 }
 
+/** @param {string} key @param {string} value */
 function safeStorageSet(key, value) {
   try {
     localStorage.setItem(key, value);

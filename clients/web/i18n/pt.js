@@ -1,3 +1,4 @@
+// @ts-check
 // Português. Same keys as es.js and en.js.
 export default {
   "app.languageName": "Português",

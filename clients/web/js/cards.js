@@ -1,3 +1,4 @@
+// @ts-check
 // Cards drawn as SVG (R2 codes: rank + suit, e.g. "7H", "JD"); our own drawing, no images.
 import { h, s } from "./dom.js";
 import { t } from "../i18n/index.js";
@@ -7,6 +8,7 @@ export const SUITS = "CDHS";
 const RED = new Set(["D", "H"]);
 
 /** Suit pips drawn in a 100×100 box, so one path serves corners, pips and badges. */
+/** @type {Record<string, string>} */
 const SUIT_PATHS = {
   H: "M50 90C22 66 5 50 5 31 5 16 16 6 30 6c9 0 16 5 20 13 4-8 11-13 20-13 14 0 25 10 25 25 0 19-17 35-45 59z",
   D: "M50 4 86 50 50 96 14 50z",
@@ -15,6 +17,7 @@ const SUIT_PATHS = {
 };
 
 /** Pip centres for the numeric ranks on a 60×90 face (R2: A–7 carry a value; figures do not). */
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   A: [[30, 45]],
   2: [[30, 24], [30, 66]],
@@ -25,31 +28,38 @@ const PIPS = {
   7: [[21, 22], [39, 22], [30, 33], [21, 45], [39, 45], [21, 68], [39, 68]],
 };
 
+/** @param {string} code */
 export function rankOf(code) {
   return code[0];
 }
 
+/** @param {string} code */
 export function suitOf(code) {
   return code[1];
 }
 
 /** Sort a hand the way players hold it: by sequence order (R2), then suit. */
+/** @param {string} a @param {string} b */
 export function byRank(a, b) {
   return RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || SUITS.indexOf(a[1]) - SUITS.indexOf(b[1]);
 }
 
+/** @type {Record<string, string>} */
 const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 /** A card in a line of text, as players write it: "7♥", "J♣". */
+/** @param {string} code */
 export function cardShort(code) {
   return `${code[0]}${SUIT_SIGNS[code[1]]}`;
 }
 
 /** "7 de corazones" / "Seven of hearts": what a screen reader says for a card. */
+/** @param {string} code */
 export function cardName(code) {
   return t("card.name", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
 }
 
+/** @param {string} suit @param {number} x @param {number} y @param {number} size @param {boolean} flip */
 function pip(suit, x, y, size, flip) {
   const scale = size / 100;
   const transform = `translate(${x - size / 2} ${y - size / 2}) scale(${scale})` +
@@ -57,6 +67,7 @@ function pip(suit, x, y, size, flip) {
   return s("path", { d: SUIT_PATHS[suit], transform });
 }
 
+/** @param {string} rank @param {string} suit @param {boolean} flip */
 function corner(rank, suit, flip) {
   const g = s("g", { transform: flip ? "rotate(180 30 45)" : null });
   g.append(
@@ -66,6 +77,7 @@ function corner(rank, suit, flip) {
   return g;
 }
 
+/** @param {string} rank @param {string} suit */
 function figure(rank, suit) {
   return s("g", { class: "card-figure" },
     s("rect", { x: 13, y: 13, width: 34, height: 64, rx: 3, class: "card-frame" }),
@@ -76,6 +88,7 @@ function figure(rank, suit) {
 }
 
 /** The face of a card as an SVG element (decorative: the enclosing control carries the name). */
+/** @param {string} code */
 export function cardFace(code) {
   const rank = rankOf(code);
   const suit = suitOf(code);
@@ -104,6 +117,9 @@ export function cardBack() {
 /**
  * A card as a control (a real <button>, so Enter and Space work and focus is visible) or as a
  * plain figure when `onPick` is absent.
+ * @param {string} code
+ * @param {{onPick?: ((code: string) => void) | null, pressed?: boolean | null, marks?: string[],
+ *   label?: string | null, focusKey?: string | null}} [how]
  */
 export function cardElement(code, { onPick = null, pressed = null, marks = [], label = null,
   focusKey = null } = {}) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat (issue 15): players talk to the whole table, spectators among spectators
 // only — the server keeps the two apart (PROTOCOL.md `chat`), this panel shows which is which.
 // One persistent panel: each redraw of the table moves the same node into the side column, so
@@ -13,31 +14,33 @@ const QUICK_WORDS = ["chat.quick.nice", "chat.quick.caida", "chat.quick.laugh", 
 const PHONE = "(max-width: 720px)";
 
 /**
- * @param {{request: (message: object) => Promise<object>, model: object,
- }} table
- * @returns {{element: HTMLElement, receive: (line: object) => void, refresh: () => void}}
+ * @param {{request: (message: import("./wire.js").Message) => Promise<import("./wire.js").Message>, model: import("./model-types.js").Model}} table
+ * @returns {{element: HTMLElement, receive: (line: import("./wire.js").Message) => void, refresh: () => void}}
  */
 export function openChat({ request, model }) {
+  /** @type {import("./wire.js").Message[]} */
   const lines = [];
   let unread = 0;
   const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines") });
   const note = h("p.chat-note", { role: "status" });
-  const input = h("input#chat-input", {
+  const input = /** @type {HTMLInputElement} */ (h("input#chat-input", {
     maxlength: 280, autocomplete: "off", dataset: { focus: "chat-input" }, enterkeyhint: "send",
-  });
+  }));
   const target = h("span.chat-target");
   const counter = h("span.chat-unread");
   const title = h("span.chat-title");
   const summary = h("summary.chat-summary", title, counter);
   const quick = h("div.chat-quick");
-  const form = h("form.chat-form", { onsubmit: (event) => { event.preventDefault(); say(input.value); } },
+  const form = h("form.chat-form", { onsubmit: (/** @type {Event} */ event) => { event.preventDefault(); say(input.value); } },
     h("label.visually-hidden", { for: "chat-input" }), input,
     h("button.btn.btn-small", { type: "submit", id: "chat-send" }));
-  const element = h("details#chat.panel.chat-panel", { open: !matchMedia(PHONE).matches },
-    summary, h("div.chat-body", list, note, quick, target, form));
+  const element = /** @type {HTMLDetailsElement} */ (h("details#chat.panel.chat-panel", { open: !matchMedia(PHONE).matches },
+    summary, h("div.chat-body", list, note, quick, target, form)));
   element.addEventListener("toggle", () => { if (element.open) { unread = 0; refresh(); } });
+  /** @type {string | null} */
   let lastSaid = null;
 
+  /** @param {string} text */
   async function say(text) {
     const line = text.trim();
     if (!line) return;
@@ -46,20 +49,22 @@ export function openChat({ request, model }) {
       await request({ type: "chat", text: line });
       if (line === input.value.trim()) input.value = "";
       note.textContent = "";
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {import("./wire.js").Refusal} */ (caught);
       // The rate limit is a pause, not a failure: say so calmly, keep what was typed.
       note.textContent = error.code === "rate_limited" ? t("chat.slowDown") : t("chat.notSent");
       note.dataset.kind = error.code === "rate_limited" ? "calm" : "problem";
     }
   }
 
+  /** @param {import("./wire.js").Message} message */
   function receive(message) {
     lines.push(message);
     if (lines.length > KEEP) lines.splice(0, lines.length - KEEP);
     if (!element.open) unread += 1;
     const item = lineOf(message);
     list.append(item);
-    while (list.children.length > KEEP) list.firstElementChild.remove();
+    while (list.children.length > KEEP) list.firstElementChild?.remove();
     list.scrollTop = list.scrollHeight;
     // Folded, scrolled out of the side column, or below the table on a phone: a line its reader
     // cannot see there is told in the notice strip.
@@ -69,6 +74,7 @@ export function openChat({ request, model }) {
   }
 
   /** Whether any of `el` shows: inside the window and every clipping box around it (none if closed). */
+  /** @param {Element} el */
   function onScreen(el) {
     // A folded chat's lines still have boxes in chromium (details hides them unrendered).
     if (!element.open) return false;
@@ -83,6 +89,7 @@ export function openChat({ request, model }) {
     return right > Math.max(left, 0) && bottom > Math.max(top, 0) && left < innerWidth && top < innerHeight;
   }
 
+  /** @param {import("./wire.js").Message} message */
   function lineOf(message) {
     const spectator = message.channel === "spectators";
     const who = message.name;
@@ -99,8 +106,10 @@ export function openChat({ request, model }) {
     counter.textContent = unread ? t("chat.unread", { count: unread }) : "";
     target.textContent = spectator ? t("chat.toSpectators") : t("chat.toTable");
     input.placeholder = spectator ? t("chat.placeholderSpectator") : t("chat.placeholder");
-    form.querySelector("label").textContent = t("chat.label");
-    form.querySelector("button").textContent = t("chat.send");
+    const label = form.querySelector("label");
+    if (label) label.textContent = t("chat.label");
+    const send = form.querySelector("button");
+    if (send) send.textContent = t("chat.send");
     list.setAttribute("aria-label", t("chat.lines"));
     quick.replaceChildren(...QUICK_WORDS.map((word) => {
       const text = t(word);

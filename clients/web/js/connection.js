@@ -1,10 +1,16 @@
+// @ts-check
 // One WebSocket to the table server, speaking msgpack frames (protocol/), that heals itself:
 // after a drop it reconnects with backoff and says `hello` again with the seat token and the last
 // event number seen, so the server resumes the exact stream (ARCHITECTURE invariant 2).
 
 // @msgpack/msgpack is loaded by a <script> before the modules (index.html); read it when used.
-const encode = (value) => globalThis.MessagePack.encode(value);
-const decode = (bytes) => globalThis.MessagePack.decode(bytes);
+/** @typedef {import("./wire.js").Message} Message */
+/** @type {{MessagePack: {encode: (value: unknown) => Uint8Array, decode: (bytes: Uint8Array) => any}}} */
+const page = /** @type {any} */ (globalThis);
+/** @param {unknown} value */
+const encode = (value) => page.MessagePack.encode(value);
+/** @param {Uint8Array} bytes */
+const decode = (bytes) => page.MessagePack.decode(bytes);
 
 /** The protocol this client speaks (protocol/base.py PROTOCOL_VERSION; checked by a test). */
 export const PROTOCOL_VERSION = 3;
@@ -15,23 +21,30 @@ const PING_EVERY_MS = 20000;
 export class Connection {
   /**
    * @param {string} url ws:// or wss:// address of the server's socket
-   * @param {{hello: () => object, onMessage: (msg: object) => void,
+   * @param {{hello: () => Message, onMessage: (msg: Message) => void,
    *          onStatus: (status: "connecting"|"open"|"lost") => void,
-   *          onWelcome?: (welcome: object) => void, onHelloError?: (error: Error) => void}} handlers
+   *          onWelcome?: (welcome: Message) => void, onHelloError?: (error: Error) => void}} handlers
    *   `hello()` builds the first message of every (re)connection, so it always carries the
    *   freshest seat token and event number.
    */
   constructor(url, handlers) {
     this.url = url;
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.attempt = 0;
     this.nextRid = 1;
+    /** @type {Map<number, {resolve: (answer: Message) => void, reject: (error: Error) => void}>} */
     this.pending = new Map();
     this.closedByUs = false;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
+    /** @type {Promise<Message> | null} */
     this.ready = null;
-    this.snapshot = null; // the last whole snapshot: updates are told as changes of it
+    /** @type {Message | null} the last whole snapshot: updates are told as changes of it */
+    this.snapshot = null;
+    /** @type {number | undefined} when the next attempt starts (ms since the epoch) */
+    this.retryAt = undefined;
     globalThis.addEventListener("online", () => this.reconnectNow());
   }
 
@@ -42,7 +55,8 @@ export class Connection {
     const socket = new WebSocket(this.url);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
-    this.ready = new Promise((resolve, reject) => {
+    /** @type {Promise<Message>} */
+    const ready = new Promise((resolve, reject) => {
       socket.addEventListener("open", () => {
         this.request(this.handlers.hello()).then((welcome) => {
           this.attempt = 0;
@@ -53,14 +67,19 @@ export class Connection {
       });
       socket.addEventListener("close", () => reject(new Error("closed before welcome")));
     });
-    this.ready.then((welcome) => this.handlers.onWelcome?.(welcome),
+    this.ready = ready;
+    ready.then((welcome) => this.handlers.onWelcome?.(welcome),
       (error) => this.handlers.onHelloError?.(error));
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", () => this.lost(socket));
-    return this.ready;
+    return ready;
   }
 
-  /** Send a request; resolves with the server's answer to it (ack/welcome…), rejects on error. */
+  /**
+   * Send a request; resolves with the server's answer to it (ack/welcome…), rejects on error.
+   * @param {Message} message
+   * @returns {Promise<Message>}
+   */
   request(message) {
     const rid = this.nextRid++;
     const framed = { ...message, rid };
@@ -70,7 +89,7 @@ export class Connection {
         return;
       }
       this.pending.set(rid, { resolve, reject });
-      this.socket.send(encode(framed));
+      this.socket.send(/** @type {Uint8Array<ArrayBuffer>} */ (encode(framed)));
     });
   }
 
@@ -87,6 +106,7 @@ export class Connection {
     else this.open();
   }
 
+  /** @param {ArrayBuffer} data */
   receive(data) {
     let message;
     try {
@@ -116,6 +136,7 @@ export class Connection {
     }
   }
 
+  /** @param {WebSocket} socket */
   lost(socket) {
     if (socket !== this.socket) return;
     clearInterval(this.pingTimer);
@@ -144,6 +165,9 @@ export class Connection {
  * is set), the numbered events, then our snapshot. Hand them on in that order. The snapshot is
  * told as a change of `previous` (protocol 3): `info` null means unchanged, and `view.history`
  * holds only the entries from `history_from` on. Throws when `previous` cannot be the base.
+ * @param {Message} message
+ * @param {Message | null} previous
+ * @returns {Message[]}
  */
 export function unfold(message, previous) {
   if (message.type !== "update") return [message];
@@ -151,6 +175,7 @@ export function unfold(message, previous) {
   return [...answer, ...message.events, whole(message.snapshot, previous)];
 }
 
+/** @param {Message} change @param {Message | null} previous @returns {Message} */
 function whole(change, previous) {
   const { history_from: from = 0, ...snapshot } = change;
   if (snapshot.info == null) {
@@ -168,6 +193,7 @@ function whole(change, previous) {
 }
 
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */
+/** @param {Message} message */
 function isAnswer(message) {
   return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board"]
     .includes(message.type);

@@ -1,9 +1,18 @@
+// @ts-check
 // Build DOM nodes declaratively, so views read as the markup they produce (no framework, no build step).
+
+/** What a view may put in a node: nodes, text, numbers, nothing (skipped), or lists of them. */
+/** @typedef {Node | string | number | boolean | null | undefined | any[]} Child */
+/** Attributes, listeners ("on…"), `class`, `dataset` and `style`. @typedef {Record<string, any>} Attrs */
 
 /**
  * h("button#id.card.is-on", {onclick, "aria-label": "…"}, child, …) → HTMLElement.
  * Attributes starting with "on" become listeners; `false`/`null` attributes and children are skipped,
  * so conditional parts stay inline.
+ * @param {string} tag
+ * @param {Attrs | Child} [attrs]
+ * @param {Child[]} children
+ * @returns {HTMLElement}
  */
 export function h(tag, attrs = {}, ...children) {
   if (!isAttributes(attrs)) {
@@ -28,19 +37,28 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Inline styles; a custom property ("--card-w") needs setProperty: assigning it is ignored. */
+/**
+ * Inline styles; a custom property ("--card-w") needs setProperty: assigning it is ignored.
+ * @param {HTMLElement} el
+ * @param {Record<string, string>} style
+ */
 function setStyle(el, style) {
   for (const [name, value] of Object.entries(style)) {
     if (name.startsWith("--")) el.style.setProperty(name, value);
-    else el.style[name] = value;
+    else /** @type {Record<string, any>} */ (el.style)[name] = value;
   }
 }
 
-/** A plain object is attributes; a node, text, number, array or nothing is already a child. */
+/**
+ * A plain object is attributes; a node, text, number, array or nothing is already a child.
+ * @param {unknown} value
+ * @returns {value is Attrs}
+ */
 function isAttributes(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Node);
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -51,15 +69,25 @@ function append(el, children) {
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** Like h() for SVG elements (no classes shorthand: pass "class"). */
 /**
  * A <details>' summary that tells `onToggle(open)` when the person folds or unfolds it: from the
  * click, since a toggle event also follows every redraw that draws the details open, and late.
+ * @param {(open: boolean) => void} onToggle
+ * @param {Child[]} children
  */
 export function foldingSummary(onToggle, ...children) {
-  return h("summary", { onclick: (event) => onToggle(!event.currentTarget.parentElement.open) }, ...children);
+  return h("summary", { onclick: (/** @type {MouseEvent} */ event) => onToggle(
+    !(/** @type {HTMLDetailsElement} */ (/** @type {HTMLElement} */ (event.currentTarget).parentElement)).open) },
+  ...children);
 }
 
+/**
+ * Like h() for SVG elements (no classes shorthand: pass "class").
+ * @param {string} tag
+ * @param {Attrs | Child} [attrs]
+ * @param {Child[]} children
+ * @returns {SVGElement}
+ */
 export function s(tag, attrs = {}, ...children) {
   if (!isAttributes(attrs)) {
     children.unshift(attrs);
@@ -69,7 +97,7 @@ export function s(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value !== false && value !== null && value !== undefined) el.setAttribute(key, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of /** @type {Child[]} */ (children.flat())) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -79,14 +107,16 @@ export function s(tag, attrs = {}, ...children) {
 /**
  * Replace a container's children while keeping keyboard focus on the "same" control:
  * re-rendering must never throw a keyboard user back to the top of the page.
+ * @param {Element} container
+ * @param {Child[]} children
  */
 export function renderInto(container, ...children) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const focusKey = active && container.contains(active) ? active.dataset.focus : null;
   container.replaceChildren();
   append(container, children);
   if (focusKey) {
     const again = container.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again) /** @type {HTMLElement} */ (again).focus({ preventScroll: true });
   }
 }

@@ -1,16 +1,23 @@
+// @ts-check
 // Events told in words for the log and the brief banners: "Norte hace caída: +2".
 // Returns null for events nobody needs to read (internal steps).
 import { t } from "../i18n/index.js";
 import { cardName, cardShort } from "./cards.js";
 import { compassOf, teamOf } from "./seats.js";
 
+/** @typedef {import("./wire.js").Message} Message */
+/** A line of the log: its kind (a style), its words, and whether it deserves a banner. */
+/** @typedef {{text: string, kind: string, banner: boolean}} Told */
+/** @typedef {(kind: string, key: string, params?: Record<string, string | number>, banner?: boolean) => Told} Line */
+
 /**
- * @param {object} event an engine or table event (PROTOCOL.md)
- * @param {{nameOf: (seat: number) => string, teamOf: (team: number) => string}} names
- * @returns {{text: string, kind: string, banner: boolean} | null}
+ * @param {Message} event an engine or table event (PROTOCOL.md)
+ * @param {import("./seats.js").Names} names
+ * @returns {Told | null}
  */
 export function describeEvent(event, names) {
-  const who = (seat) => names.nameOf(seat);
+  const who = (/** @type {number} */ seat) => names.nameOf(seat);
+  /** @type {Line} */
   const line = (kind, key, params = {}, banner = false) => ({ kind, text: t(key, params), banner });
   switch (event.type) {
     case "dealer_drawn":
@@ -72,6 +79,7 @@ export function describeEvent(event, names) {
   }
 }
 
+/** @param {Message} event @param {(seat: number) => string} who @param {Line} line */
 function announced(event, who, line) {
   const params = { name: who(event.seat), points: event.points };
   if (event.call === "cuarenta") return line("score", "log.cuarenta", params, true);
@@ -79,6 +87,7 @@ function announced(event, who, line) {
   return line("score", event.points ? "log.ronda" : "log.rondaNoPoints", params, true);
 }
 
+/** @param {Message} event @param {(seat: number) => string} who @param {Line} line */
 function played(event, who, line) {
   const params = { name: who(event.seat), card: cardName(event.card), points: event.points,
     count: event.take.length, cards: event.take.map(cardShort).join(" ") };
@@ -96,6 +105,7 @@ function played(event, who, line) {
  * R6/R8 decisions a stand-in makes only when the table leaves them to people (manual options);
  * a card played and a claim are always someone's decision.
  */
+/** @param {Message} event @param {Record<string, unknown>} options */
 function decided(event, options) {
   if (event.type === "played" || event.type === "claimed") return true;
   if (event.type === "announced") return options?.announcements === "manual";
@@ -121,16 +131,20 @@ function decided(event, options) {
  * formality of every hand's end: the felt shows its countdown while it is open, and a line
  * "nobody claims" after every hand would crowd out the plays; a spectator sees it only around a
  * claim.
- * @param {[number, object][]} events one game's events in order (state.js gameEvents)
- * @param {{you: number | null, seats: number, options?: object}} viewer
- * @returns {Set<number>}
+ * @template {string | number} K the events' keys: their numbers (the replay: "step:index")
+ * @param {[K, Message][]} events one game's events in order (state.js gameEvents)
+ * @param {{you: number | null, seats: number, options?: Record<string, unknown>}} viewer
+ * @returns {Set<K>}
  */
 export function quietEvents(events, { you, seats, options = {} }) {
+  /** @type {Set<K>} */
   const quiet = new Set();
   const team = you === null || you === undefined ? null : teamOf(you, seats);
-  const away = new Map(); // seat -> { n: its stand_in's number (null: never told), acted }
+  /** @type {Map<number, {n: K | null, acted: boolean}>} seat -> its stand_in's key (null: never told) */
+  const away = new Map();
   let caida = false; // the viewer's team made a caída this hand
-  let claimWindow = null; // the open claim window: { n, claimed }
+  /** @type {{n: K, claimed: boolean} | null} the open claim window */
+  let claimWindow = null;
   for (const [n, e] of events) {
     if (e.type === "stand_in" && e.active) {
       away.set(e.seat, { n, acted: false });
@@ -142,7 +156,8 @@ export function quietEvents(events, { you, seats, options = {} }) {
         if (stint.n !== null) quiet.add(stint.n);
       }
     } else if (typeof e.seat === "number" && away.has(e.seat) && decided(e, options)) {
-      away.get(e.seat).acted = true;
+      const stint = away.get(e.seat);
+      if (stint) stint.acted = true;
     }
     if (e.type === "hand_started") caida = false;
     if (e.type === "played" && e.caida && team !== null && teamOf(e.seat, seats) === team) caida = true;

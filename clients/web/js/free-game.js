@@ -1,3 +1,4 @@
+// @ts-check
 // The free game's own keys and rules on screen (R14 libre-2p): N starts a new game — after a
 // confirmation while one is under way — and a hand counted at 38 says why its cards scored
 // nothing ("38 que no juega": at 38 only a caída scores). Pure helpers plus one key listener.
@@ -7,6 +8,7 @@ import { t } from "../i18n/index.js";
 export const FREE_PROFILE = "libre-2p";
 
 /** R11: what each team's cards score (the engine's count_points, for the summary's note). */
+/** @param {number[]} piles @param {number} dealerTeam */
 export function countPoints(piles, dealerTeam) {
   const nonDealers = 1 - dealerTeam;
   const points = [0, 0];
@@ -22,6 +24,7 @@ export function countPoints(piles, dealerTeam) {
  * The teams whose count the 38 rule voided in `summary` (a hand_counted event), with what their
  * cards would have scored: libre-2p, the team at 38 (a +0 count leaves it there), +0 counted.
  */
+/** @param {string} profile @param {{piles: number[], points: number[], dealer: number} | null} summary @param {number[] | null | undefined} scores */
 export function voidedAt38(profile, summary, scores) {
   if (profile !== FREE_PROFILE || !summary || !scores) return [];
   const would = countPoints(summary.piles, summary.dealer % 2);
@@ -31,6 +34,7 @@ export function voidedAt38(profile, summary, scores) {
 }
 
 /** The summary's lines for the free game: why a +0 at 38, and the rule itself. */
+/** @param {import("./model-types.js").Model} model @param {import("./seats.js").Names} names */
 export function countNotes(model, names) {
   if (model.table?.profile !== FREE_PROFILE) return [];
   const voided = voidedAt38(model.table.profile, model.summary, model.game?.scores);
@@ -42,6 +46,7 @@ export function countNotes(model, names) {
 }
 
 /** N: a new game. Finished: ask for the rematch; under way: confirm, then the host restarts. */
+/** @param {import("./model-types.js").Model} model @param {(message: import("./wire.js").Message) => unknown} send @param {(text: string) => boolean} [confirm] */
 export function newFreeGame(model, send, confirm = (text) => globalThis.confirm(text)) {
   if (model.table?.profile !== FREE_PROFILE || model.you === null) return false;
   if (model.table.stage === "playing") {
@@ -56,11 +61,13 @@ export function newFreeGame(model, send, confirm = (text) => globalThis.confirm(
 }
 
 /** Listen for N at a free-game table (not while typing); returns the listener's remover. */
+/** @param {import("./model-types.js").Model} model @param {(message: import("./wire.js").Message) => unknown} send */
 export function freeGameKeys(model, send) {
+  /** @param {KeyboardEvent} event */
   function onKey(event) {
     if (event.key !== "n" && event.key !== "N") return;
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-    if (event.target?.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (/** @type {HTMLElement | null} */ (event.target)?.closest?.("input, textarea, select, [contenteditable]")) return;
     if (newFreeGame(model, send)) event.preventDefault();
   }
   document.addEventListener("keydown", onKey);
@@ -68,6 +75,7 @@ export function freeGameKeys(model, send) {
 }
 
 /** The toolbar's button for the same choice, naming its key. */
+/** @param {import("./model-types.js").Model} model @param {(message: import("./wire.js").Message) => unknown} send */
 export function freeGameButton(model, send) {
   if (model.table?.profile !== FREE_PROFILE || model.you === null) return null;
   return h("button.btn.btn-small.btn-quiet", {

@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's events as the wire carries them, typed: what an `event` message's `event` holds
 // when it is not a table event (protocol/game_events.py, listed with an example each in
 // PROTOCOL.md). Cards are codes ("7H"), ranks letters; each is redacted for its viewer (a

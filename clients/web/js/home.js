@@ -1,3 +1,4 @@
+// @ts-check
 // The home page: open a table (profile, R13 house rules, turn timer, bots), then share its links.
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
@@ -7,12 +8,27 @@ import {
 import { sharePanel, tableUrl } from "./share.js";
 import { cardFace } from "./cards.js";
 
+/**
+ * What the home page is handed by main.js: the table it created (kept across a language switch),
+ * the remembered name, the words of a refusal, and the request that creates a table.
+ * @typedef {object} HomeApp
+ * @property {{join: string, watch: string, host: string} | null} created
+ * @property {() => string} playerName
+ * @property {(error: import("./wire.js").Refusal) => string} errorText
+ * @property {(request: CreateRequest) => Promise<{join: string, watch: string, host: string}>} createTable
+ */
+/**
+ * @typedef {{name: string, profile: string, options: Record<string, string | number | boolean>,
+ *   turnTimer: number, fillBots: boolean, botLevel: number, public: boolean}} CreateRequest
+ */
+
 /** A small fan of cards by the title: decoration only, hidden from screen readers. */
 function heroFan() {
   return h("div.hero-fan", { "aria-hidden": "true" },
     ["AH", "7S", "KD"].map((code) => h("span.card", cardFace(code))));
 }
 
+/** @template {string | number} V @param {string} id @param {V[]} values @param {string} label @param {V} current @param {(value: V) => string} describe */
 function select(id, values, label, current, describe) {
   return h("div.field",
     h("label", { for: id }, label),
@@ -21,23 +37,28 @@ function select(id, values, label, current, describe) {
         describe(v)))));
 }
 
+/** @param {string} profile @param {Record<string, string | number | boolean>} chosen */
 function optionFields(profile, chosen) {
   return optionsFor(profile).map((option) =>
-    select(`opt-${option.name}`, option.values, t(`option.${option.name}`),
-      chosen[option.name] ?? option.values[0],
-      (v) => t(`option.${option.name}.${v}`)));
+    select(`opt-${option.name}`, option.values.map(String), t(`option.${option.name}`),
+      String(chosen[option.name] ?? option.values[0]),
+      (/** @type {string | number | boolean} */ v) => t(`option.${option.name}.${v}`)));
 }
 
 /**
  * Render the create form. `app.createTable(request)` resolves with the new table's keys.
  * A profile change re-renders the options it allows (R14 fixes most rules of 2-player games).
+ * @param {HTMLElement} root
+ * @param {HomeApp} app
  */
 export function renderHome(root, app) {
   if (app.created) {
     renderCreated(root, app.created);
     return;
   }
+  /** @type {{profile: string, options: Record<string, string | number | boolean>, name: string}} */
   const state = { profile: "pagat-4p", options: {}, name: app.playerName() };
+  const field = (/** @type {string} */ selector) => /** @type {HTMLInputElement} */ (form.querySelector(selector));
 
   const form = h("form.create-form", { "aria-labelledby": "create-title" });
   const optionBox = h("fieldset.options");
@@ -72,44 +93,45 @@ export function renderHome(root, app) {
   drawOptions();
 
   form.addEventListener("change", (event) => {
-    const target = event.target;
+    const target = /** @type {HTMLSelectElement} */ (event.target);
     if (target.id === "profile") {
       state.profile = target.value;
       drawOptions();
     } else if (target.id.startsWith("opt-")) {
       const option = optionsFor(state.profile).find((o) => `opt-${o.name}` === target.id);
-      state.options[option.name] = parseOptionValue(option, target.value);
+      if (option) state.options[option.name] = parseOptionValue(option, target.value);
     }
   });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const button = form.querySelector("button[type=submit]");
+    const button = field("button[type=submit]");
     button.disabled = true;
-    form.querySelector("#create-error").textContent = "";
-    const name = form.querySelector("#player-name").value.trim();
+    field("#create-error").textContent = "";
+    const name = field("#player-name").value.trim();
     try {
       const keys = await app.createTable({
         name,
         profile: state.profile,
         options: changedOptions(state.profile, state.options),
-        turnTimer: Number(form.querySelector("#turn-timer").value),
-        fillBots: form.querySelector("#fill-bots").checked,
-        botLevel: Number(form.querySelector("#bot-level").value),
-        public: form.querySelector("#public-table").checked, // issue 15
+        turnTimer: Number(field("#turn-timer").value),
+        fillBots: field("#fill-bots").checked,
+        botLevel: Number(field("#bot-level").value),
+        public: field("#public-table").checked,
       });
       renderCreated(root, keys);
     } catch (error) {
-      form.querySelector("#create-error").textContent = t("error.create", { reason: app.errorText(error) });
+      field("#create-error").textContent = t("error.create", { reason: app.errorText(/** @type {import("./wire.js").Refusal} */ (error)) });
       button.disabled = false;
     }
   });
 
   renderInto(root, h("div.home", form));
-  form.querySelector("#player-name").focus();
+  field("#player-name").focus();
 }
 
 /** After creating: the links to share, and the way to the table (as its host). */
+/** @param {HTMLElement} root @param {{join: string, watch: string, host?: string}} keys */
 function renderCreated(root, keys) {
   const go = h("a.btn.btn-primary", { href: tableUrl(keys.join), id: "go-to-table" }, t("home.goToTable"));
   renderInto(root, h("div.home",
@@ -118,5 +140,5 @@ function renderCreated(root, keys) {
       h("p.lede", t("home.created.lede")),
       sharePanel(keys),
       h("div.form-actions", go))));
-  root.querySelector("#created-title").focus();
+  /** @type {HTMLElement | null} */ (root.querySelector("#created-title"))?.focus();
 }

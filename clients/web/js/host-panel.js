@@ -1,3 +1,4 @@
+// @ts-check
 // The host's controls (PROTOCOL.md host messages): seats and bots, kick, lock, options before
 // the start, start, and referee rulings (R5 misdeal) during the game.
 import { foldingSummary, h } from "./dom.js";
@@ -9,6 +10,7 @@ import { compassOf, teamOf, teamPlayers } from "./seats.js";
  * A chair as the felt names it: a person by name and compass ("Lucía · Sur"), a bot by its
  * compass alone ("Oeste", its badge says it is a bot), a free chair by its compass ("Norte · Libre").
  */
+/** @param {import("./model-types.js").Occupant} occupant @param {number} seat @param {number} seats */
 function chairWords(occupant, seat, seats) {
   const compass = t(`seat.${compassOf(seat, seats)}`);
   if (occupant.empty) return `${compass} · ${t("seat.state.empty")}`;
@@ -17,24 +19,27 @@ function chairWords(occupant, seat, seats) {
 }
 
 /** Before the start the host moves anyone, person or bot, to another chair (a swap). */
+/** @param {import("./model-types.js").TableModel} model @param {number} seat @param {(message: import("./wire.js").Message) => unknown} send */
 function moveTo(model, seat, send) {
   const seats = model.table.seats;
   return h("select", {
     "aria-label": t("host.moveTo"), dataset: { focus: `move-${seat}`, action: `move-${seat}` },
-    onchange: (e) => { if (e.target.value !== "") send({ type: "swap", seat, other: Number(e.target.value) }); },
+    onchange: (/** @type {{target: HTMLSelectElement}} */ e) => { if (e.target.value !== "") send({ type: "swap", seat, other: Number(e.target.value) }); },
   }, h("option", { value: "" }, t("host.moveTo")),
   Array.from({ length: seats }, (_, other) => other).filter((other) => other !== seat).map((other) =>
     h("option", { value: String(other) }, chairWords(model.table.occupants[other], other, seats))));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {number} seat @param {(message: import("./wire.js").Message) => unknown} send */
 function seatRow(model, seat, send) {
   const occupant = model.table.occupants[seat];
   const lobby = !model.table.started;
   const seats = model.table.seats;
   const team = teamOf(seat, seats);
   const teamWords = teamPlayers(team, seats, model.table.occupants);
-  const level = h("select", { "aria-label": t("host.botLevel"), dataset: { focus: `level-${seat}` } },
-    BOT_LEVELS.map((l) => h("option", { value: String(l), selected: l === 3 }, t(`bot.level.${l}`))));
+  const level = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": t("host.botLevel"), dataset: { focus: `level-${seat}` } },
+    BOT_LEVELS.map((l) => h("option", { value: String(l), selected: l === 3 }, t(`bot.level.${l}`)))));
+  /** @type {HTMLElement[]} */
   const controls = [];
   if (occupant.empty && lobby) {
     controls.push(level, h("button.btn.btn-small", {
@@ -62,13 +67,14 @@ function seatRow(model, seat, send) {
     h("span.host-seat-controls", controls));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {(message: import("./wire.js").Message) => unknown} send */
 function optionsForm(model, send) {
   const profile = model.table.profile;
   const fields = optionsFor(profile).map((option) => h("div.field",
     h("label", { for: `host-opt-${option.name}` }, t(`option.${option.name}`)),
     h("select", {
       id: `host-opt-${option.name}`,
-      onchange: (e) => send({ type: "set_options",
+      onchange: (/** @type {{target: HTMLSelectElement}} */ e) => send({ type: "set_options",
         options: { ...model.table.options, [option.name]: parseOptionValue(option, e.target.value) } }),
     }, option.values.map((v) => h("option", {
       value: String(v), selected: String(model.table.options[option.name] ?? option.values[0]) === String(v),
@@ -76,7 +82,7 @@ function optionsForm(model, send) {
   fields.push(h("div.field",
     h("label", { for: "host-timer" }, t("home.timer")),
     h("select", { id: "host-timer",
-      onchange: (e) => send({ type: "set_options", options: model.table.options,
+      onchange: (/** @type {{target: HTMLSelectElement}} */ e) => send({ type: "set_options", options: model.table.options,
         turn_timer: Number(e.target.value) }) },
     TURN_TIMERS.map((s) => h("option", { value: String(s), selected: s === model.table.turnTimer },
       s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))))));
@@ -89,6 +95,9 @@ function optionsForm(model, send) {
  * the button waits, and the hint under it says what to do instead of promising bots.
  * In the game it folds under its title (`open`, kept by `onToggle`): the felt shows the chairs,
  * and the side column's room goes to the log and the chat.
+ * @param {import("./model-types.js").TableModel} model
+ * @param {{send: (message: import("./wire.js").Message) => unknown, start: () => unknown, fillBots?: boolean, open?: boolean,
+ *   onToggle?: (open: boolean) => void}} how
  */
 export function hostPanel(model, { send, start, fillBots = true, open = false, onToggle = () => {} }) {
   const table = model.table;
@@ -98,11 +107,11 @@ export function hostPanel(model, { send, start, fillBots = true, open = false, o
   const title = h("h2#host-title", t("host.title"));
   const panel = lobby ? h("section.panel.host-panel", { "aria-labelledby": "host-title" }, title)
     : h("details.panel.host-panel", { open: open || null }, foldingSummary(onToggle, title));
-  panel.append(...[
+  panel.append(.../** @type {HTMLElement[]} */ ([
     h("ul.host-seats", seats),
     h("div.field.field-inline",
       h("input#host-lock", { type: "checkbox", checked: table.locked,
-        onchange: (e) => send({ type: "lock", locked: e.target.checked }) }),
+        onchange: (/** @type {{target: HTMLInputElement}} */ e) => send({ type: "lock", locked: e.target.checked }) }),
       h("label", { for: "host-lock" }, t("host.lock"))),
     lobby ? optionsForm(model, send) : null,
     lobby ? h("button.btn.btn-primary.btn-wide", {
@@ -118,6 +127,6 @@ export function hostPanel(model, { send, start, fillBots = true, open = false, o
         onclick: () => { if (confirm(t("host.misdeal.confirm"))) send({ type: "misdeal" }); },
       }, t("host.misdeal")),
       h("p.hint", t("host.misdeal.hint"))) : null,
-  ].filter(Boolean));
+  ].filter(Boolean)));
   return panel;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby of watchable tables (/tables) and a club's page (/c/<club>), issue 15. Both poll the
 // server's listing (server/listing.py: public tables, or the club's, live now) and show every
 // table with its players, scores, spectators and watch link; the club page adds today's finished
@@ -7,16 +8,24 @@ import { h, renderInto } from "./dom.js";
 import { detectLanguage, setLanguage, t } from "../i18n/index.js";
 import { teamName, teamPlayers } from "./seats.js";
 
+/**
+ * A table, a result or the whole answer of /tables.json and /c/<club>.json, read field by field as
+ * the server writes them (PROTOCOL.md, the club page).
+ * @typedef {Record<string, any>} Listed
+ */
+
 const POLL_MS = 1000;
-const root = document.querySelector("#main");
+const root = /** @type {HTMLElement} */ (document.querySelector("#main"));
 const page = root.dataset.page;
 const club = page === "club" ? decodeURIComponent(location.pathname.replace(/^\/c\//, "").replace(/\/$/, "")) : null;
 
+/** @param {Listed} table */
 function occupants(table) {
-  return table.seats.map((seat) => ({ empty: seat.occupant === "empty", name: seat.name || "",
+  return table.seats.map((/** @type {Listed} */ seat) => ({ empty: seat.occupant === "empty", name: seat.name || "",
     bot: seat.occupant === "bot" ? seat.bot_level : null }));
 }
 
+/** @param {Listed} table */
 function tableCard(table) {
   const people = occupants(table);
   const seats = people.length;
@@ -33,11 +42,13 @@ function tableCard(table) {
     h("a.btn.btn-primary.lobby-watch", { href: `/t/${encodeURIComponent(table.watch)}?screen` }, t("club.watch")));
 }
 
+/** @param {Listed} result */
 function resultRow(result) {
   const seats = result.seats;
+  /** @type {{empty: boolean, name: string, bot: number | null}[]} */
   const people = Array.from({ length: seats }, () => ({ empty: true, name: "", bot: null }));
   for (const p of result.players) people[p.seat] = { empty: false, name: p.name, bot: p.bot_level };
-  const who = (team) => teamPlayers(team, seats, people);
+  const who = (/** @type {number} */ team) => teamPlayers(team, seats, people);
   const winner = result.winner === "draw" ? t("end.draw")
     : result.winner == null ? "" : t("end.winner", { team: teamName(result.winner, seats) });
   const replay = `/replay?record=${encodeURIComponent(`/record/club/${club}/${result.table}/${result.game}`)}`;
@@ -46,7 +57,7 @@ function resultRow(result) {
     h("p.club-result-score", `${who(0)} ${result.scores[0]} – ${result.scores[1]} ${who(1)}`),
     h("details.club-sheet", h("summary", t("tv.sheet")), h("table",
       h("thead", h("tr", h("th", t("tv.sheetHand")), h("th", teamName(0, seats)), h("th", teamName(1, seats)))),
-      h("tbody", result.hands.map((hand, index) => h("tr", h("th", index + 1), h("td", hand.piles[0]),
+      h("tbody", result.hands.map((/** @type {Listed} */ hand, /** @type {number} */ index) => h("tr", h("th", index + 1), h("td", hand.piles[0]),
         h("td", hand.piles[1])))))),
     h("a.btn.btn-small", { href: replay }, t("replay.open")));
 }
@@ -60,6 +71,7 @@ async function refresh() {
   }
 }
 
+/** @param {Listed} data */
 function draw(data) {
   const tables = data.tables || [];
   const parts = [
@@ -79,12 +91,15 @@ function draw(data) {
         h("button.btn", { type: "submit" }, "CSV"),
         h("button.btn", { type: "submit", formaction: `/c/${encodeURIComponent(club)}/results.json` }, "JSON")));
   }
-  const typing = document.activeElement?.id === "club-key" ? document.activeElement.value : null;
+  const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
+  const typing = active?.id === "club-key" ? active.value : null;
   renderInto(root, h("div.lobby", parts));
   if (typing !== null) {
-    const input = root.querySelector("#club-key");
-    input.value = typing;
-    input.focus();
+    const input = /** @type {HTMLInputElement | null} */ (root.querySelector("#club-key"));
+    if (input) {
+      input.value = typing;
+      input.focus();
+    }
   }
 }
 

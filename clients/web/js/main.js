@@ -1,3 +1,4 @@
+// @ts-check
 // Boot: pick the language, then show the home page ("/") or a table ("/t/<key>").
 import { LANGUAGES, detectLanguage, language, setLanguage, t } from "../i18n/index.js";
 import { h } from "./dom.js";
@@ -9,27 +10,36 @@ import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
 import { clearToasts } from "./toasts.js";
 
+/** An element index.html always has. @param {string} selector */
+function part(selector) {
+  return /** @type {HTMLElement} */ (document.querySelector(selector));
+}
+
 function chrome() {
   document.title = t("app.title");
-  document.querySelector(".skip-link").textContent = t("app.skip");
-  document.querySelector("#lang-label").textContent = t("app.language");
-  document.querySelector("#solo-link").textContent = t("solo.link");
-  const rules = document.querySelector("#rules-link"); // the rules from every screen (a new tab)
+  part(".skip-link").textContent = t("app.skip");
+  part("#lang-label").textContent = t("app.language");
+  part("#solo-link").textContent = t("solo.link");
+  const rules = /** @type {HTMLElement | null} */ (document.querySelector("#rules-link")); // the rules from every screen (a new tab)
   if (rules) { rules.textContent = t("rules.link"); rules.title = t("rules.link.tooltip"); }
-  const picker = document.querySelector("#lang");
+  const picker = part("#lang");
   picker.replaceChildren(...Object.keys(LANGUAGES).map((code) =>
     h("option", { value: code, selected: code === language() }, LANGUAGES[code]["app.languageName"])));
 }
 
 /** A human sentence for a refused request (the code is stable; the server's text is a detail). */
+/** @param {import("./wire.js").Refusal} error */
 export function errorText(error) {
   if (error?.code && LANGUAGES[language()][`error.${error.code}`]) return t(`error.${error.code}`);
   return error?.message || t("error.unknown");
 }
 
 /** The home page's renderer; it remembers a created table so a language switch keeps the links. */
+/** @param {HTMLElement} root */
 function homePage(root) {
+  /** @type {Connection | null} */
   let conn = null;
+  /** @type {import("./home.js").HomeApp} */
   const app = {
     created: null,
     playerName: remember.name,
@@ -62,7 +72,7 @@ function boot() {
   // An explicit ?lang= is a choice: remember it for the table links opened next.
   setLanguage(detectLanguage(), { remember: new URLSearchParams(location.search).has("lang") });
   chrome();
-  const root = document.querySelector("#main");
+  const root = part("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
   const page = new URLSearchParams(location.search);
   let rerender;
@@ -73,8 +83,8 @@ function boot() {
     rerender = homePage(root);
     rerender();
   }
-  document.querySelector("#lang").addEventListener("change", (event) => {
-    setLanguage(event.target.value, { remember: true });
+  part("#lang").addEventListener("change", (event) => {
+    setLanguage(/** @type {HTMLSelectElement} */ (event.target).value, { remember: true });
     clearToasts(); // a notice in the old language would linger: the log keeps every line
     chrome();
     rerender();

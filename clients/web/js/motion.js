@@ -1,3 +1,4 @@
+// @ts-check
 // Every play seen: the played card travels from its seat (or your hand) to the table; a capture
 // lands on the cards it takes, rests there a moment, and then all of them slide to the capturing
 // player's chair, where the team's pile in the score box counts them with a pulse. As on
@@ -18,6 +19,9 @@ const BURST_MS = 1400;
 const FROM_CHAIR = 0.5; // a card leaves a chair (its fan of backs) at half size
 const TO_CHAIR = 0.42;
 
+/** @typedef {{x: number, y: number, scale: number}} Spot */
+/** @typedef {{left: number, top: number, width: number, height: number, bottom: number}} Box */
+
 function reduced() {
   return globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? true;
 }
@@ -27,7 +31,7 @@ function reduced() {
  * phone player scrolls during it. As tall as the page while something flies, else nothing.
  */
 function layer() {
-  let el = document.querySelector("#fx");
+  let el = /** @type {HTMLElement | null} */ (document.querySelector("#fx"));
   if (!el) {
     el = h("div#fx.fx-layer", { "aria-hidden": "true" });
     document.body.append(el);
@@ -37,12 +41,14 @@ function layer() {
 }
 
 /** Take `el` off the layer; an empty layer gives its height back. */
+/** @param {HTMLElement} el */
 function land(el) {
   const fx = el.parentElement;
   el.remove();
   if (fx && !fx.childElementCount) fx.style.height = "0px";
 }
 
+/** @param {string} selector */
 function rectOf(selector) {
   const el = document.querySelector(selector);
   if (!el) return null;
@@ -59,6 +65,7 @@ function cardSize() {
  * Where a card of `size` drawn at `scale` lies centred on `box`: its centre, moved down if the
  * card would lie over the score panel (the edge the chair across shares with it).
  */
+/** @param {{left: number, top: number, width: number, height: number}} box @param {number} scale @param {{w: number, h: number}} size @returns {Spot} */
 function spot(box, scale, size) {
   const score = rectOf(".scoreboard");
   let y = box.top + box.height / 2;
@@ -70,6 +77,7 @@ function spot(box, scale, size) {
  * A card face that moves through `stops` (spots, each with `at`: its time in ms), then goes.
  * Straight lines between spots clear of the score panel stay clear of it.
  */
+/** @param {string} code @param {(Spot & {at: number})[]} stops @param {{kind?: string, fade?: boolean}} [how] */
 function fly(code, stops, { kind, fade = false } = {}) {
   const size = cardSize();
   const [first] = stops;
@@ -89,6 +97,7 @@ function fly(code, stops, { kind, fade = false } = {}) {
 }
 
 /** A short word over the felt for the moments that score: «¡Caída! +2». */
+/** @param {string} text @param {string} kind */
 function burst(text, kind) {
   const felt = rectOf(".felt");
   if (!felt) return;
@@ -100,6 +109,7 @@ function burst(text, kind) {
 }
 
 /** The team's pile in the score box counts the cards that just reached its chair. */
+/** @param {number} team @param {number} at */
 function pulsePile(team, at) {
   setTimeout(() => {
     const pile = document.querySelector(`.scoreboard .team[data-team="${team}"] .team-pile`);
@@ -115,12 +125,13 @@ const travelling = new Set();
 
 function hideTravelling() {
   for (const code of travelling) {
-    const placed = document.querySelector(`.felt [data-card="${code}"]`);
+    const placed = /** @type {HTMLElement | null} */ (document.querySelector(`.felt [data-card="${code}"]`));
     if (placed) placed.style.visibility = "hidden";
   }
 }
 
 /** A trail: from the chair (or the hand) to its place on the felt. */
+/** @param {import("./wire.js").Message} event @param {Box | null} from @param {boolean} fromHand */
 function trail(event, from, fromHand) {
   const size = cardSize();
   const to = rectOf(`.felt [data-card="${event.card}"]`) || rectOf(".felt");
@@ -128,7 +139,7 @@ function trail(event, from, fromHand) {
   travelling.add(event.card);
   const landed = () => {
     if (!travelling.delete(event.card)) return;
-    const placed = document.querySelector(`.felt [data-card="${event.card}"]`);
+    const placed = /** @type {HTMLElement | null} */ (document.querySelector(`.felt [data-card="${event.card}"]`));
     if (placed) placed.style.visibility = "";
   };
   fly(event.card, [{ ...spot(from, fromHand ? 1 : FROM_CHAIR, size), at: 0 },
@@ -137,6 +148,7 @@ function trail(event, from, fromHand) {
 }
 
 /** A capture: onto the cards it takes, a rest, then all of them to the capturer's chair. */
+/** @param {import("./wire.js").Message} event @param {Box | null} from @param {boolean} fromHand @param {[string, Box | null][]} taken @param {number} seats */
 function capture(event, from, fromHand, taken, seats) {
   const size = cardSize();
   const chair = rectOf(`.seat[data-seat="${event.seat}"]`);
@@ -168,15 +180,19 @@ function capture(event, from, fromHand, taken, seats) {
  * One table's motion: `before(event)` is called when an event arrives (the page still shows the
  * table before it: where the card and the taken cards are), `after()` once the page is redrawn.
  */
+/** @param {import("./model-types.js").Model} model */
 export function motionFor(model) {
+  /** @type {{event: import("./wire.js").Message, from?: Box | null, fromHand?: boolean, taken?: [string, Box | null][]}[]} */
   let pending = [];
 
+  /** @param {import("./wire.js").Message} event */
   function before(event) {
     if (document.body.classList.contains("screen-mode")) return; // the TV screen draws its own
     if (event.type === "played") {
       const hand = rectOf(`.hand [data-card="${event.card}"]`);
       const from = hand || rectOf(`.seat[data-seat="${event.seat}"]`);
-      const taken = event.take.map((code) => [code, rectOf(`.felt [data-card="${code}"]`)]);
+      /** @type {[string, Box | null][]} */
+      const taken = event.take.map((/** @type {string} */ code) => [code, rectOf(`.felt [data-card="${code}"]`)]);
       pending.push({ event, from, fromHand: Boolean(hand), taken });
     } else if (event.type === "announced" && event.call === "ronda") {
       pending.push({ event });
@@ -192,8 +208,8 @@ export function motionFor(model) {
         burst(`${t("fx.ronda")}${event.points ? ` +${event.points}` : ""}`, "ronda");
         continue;
       }
-      if (event.take.length) capture(event, from, fromHand, taken, model.table?.seats ?? 4);
-      else trail(event, from, fromHand);
+      if (event.take.length) capture(event, from ?? null, Boolean(fromHand), taken ?? [], model.table?.seats ?? 4);
+      else trail(event, from ?? null, Boolean(fromHand));
       if (event.caida || event.limpia) {
         const words = [event.caida ? t("fx.caida") : null, event.limpia ? t("fx.limpia") : null]
           .filter(Boolean).join(" ");

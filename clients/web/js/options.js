@@ -1,3 +1,4 @@
+// @ts-check
 // The house rules of R13 and the two-player profiles of R14, as the forms offer them.
 // Defaults are the pagat-4p values (first in each list); the server validates every choice.
 
@@ -17,12 +18,14 @@ export const HOUSE_OPTIONS = [
 /** R14: the two-player profiles fix every rule but these. */
 const TWO_PLAYER_OPTIONS = new Set(["direction", "misdeal_penalty"]);
 
+/** @param {string} profile */
 export function optionsFor(profile) {
   return profile === "pagat-4p"
     ? HOUSE_OPTIONS
     : HOUSE_OPTIONS.filter((o) => TWO_PLAYER_OPTIONS.has(o.name));
 }
 
+/** @param {string} profile */
 export function seatCount(profile) {
   return profile === "pagat-4p" ? 4 : 2;
 }
@@ -31,7 +34,9 @@ export const TURN_TIMERS = [0, 15, 30, 60];
 export const BOT_LEVELS = [1, 2, 3, 4, 5, 6];
 
 /** Only the options that differ from the defaults go on the wire: short and explicit. */
+/** @param {string} profile @param {Record<string, string | number | boolean>} chosen */
 export function changedOptions(profile, chosen) {
+  /** @type {Record<string, string | number | boolean>} */
   const out = {};
   for (const option of optionsFor(profile)) {
     const value = chosen[option.name];
@@ -41,6 +46,7 @@ export function changedOptions(profile, chosen) {
 }
 
 /** A form value back to its typed value (selects give strings). */
+/** @param {{name: string, values: (string | number | boolean)[]}} option @param {string} raw */
 export function parseOptionValue(option, raw) {
   return option.values.find((v) => String(v) === raw) ?? option.values[0];
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The side panels and overlays: the event log, the hand summary (R11 count, R6 rondas, R10
 // awards) and the end of the game with its rematch.
 import { h } from "./dom.js";
@@ -7,6 +8,7 @@ import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
 
 /** A short explanation of the game's own words where they appear (caída, limpia, ronda). */
+/** @param {import("./wire.js").Message} event */
 export function explain(event) {
   const words = [];
   if (event.type === "played" && event.caida) words.push(t("explain.caida"));
@@ -20,6 +22,7 @@ export function explain(event) {
  * lines that tell this viewer nothing (event-text.js quietEvents: a stand-in that never played,
  * a claim window nobody could use).
  */
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
 export function logPanel(model, names) {
   const events = gameEvents(model);
   const quiet = quietEvents(events, viewerOf(model));
@@ -35,16 +38,18 @@ export function logPanel(model, names) {
 }
 
 /** Who reads the log, for quietEvents: the viewer's seat (null: a spectator) and the options. */
+/** @param {import("./model-types.js").Model} model */
 export function viewerOf(model) {
   return { you: model.you, seats: model.table?.seats ?? 4,
     options: model.table?.options || {} };
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names @param {(() => void) | null} onClose */
 export function summaryPanel(model, names, onClose) {
   const s = model.summary;
   if (!s) return null;
-  const awards = (s.claims || []).filter((c) => c.valid !== false); // R10: wrong claims win nothing
-  const row = (team) => h("tr",
+  const awards = (s.claims || []).filter((c) => c.type !== "claimed" || c.valid !== false); // R10: wrong claims win nothing
+  const row = (/** @type {number} */ team) => h("tr",
     h("th", { scope: "row" }, names.teamOf(team)),
     h("td", s.piles[team]),
     h("td", `+${s.points[team]}`));
@@ -69,9 +74,10 @@ export function summaryPanel(model, names, onClose) {
  * holding a seat token or the host key may download the R15 record (`record` is its URL).
  */
 /** "1 of 2 ask for a rematch": people only, since bots always agree. */
+/** @param {import("./model-types.js").TableModel} model @param {number[]} asked */
 function rematchLine(model, asked) {
   const people = model.table.occupants.map((o, seat) => (!o.empty && !o.bot ? seat : null))
-    .filter((seat) => seat !== null);
+    .filter((seat) => seat !== null).map(Number);
   const askedPeople = asked.filter((seat) => people.includes(seat));
   if (!askedPeople.length || people.length < 2) return null;
   return h("p#rematch-count.hint", t("end.rematchCount", { count: askedPeople.length, seats: people.length }));
@@ -83,21 +89,23 @@ function rematchLine(model, asked) {
  * numbers read 8 – 44 under a headline saying 44–8). A draw has no winner to put first: team 0,
  * then team 1, as the scoreboard above the felt has them.
  */
+/** @param {{winner: number | "draw" | null, scores: number[]}} g @param {import("./seats.js").Names} names */
 export function finalScore(g, names) {
-  const order = g.winner === "draw" ? [0, 1] : [g.winner, 1 - g.winner];
-  const side = (team) => h("span.final-team", { dataset: { team: String(team) } },
+  const order = typeof g.winner === "number" ? [g.winner, 1 - g.winner] : [0, 1];
+  const side = (/** @type {number} */ team) => h("span.final-team", { dataset: { team: String(team) } },
     h("span.final-points", { dataset: { final: String(team) } }, g.scores[team]),
     h("span.final-name", h(`span.sheet-dot.dot-${team}`), names.teamOf(team)));
   return h("p.final-score", { role: "group", "aria-label": t("end.final") },
     side(order[0]), h("span.final-dash", { "aria-hidden": "true" }, "–"), side(order[1]));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names @param {{rematch: () => void, record: string | null, sheet?: HTMLElement | null}} how */
 export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
   const g = model.game;
   if (!g || g.phase !== "finished") return null;
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
-  const title = winner === "draw" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
+  const title = typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
     { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
   return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
     h("h2#end-title", title),

@@ -1,14 +1,17 @@
+// @ts-check
 // The table's links as people share them: copy buttons, and a QR code of the join link so
 // players sitting at the same physical table join from their phones.
 import qrcode from "/vendor/qrcode.mjs";
 import { h, s } from "./dom.js";
 import { t } from "../i18n/index.js";
 
+/** @param {string} key */
 export function tableUrl(key) {
   return `${location.origin}/t/${encodeURIComponent(key)}`;
 }
 
 /** A QR code drawn as SVG squares (error correction M survives a phone camera at a distance). */
+/** @param {string} text @param {string} label */
 export function qrCode(text, label) {
   const qr = qrcode(0, "M");
   qr.addData(text);
@@ -28,6 +31,7 @@ export function qrCode(text, label) {
   s("path", { d: path.join(""), fill: "#111" }));
 }
 
+/** @param {string} text @param {HTMLElement} button */
 async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
@@ -41,6 +45,7 @@ async function copy(text, button) {
 }
 
 /** One link with its label, a read-only field (selectable on phones) and a copy button. */
+/** @param {string} kind @param {string} url */
 export function linkRow(kind, url) {
   const id = `link-${kind}`;
   const button = h("button.btn.btn-quiet", { type: "button", dataset: { focus: `copy-${kind}` } },
@@ -49,12 +54,13 @@ export function linkRow(kind, url) {
   return h("div.link-row", { dataset: { link: kind } },
     h("label", { for: id }, t(`share.${kind}`)),
     h("div.link-field",
-      h("input", { id, type: "text", readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h("input", { id, type: "text", readonly: true, value: url, onfocus: (/** @type {{target: HTMLInputElement}} */ e) => e.target.select() }),
       button),
     h("p.hint", t(`share.${kind}.hint`)));
 }
 
 /** Join link, watch link, the host link (once, for whoever created the table) and the join QR. */
+/** @param {{join: string, watch: string, host?: string}} keys */
 export function sharePanel(keys) {
   const join = tableUrl(keys.join);
   const watch = tableUrl(keys.watch);

@@ -1,3 +1,4 @@
+// @ts-check
 // The score sheet (issue 14): per hand, each team's caídas, limpias, rondas, +10 awards and
 // card-count points, with the running total; built from the game's public events (the whole log
 // is fetched once from /watch-log, then each live event lands by its number).
@@ -5,6 +6,10 @@ import { foldingSummary, h } from "./dom.js";
 import { formatNumber, t } from "../i18n/index.js";
 import { teamOf } from "./seats.js";
 
+/** @typedef {{caidas: number, limpias: number, play: number, rondas: number, awards: number, count: number, total: number}} SheetCell */
+/** One hand of the sheet: a cell per team, and whether the hand was counted. @typedef {{hand: number, teams: SheetCell[], counted: boolean}} SheetRow */
+
+/** @param {number} hand @returns {SheetRow} */
 function emptyRow(hand) {
   return { hand, teams: [0, 1].map(() => ({ caidas: 0, limpias: 0, play: 0, rondas: 0, awards: 0,
     count: 0, total: 0 })), counted: false };
@@ -12,18 +17,22 @@ function emptyRow(hand) {
 
 /**
  * Rows of the current game's hands, from its events in order ([n, event] pairs).
- * @param {[number, import("./game-events.js").GameEvent | {type: string}][]} events
+ * @param {[number, import("./wire.js").Message][]} events
  * @param {number} seats
+ * @returns {SheetRow[]}
  */
 export function sheetRows(events, seats) {
+  /** @type {SheetRow[]} */
   const rows = [];
+  /** @type {SheetRow | null} */
   let row = null;
   const running = [0, 0];
   for (const [, e] of events) {
     if (e.type === "game_started") { rows.length = 0; row = null; running[0] = 0; running[1] = 0; }
     if (e.type === "hand_started") { row = emptyRow(e.hand); rows.push(row); }
     if (!row) continue;
-    const team = (seat) => row.teams[teamOf(seat, seats)];
+    const teams = row.teams;
+    const team = (/** @type {number} */ seat) => teams[teamOf(seat, seats)];
     if (e.type === "played") {
       const side = team(e.seat);
       if (e.caida) side.caidas += 1;
@@ -40,7 +49,7 @@ export function sheetRows(events, seats) {
       row.teams[e.team].awards += e.points;
       running[e.team] += e.points;
     } else if (e.type === "hand_counted") {
-      [0, 1].forEach((i) => { row.teams[i].count = e.points[i]; running[i] += e.points[i]; });
+      [0, 1].forEach((i) => { teams[i].count = e.points[i]; running[i] += e.points[i]; });
       row.counted = true;
     }
     row.teams[0].total = running[0];
@@ -55,6 +64,7 @@ export function sheetRows(events, seats) {
  * abbreviations, the team as its colour dot, named in a legend above) when the sheet's box is
  * too narrow for the long one: the side column at 1366x768, a phone.
  */
+/** @param {SheetRow[]} rows @param {import("./seats.js").Names} names */
 export function sheetTable(rows, names) {
   if (!rows.length) return h("p.hint", t("sheet.empty"));
   const head = ["sheet.hand", "sheet.team", "sheet.caidas", "sheet.limpias", "sheet.rondas",
@@ -81,6 +91,7 @@ export function sheetTable(rows, names) {
 }
 
 /** The score sheet, folded or not; `onToggle(open)` hears the player fold or unfold it. */
+/** @param {SheetRow[]} rows @param {import("./seats.js").Names} names @param {boolean} open @param {(open: boolean) => void} [onToggle] */
 export function sheetPanel(rows, names, open, onToggle = () => {}) {
   return h("details.panel.sheet-panel", { open: open || null },
     foldingSummary(onToggle, h("h2.sheet-title", t("sheet.title"))), sheetTable(rows, names));

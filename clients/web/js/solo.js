@@ -1,3 +1,4 @@
+// @ts-check
 // The solo streak ladder (R14), at /?solo: one person against bots of rising level. The server
 // keeps the ladder under a token this browser stores; each chica is an ordinary heads-up table
 // drawn by the table page below the ladder bar, resumed with the seat token the ladder hands out.
@@ -10,52 +11,26 @@ import { remember } from "./storage.js";
 import { openTable } from "./table-page.js";
 import { toast } from "./toasts.js";
 
-const TOKEN_KEY = "cuarenta.ladder";
-const SHOWN_KEY = "cuarenta.ladder.shown"; // the last chica this browser drew: its finished table
 /** Scores grouped the way the chosen language writes them ("10.038" in es, "10,038" in en). */
 const number = formatNumber;
 
-function storedToken() {
-  try {
-    return localStorage.getItem(TOKEN_KEY);
-  } catch {
-    return null;
-  }
-}
-
-function storeToken(token) {
-  try {
-    localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    /* private mode: the ladder lasts as long as this page */
-  }
-}
-
-function shownChica() {
-  try {
-    return JSON.parse(localStorage.getItem(SHOWN_KEY) || "null");
-  } catch {
-    return null;
-  }
-}
-
-function storeShown(chica) {
-  try {
-    localStorage.setItem(SHOWN_KEY, JSON.stringify({ table: chica.table, join_key: chica.join_key }));
-  } catch {
-    /* private mode: a reload after a chica shows its result without its table */
-  }
-}
-
 /** "+12" for a margin, "−8" for a deficit. */
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${number(n)}` : n < 0 ? `−${number(-n)}` : "0";
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {{errorText: (error: import("./wire.js").Refusal) => string}} page
+ */
 export function openSolo(root, { errorText }) {
-  let state = null; // the last `ladder` message
+  /** @type {import("./wire.js").Message | null} the last `ladder` message */
+  let state = null;
+  /** @type {{name: string, score: number}[]} */
   let board = [];
-  let shownTable = null; // the table the page below the bar is drawing
+  /** @type {string | null} the table the page below the bar is drawing */
+  let shownTable = null;
   let busy = false;
   const bar = h("section.solo-bar", { "aria-labelledby": "solo-title", "aria-live": "polite" });
   const tableRoot = h("div.solo-table");
@@ -67,10 +42,12 @@ export function openSolo(root, { errorText }) {
     onWelcome: () => { refresh({ deal: !shownTable }); },
   });
 
+  /** @param {import("./wire.js").Message} message @returns {Promise<import("./wire.js").Message | null>} */
   async function ask(message) {
     try {
       return await conn.request(message);
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {import("./wire.js").Refusal} */ (caught);
       if (error.code !== "offline") toast(errorText(error), "error");
       return null;
     }
@@ -81,7 +58,7 @@ export function openSolo(root, { errorText }) {
    * after a finished chica its result and the choice stay until the person makes it.
    */
   async function refresh({ deal = false } = {}) {
-    const opened = await ask({ type: "ladder_open", token: storedToken() });
+    const opened = await ask({ type: "ladder_open", token: remember.ladderToken() });
     if (!opened) return;
     accept(opened);
     if (!opened.chica && !opened.last && deal) await play("ladder_play");
@@ -92,24 +69,26 @@ export function openSolo(root, { errorText }) {
 
   /** After a reload: the finished chica's table (its final score) below its result. */
   function showFinished() {
-    const last = shownChica();
+    const last = remember.shownChica();
     if (!last || !remember.seat(last.join_key)?.token) return;
     shownTable = last.table;
     openTable(tableRoot, last.join_key, { errorText });
   }
 
+  /** @param {import("./wire.js").Message} message */
   function accept(message) {
     state = message;
-    storeToken(message.token);
+    remember.setLadderToken(message.token);
     draw();
   }
 
   /** Deal the next chica ("ladder_play") or start afresh ("ladder_new"). */
+  /** @param {"ladder_play" | "ladder_new"} type */
   async function play(type) {
     if (busy) return;
     busy = true;
     draw();
-    const answer = await ask({ type, token: state?.token ?? storedToken() });
+    const answer = await ask({ type, token: state?.token ?? remember.ladderToken() });
     busy = false;
     if (answer) accept(answer);
     show();
@@ -128,7 +107,7 @@ export function openSolo(root, { errorText }) {
       remember.setSeat(chica.join_key, { token: chica.seat_token, seat: chica.seat, lastEvent: 0 });
     }
     shownTable = chica.table;
-    storeShown(chica);
+    remember.setShownChica(chica);
     openTable(tableRoot, chica.join_key, { errorText });
     watchForTheEnd();
   }
@@ -147,7 +126,8 @@ export function openSolo(root, { errorText }) {
 
   /** "Nuevo" ends a streak for good (R14): ask first when there is one to lose. */
   function startAfresh() {
-    if (state?.streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak: state.streak }))) return;
+    const streak = state?.streak ?? 0;
+    if (streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak }))) return;
     play("ladder_new");
   }
 
@@ -159,10 +139,11 @@ export function openSolo(root, { errorText }) {
     }
   }
 
+  /** @param {SubmitEvent} event */
   async function rename(event) {
     event.preventDefault();
-    const name = new FormData(event.target).get("name");
-    const answer = await ask({ type: "ladder_name", token: state.token, name: String(name || "") });
+    const name = new FormData(/** @type {HTMLFormElement} */ (event.target)).get("name");
+    const answer = await ask({ type: "ladder_name", token: state?.token, name: String(name || "") });
     if (answer) {
       accept(answer);
       toast(t("solo.name.saved"));
@@ -170,6 +151,7 @@ export function openSolo(root, { errorText }) {
     }
   }
 
+  /** @param {string} key @param {string} value @param {string} id */
   function stat(key, value, id) {
     return h("div.solo-stat", { dataset: { stat: id } },
       h("span.solo-stat-label", t(key)), h("span.solo-stat-value", value));
@@ -177,7 +159,7 @@ export function openSolo(root, { errorText }) {
 
   function resultLine() {
     const last = state?.last;
-    if (!last || state.chica) return null;
+    if (!state || !last || state.chica) return null;
     const text = t(`solo.result.${last.result}`, { margin: last.margin, level: last.level,
       streak: last.streak, score: number(last.score), next: state.level });
     const again = last.result === "won" || last.result === "void" ? "solo.next" : "solo.again";

@@ -1,35 +1,43 @@
-// The client's picture of the table, rebuilt from protocol messages (PROTOCOL.md): the latest
-// `snapshot` is the truth for everything it carries (the caída target of R9 and the missed cards
-// of R8 included); numbered `event`s (typed in game-events.js) feed the log, the hand summary, the
-// last play shown on the felt and the game's end.
+// @ts-check
+// The table page's one model, rebuilt from protocol messages (PROTOCOL.md): the latest `snapshot`
+// is the truth for everything it carries (the caída target of R9 and the missed cards of R8
+// included); numbered `event`s (typed in game-events.js) feed the log, the hand summary, the last
+// play shown on the felt and the game's end. Only the named functions here and in
+// table-choices.js (the viewer's own choices) change it; views only read it. Its fields are
+// declared in model-types.js.
 
-/** @typedef {import("./game-events.js").GameEvent} GameEvent */
+/** @typedef {import("./model-types.js").Model} Model */
+/** @typedef {import("./model-types.js").AnyEvent} AnyEvent */
+/** @typedef {import("./model-types.js").Occupant} Occupant */
+/** @typedef {import("./model-types.js").Table} Table */
+/** @typedef {import("./model-types.js").Game} Game */
+/** @typedef {import("./model-types.js").Deadline} Deadline */
+/** @typedef {import("./model-types.js").Summary} Summary */
+/** @typedef {import("./model-types.js").ClaimEvent} ClaimEvent */
+/** @typedef {import("./model-types.js").Status} Status */
+/** @typedef {import("./game-events.js").Played} Played */
+/** @typedef {import("./game-events.js").HandCounted} HandCounted */
+/** @typedef {import("./wire.js").SeatInfo} SeatInfo */
+/** @typedef {import("./wire.js").TableInfo} TableInfo */
+/** @typedef {import("./wire.js").View} View */
+/** @typedef {import("./wire.js").Snapshot} Snapshot */
+/** @typedef {import("./wire.js").WireDeadline} WireDeadline */
 
+/** @returns {Model} */
 export function emptyModel() {
   return {
-    status: "connecting",
-    welcomes: 0, // connections the server has accepted (the first one, then each reconnect)
-    snapshots: 0, // snapshots received: a resumed connection is proven by a fresh one
-    role: null,
-    you: null,
-    isHost: false,
-    canSit: false, // came through the join link (or the host key): may take a free chair
-    name: "",
-    table: null,
-    game: null,
-    legal: [],
-    deadlines: [],
-    lastEvent: 0, // the highest event number known (snapshot or event): sent on resume
-    seenEvent: 0, // the last event applied to the log and the derived state
-    log: [],
-    events: new Map(), // n -> event: the table's public log (fetched) and every live event
-    summary: null,
-    gameOver: null,
-    tallyMode: false,
-    screenMode: false,
+    status: "connecting", welcomes: 0, snapshots: 0,
+    role: null, you: null, isHost: false, canSit: false, name: "",
+    table: null, game: null, legal: [], deadlines: [],
+    lastEvent: 0, seenEvent: 0, events: new Map(), historyFetched: -1,
+    summary: null, pendingClaims: [], gameOver: null, lastPlay: null, claimPassed: null,
+    tallyMode: false, screenMode: false, summaryOpen: false, hostOpen: false, sheetOpen: false,
+    selection: { card: null, take: [] }, legalKey: "", focusPending: false,
+    resuming: false, ownMove: false, wantsSeat: false, wantedSeat: null, joinRefused: false,
   };
 }
 
+/** @param {SeatInfo} info @returns {Occupant} */
 function occupantOf(info) {
   return {
     empty: info.occupant === "empty",
@@ -40,6 +48,7 @@ function occupantOf(info) {
   };
 }
 
+/** @param {TableInfo} info @returns {Table} */
 function tableOf(info) {
   return {
     id: info.table,
@@ -57,42 +66,38 @@ function tableOf(info) {
   };
 }
 
-/** Turn server deadlines (with remaining_ms, immune to clock skew) into local epoch ms. */
+/**
+ * Turn server deadlines (with remaining_ms, immune to clock skew) into local epoch ms.
+ * @param {WireDeadline[] | null | undefined} deadlines
+ * @returns {Deadline[]}
+ */
 export function localDeadlines(deadlines, now = Date.now()) {
   return (deadlines || []).map((d) => ({ kind: d.kind, seat: d.seat, at: now + d.remaining_ms }));
 }
 
+/** @param {Model} model @param {{turn: number | null, to_act: number[]}} view */
 function deadlineFor(model, view) {
   const seatDeadline = model.deadlines.find((d) => d.kind !== "grace" &&
     (d.seat === null || d.seat === view.turn || view.to_act.includes(d.seat)));
   return seatDeadline ? seatDeadline.at : null;
 }
 
+/** @param {Model} model @param {View} view @returns {Game} */
 function gameOf(model, view) {
   return {
-    phase: view.phase,
-    hand: view.hand || [],
-    handSizes: view.hand_sizes,
-    table: view.table,
-    scores: view.scores,
-    piles: view.piles,
-    dealer: view.dealer,
-    turn: view.turn,
-    toAct: view.to_act,
-    handNumber: view.hand_number,
-    packet: view.packet,
-    winner: view.winner,
-    announced: view.announced,
-    history: view.history, // the hand's plays, public (caídas: the R10 claim choices)
-    claims: view.claims,
-    // R9: the card the previous player just trailed; R8: the cards the last capture missed.
-    caidaTarget: view.caida_target,
-    missed: view.missed,
-    deadline: deadlineFor(model, view),
+    phase: view.phase, hand: view.hand || [], handSizes: view.hand_sizes, table: view.table,
+    scores: view.scores, piles: view.piles, dealer: view.dealer, turn: view.turn,
+    toAct: view.to_act, handNumber: view.hand_number, packet: view.packet, winner: view.winner,
+    announced: view.announced, history: view.history, claims: view.claims,
+    caidaTarget: view.caida_target, missed: view.missed, deadline: deadlineFor(model, view),
   };
 }
 
-/** The current game's events in order ([n, event]), from its start (the last game_started). */
+/**
+ * The current game's events in order ([n, event]), from its start (the last game_started).
+ * @param {Model} model
+ * @returns {[number, AnyEvent][]}
+ */
 export function gameEvents(model) {
   const all = [...model.events.entries()].sort((a, b) => a[0] - b[0]);
   let start = 0;
@@ -102,19 +107,25 @@ export function gameEvents(model) {
 
 /**
  * The last counted hand's summary (a page arriving mid-game rebuilds it from the log).
- * @param {[number, GameEvent][]} events
+ * @param {[number, AnyEvent][]} events
+ * @returns {Summary | null}
  */
 export function lastSummary(events) {
+  /** @type {ClaimEvent[]} */
   const claims = [];
+  /** @type {Summary | null} */
   let summary = null;
   for (const [, e] of events) {
-    if (e.type === "claimed" || e.type === "awarded") claims.push(e);
-    if (e.type === "hand_counted") { summary = { ...e, claims: [...claims] }; claims.length = 0; }
+    if (e.type === "claimed" || e.type === "awarded") claims.push(/** @type {ClaimEvent} */ (e));
+    if (e.type === "hand_counted") {
+      summary = { .../** @type {HandCounted} */ (e), claims: [...claims] };
+      claims.length = 0;
+    }
   }
   return summary;
 }
 
-/** Apply a snapshot: replace everything it describes. */
+/** Apply a snapshot: replace everything it describes. @param {Model} model @param {Snapshot} snap */
 export function applySnapshot(model, snap) {
   model.snapshots += 1;
   model.role = snap.you.role;
@@ -129,12 +140,14 @@ export function applySnapshot(model, snap) {
   if (model.lastEvent < snap.last_event) model.lastEvent = snap.last_event;
 }
 
+/** @param {Model} model @param {{seats: SeatInfo[], spectators: number}} presence */
 export function applyPresence(model, presence) {
   if (!model.table) return;
   model.table.occupants = presence.seats.map(occupantOf);
   model.table.spectators = presence.spectators;
 }
 
+/** @param {Model} model @param {{deadlines: WireDeadline[]}} message */
 export function applyDeadlines(model, message) {
   model.deadlines = localDeadlines(message.deadlines);
   if (model.game) model.game.deadline = deadlineFor(model, { turn: model.game.turn, to_act: model.game.toAct });
@@ -142,10 +155,11 @@ export function applyDeadlines(model, message) {
 
 /**
  * Apply numbered event `n`: returns "gap" when events were lost (the caller resynchronises),
- * "old" for a repeat, else "ok".
- * @param {object} model
+ * "old" for a repeat, else "ok" (the event is then kept in the log).
+ * @param {Model} model
  * @param {number} n
- * @param {GameEvent | {type: string}} event a game event, or a table event (PROTOCOL.md)
+ * @param {AnyEvent} event a game event, or a table event (PROTOCOL.md)
+ * @returns {"gap" | "old" | "ok"}
  */
 export function applyEvent(model, n, event) {
   if (n <= model.seenEvent) return "old";
@@ -156,29 +170,84 @@ export function applyEvent(model, n, event) {
   return "ok";
 }
 
+/** @param {Model} model @param {AnyEvent} event */
 function applyDerived(model, event) {
   switch (event.type) {
     case "played":
-      model.lastPlay = event; // highlighted on the felt until the next play
+      model.lastPlay = /** @type {Played} */ (event);
       break;
     case "hand_counted":
-      model.summary = { ...event, claims: model.pendingClaims || [] };
+      model.summary = { .../** @type {HandCounted} */ (event), claims: model.pendingClaims };
       model.pendingClaims = [];
       break;
     case "claimed":
     case "awarded":
-      model.pendingClaims = [...(model.pendingClaims || []), event];
+      model.pendingClaims = [...model.pendingClaims, /** @type {ClaimEvent} */ (event)];
       break;
     case "game_over":
-      model.gameOver = event;
+      model.gameOver = /** @type {import("./game-events.js").GameOver} */ (event);
       break;
     case "game_started":
       model.lastPlay = null;
       model.gameOver = null;
       model.summary = null;
-      model.log = [];
       break;
     default:
       break;
   }
+}
+
+/** Keep event `n` in the log (drawn in the language and with the names of the moment). */
+/** @param {Model} model @param {number} n @param {AnyEvent} event */
+export function keepEvent(model, n, event) {
+  model.events.set(n, event);
+}
+
+/**
+ * The table's public log fetched for this connection: the events we lack, and the summary and
+ * last play they tell of when the page has none yet (a page arriving mid-game, a reload).
+ * @param {Model} model
+ * @param {{n: number, event: AnyEvent}[]} log
+ */
+export function mergeLog(model, log) {
+  for (const { n, event } of log) if (!model.events.has(n)) model.events.set(n, event);
+  const events = gameEvents(model);
+  if (!model.summary) model.summary = lastSummary(events);
+  if (!model.lastPlay) {
+    const plays = events.map(([, e]) => e).filter((e) => e.type === "played");
+    model.lastPlay = /** @type {Played | undefined} */ (plays.pop()) ?? null;
+  }
+}
+
+/** Whether this connection's public log is still to fetch; marks it asked for. @param {Model} model */
+export function startLogFetch(model) {
+  if (model.historyFetched === model.welcomes) return false;
+  model.historyFetched = model.welcomes;
+  return true;
+}
+
+/** The fetch failed: the next snapshot asks again. @param {Model} model */
+export function logFetchFailed(model) {
+  model.historyFetched = -1;
+}
+
+/**
+ * The table moved past the snapshot: its legal actions would be refused as stale, so offer
+ * nothing until the snapshot that follows arrives. Returns whether anything was offered.
+ * @param {Model} model
+ */
+export function dropLegal(model) {
+  if (!model.legal.length) return false;
+  model.legal = [];
+  return true;
+}
+
+/** @param {Model} model @param {Status} status */
+export function setStatus(model, status) {
+  model.status = status;
+}
+
+/** The server accepted a connection. @param {Model} model */
+export function welcomed(model) {
+  model.welcomes += 1;
 }

@@ -1,26 +1,43 @@
+// @ts-check
 // The table as everyone sees it: seats around a green felt, partners opposite, scores and piles,
 // the cards on the table with the caída target marked, and (for a player) the hand and controls.
 import { h } from "./dom.js";
 import { formatNumber, t, tn } from "../i18n/index.js";
 import { cardBack, cardElement, cardShort } from "./cards.js";
-import { compassOf, screenPositions, seatName, teamName, teamOf } from "./seats.js";
+import { compassOf, screenPositions, seatName, teamOf } from "./seats.js";
 import { tantosAndPerros } from "./tally.js";
-import { actionBar, handView, pickTableCard, tableCardMarks } from "./play.js";
+import { actionBar, handView, tableCardMarks } from "./play.js";
+import { pickTableCard } from "./table-choices.js";
+
+/**
+ * What the table's views are handed besides the model: the move to send, the redraw after a
+ * choice, the names of the moment, the toolbar, R10's "nothing to claim", who may take a chair.
+ * @typedef {object} TableContext
+ * @property {(action: import("./wire.js").LegalAction) => void} act
+ * @property {() => void} redraw
+ * @property {import("./seats.js").Names} names
+ * @property {HTMLElement} tools
+ * @property {() => void} passClaims
+ * @property {import("./table-seating.js").ChairChoice | null} chooseChair
+ */
 import { emptyChair } from "./seat-choice.js";
 
 const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
 
 /** Seconds left until `deadline` (ms since the epoch), never negative. */
+/** @param {number} deadline */
 export function secondsLeft(deadline, now = Date.now()) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
+/** @param {number | null} deadline @param {string} labelKey */
 function countdown(deadline, labelKey) {
   if (!deadline) return null;
   return h("span.countdown", { dataset: { deadline: String(deadline) }, "aria-label": t(labelKey) },
     `${secondsLeft(deadline)} s`);
 }
 
+/** @param {number} score */
 function tally(score) {
   const { perros, tantos } = tantosAndPerros(score);
   return h("span.tally", {
@@ -33,7 +50,8 @@ function tally(score) {
   perros + tantos === 0 ? h("span.tally-zero", "—") : null);
 }
 
-function scoreboard(model, tools) {
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
+function scoreboard(model, { tools, names }) {
   const g = model.game;
   const seats = model.table.seats;
   const yourTeam = model.you === null ? null : teamOf(model.you, seats);
@@ -42,7 +60,7 @@ function scoreboard(model, tools) {
       const pile = g ? g.piles[team] : 0;
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
-      h("div.team-name", h("span.team-label", model.teamOf ? model.teamOf(team) : teamName(team, seats)), yourTeam === team ? h("span.badge", t("score.us")) : null),
+      h("div.team-name", h("span.team-label", names.teamOf(team)), yourTeam === team ? h("span.badge", t("score.us")) : null),
       h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, formatNumber(g ? g.scores[team] : 0))),
@@ -57,9 +75,11 @@ function scoreboard(model, tools) {
       h("span.target", t("score.target"))));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {number} seat @param {string} position @param {TableContext} ctx */
 function seatPanel(model, seat, position, ctx) {
   const g = model.game;
   const seats = model.table.seats;
+  /** @type {Partial<import("./model-types.js").Occupant>} */
   const occupant = model.table.occupants[seat] || { empty: true };
   // The claim window (R10) is everyone's at once: the felt shows its countdown, not the seats.
   const isTurn = g && (g.phase === "play" || g.phase === "announce") &&
@@ -99,10 +119,11 @@ function seatPanel(model, seat, position, ctx) {
 }
 
 /** The last play in words, until the next one: who, which card, what it took, what it scored. */
-function lastPlayLine(model) {
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
+function lastPlayLine(model, names) {
   const e = model.lastPlay;
   if (!e || !model.game || model.game.phase === "finished") return null;
-  const name = model.nameOf(e.seat);
+  const name = names.nameOf(e.seat);
   const extras = [e.caida ? t("fx.caida") : null, e.limpia ? t("fx.limpia") : null,
     e.points ? `+${e.points}` : null].filter(Boolean).join(" ");
   return h("p.last-play", { dataset: { seat: String(e.seat), card: e.card } },
@@ -114,10 +135,12 @@ function lastPlayLine(model) {
       e.limpia ? t("explain.limpia") : null].filter(Boolean).join(" ") || null }, ` ${extras}`) : null);
 }
 
-function felt(model, selection, redraw) {
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
+function felt(model, { redraw, names }) {
   const g = model.game;
-  const marks = g && model.you !== null ? tableCardMarks(model, selection) : (code) => ({
-    marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : [],
+  const selection = model.selection;
+  const marks = g && model.you !== null ? tableCardMarks(model, g) : (/** @type {string} */ code) => ({
+    marks: g && g.phase === "play" && code === g.caidaTarget ? ["caida-target"] : /** @type {string[]} */ ([]),
     pickable: false });
   const cards = g ? g.table : [];
   return h("section.felt", { "aria-label": t("table.label") },
@@ -127,12 +150,12 @@ function felt(model, selection, redraw) {
         const last = model.lastPlay && !model.lastPlay.take.length && model.lastPlay.card === code;
         return cardElement(code, {
           marks: last ? [...m.marks, "last"] : m.marks,
-          onPick: m.pickable ? (c) => { pickTableCard(selection, c); redraw(); } : null,
+          onPick: m.pickable ? (c) => { pickTableCard(model, c); redraw(); } : null,
           pressed: m.pickable ? selection.take.includes(code) : null,
           focusKey: `table-${code}`,
         });
       })) : h("p.felt-empty", g ? t("table.empty") : t("table.notStarted")),
-    lastPlayLine(model),
+    lastPlayLine(model, names),
     g && g.caidaTarget && g.phase === "play" ? h("p.caida-note", { "aria-live": "polite" },
       h("span.caida-dot", { "aria-hidden": "true" }), t("table.caidaTarget")) : null,
     g && g.phase === "claims" ? h("p.window-note", t("table.claimWindow"), " ",
@@ -140,16 +163,17 @@ function felt(model, selection, redraw) {
 }
 
 /** The whole table for one viewer; `ctx` carries the selection, actions and redraw. */
+/** @param {import("./model-types.js").TableModel} model @param {TableContext} ctx */
 export function tableView(model, ctx) {
   const seats = model.table.seats;
-  const positions = screenPositions(model.you, seats, model.table.options.direction);
+  const positions = screenPositions(model.you, seats, String(model.table.options.direction ?? "clockwise"));
   const bySeat = Object.entries(positions).map(([seat, position]) =>
     seatPanel(model, Number(seat), position, ctx));
-  const player = model.you !== null && model.game && model.game.phase !== "finished";
+  const game = model.game;
   return h(`div.table-layout.seats-${seats}`, { class: model.screenMode ? "is-screen" : null },
-    scoreboard(model, ctx.tools),
-    h("div.ring", bySeat, felt(model, ctx.selection, ctx.redraw)),
-    player ? h("section.mine", { "aria-label": t("hand.section") },
-      handView(model, ctx.selection, ctx.redraw),
-      actionBar(model, ctx.selection, ctx.act, ctx.redraw, ctx)) : null);
+    scoreboard(model, ctx),
+    h("div.ring", bySeat, felt(model, ctx)),
+    model.you !== null && game && game.phase !== "finished" ? h("section.mine", { "aria-label": t("hand.section") },
+      handView(model, ctx.redraw),
+      actionBar(model, game, ctx)) : null);
 }

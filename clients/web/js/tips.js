@@ -1,3 +1,4 @@
+// @ts-check
 // How to play and tips (/?tips), in the game's own words: a short page for the solo player.
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
@@ -5,6 +6,7 @@ import { t } from "../i18n/index.js";
 const HOW_TO = ["deal", "capture", "sum", "sequence", "caida", "limpia", "ronda", "count", "end"];
 const TIPS = ["gold", "ronda30", "limpia38", "caida", "figures", "trail", "ladder"];
 
+/** @param {HTMLElement} root */
 export function renderTips(root) {
   renderInto(root, h("article.tips-page", { "aria-labelledby": "tips-title" },
     h("h1#tips-title", t("tips.title")),

@@ -1,3 +1,4 @@
+// @ts-check
 // Brief notices for events worth a glance ("Ana hace caída: +2"), in their own strip under the
 // top bar: in the page's flow, so a notice can never cover a seat, a score or the hand. The
 // strip shows the newest notice of each lane (a warning for this person, a chat line, the
@@ -11,21 +12,23 @@ const SHOW_MS = 4000;
 const MAX_VISIBLE = 1;
 
 function strip() {
-  return document.querySelector("#toasts");
+  return /** @type {HTMLElement | null} */ (document.querySelector("#toasts"));
 }
 
+/** @param {Element} box @param {string} text @param {string} kind @param {string} lane @param {(() => void) | null} onclick */
 function add(box, text, kind, lane, onclick) {
   const urgent = lane === "urgent";
   const item = h(onclick ? "button.toast" : "div.toast", {
     class: `toast-${kind}`, role: kind === "error" ? "alert" : null, title: text,
     type: onclick ? "button" : null, onclick, dataset: { urgent: String(urgent), lane } }, text);
   box.append(item);
-  const same = [...box.children].filter((el) => el.dataset.lane === lane);
-  while (same.length > MAX_VISIBLE) same.shift().remove();
+  const same = [.../** @type {HTMLCollectionOf<HTMLElement>} */ (box.children)].filter((el) => el.dataset.lane === lane);
+  while (same.length > MAX_VISIBLE) same.shift()?.remove();
   keepClear();
   return item;
 }
 
+/** @param {string} text */
 export function toast(text, kind = "info") {
   const box = strip();
   if (!box) return;
@@ -39,6 +42,7 @@ export function toast(text, kind = "info") {
  * A notice that stays until `unpin(lane)` (your turn while your hand is out of sight); a tap
  * on it runs `onclick` (bring the hand into view).
  */
+/** @param {string} lane @param {string} text @param {() => void} onclick */
 export function pin(lane, text, onclick) {
   const box = strip();
   if (!box) return;
@@ -47,6 +51,7 @@ export function pin(lane, text, onclick) {
   add(box, text, lane, lane, onclick);
 }
 
+/** @param {string} lane */
 export function unpin(lane) {
   strip()?.querySelector(`[data-lane="${lane}"]`)?.remove();
 }

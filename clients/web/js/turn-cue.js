@@ -1,3 +1,4 @@
+// @ts-check
 // Your turn, unmistakably: the prompt (the action bar), the tab's title, an optional sound (off
 // by default, remembered in localStorage) and, when the tab is hidden, a desktop notification if
 // the person allowed them, and a notice in the strip while the hand is scrolled out of sight (a
@@ -8,6 +9,7 @@ import { t } from "../i18n/index.js";
 import { remember } from "./storage.js";
 import { keepClear, pin, unpin } from "./toasts.js";
 
+/** @type {AudioContext | null} */
 let audio = null;
 
 function beep() {
@@ -56,6 +58,7 @@ export function turnCue() {
   }
 
   /** Legal moves appeared (`on`) or went (`!on`) for this person. */
+  /** @param {boolean} on */
   function set(on) {
     if (on === yours) return;
     yours = on;
@@ -73,6 +76,7 @@ export function turnCue() {
   }
 
   /** The toolbar's switches: the sound, and asking once for notifications. */
+  /** @param {() => void} redraw */
   function controls(redraw) {
     const sound = remember.sound();
     const canAsk = globalThis.Notification?.permission === "default";

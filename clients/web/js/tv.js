@@ -1,3 +1,4 @@
+// @ts-check
 // The table screen for a club's TV (issue 15): what the watch link shows in full-screen mode,
 // legible from three metres. Both scores and both teams' card piles huge, whose turn, the table
 // cards large, the last play and what it took, the hand's score sheet after each hand, the whole
@@ -16,13 +17,15 @@ import { qrCode, tableUrl } from "./share.js";
 /**
  * @param {HTMLElement} root
  * @param {string} key the link the page was opened with (a watch link)
- * @param {{nameOf: (seat: number) => string, teamOf: (team: number) => string}} names
+ * @param {import("./seats.js").Names} names
  */
 export function openTv(root, key, names) {
-  const fetched = new Map(); // n -> event: the fetched public log, then each live event
+  /** @type {Map<number, import("./wire.js").Message>} n -> event: the fetched public log, then each live event */
+  const fetched = new Map();
   let asking = false;
   let known = 0; // the highest event number held
   let askedAt = -1; // the table's last event when the log was last asked for
+  /** @type {[import("./model-types.js").Model, () => void] | null} */
   let last = null;
 
   /** The log so far: when the screen opens, and after a reconnect skipped events (a spectator
@@ -39,24 +42,28 @@ export function openTv(root, key, names) {
     if (last) draw(...last);
   }
 
+  /** @param {number} n @param {import("./wire.js").Message} event */
   function remember(n, event) {
     fetched.set(n, event);
     known = Math.max(known, n);
   }
 
+  /** @param {import("./model-types.js").Model} model @param {() => void} leave */
   function draw(model, leave) {
     last = [model, leave];
     if (!model.table) return;
+    const drawn = /** @type {import("./model-types.js").TableModel} */ (model);
     if (!asking && askedAt !== model.lastEvent && (known === 0 || model.lastEvent > known)) {
       askedAt = model.lastEvent;
       fetchLog();
     }
-    renderInto(root, screen(model, gameEvents(fetched), names, key, leave));
+    renderInto(root, screen(drawn, gameEvents(fetched), names, key, leave));
   }
   return { draw, remember };
 }
 
 /** The current game's events in order: from its diamond draw (R3) on. */
+/** @param {Map<number, import("./wire.js").Message>} fetched @returns {[number, import("./wire.js").Message][]} */
 function gameEvents(fetched) {
   const all = [...fetched.entries()].sort((a, b) => a[0] - b[0]);
   let start = 0;
@@ -64,6 +71,7 @@ function gameEvents(fetched) {
   return all.slice(start);
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {[number, import("./wire.js").Message][]} events @param {import("./seats.js").Names} names @param {string} key @param {() => void} leave */
 function screen(model, events, names, key, leave) {
   const g = model.game;
   const seats = model.table.seats;
@@ -100,6 +108,7 @@ function screen(model, events, names, key, leave) {
  * them, at most 18% of the screen's height. A width that fits `per` cards in a row leaves at
  * most `rows` rows, however the cards wrap.
  */
+/** @param {number} count */
 function cardWidth(count) {
   const fits = [1, 2, 3, 4].map((rows) => {
     const per = Math.ceil(Math.max(1, count) / rows);
@@ -109,6 +118,7 @@ function cardWidth(count) {
   return `min(18vh, max(${fits.join(", ")}))`;
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {number} team @param {import("./seats.js").Names} names */
 function teamBox(model, team, names) {
   const g = model.game;
   const turnTeam = g?.turn != null ? teamOf(g.turn, model.table.seats) : null;
@@ -120,9 +130,10 @@ function teamBox(model, team, names) {
       h("span.visually-hidden", t("tv.pileWon"))));
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
 function centre(model, names) {
   const g = model.game;
-  const target = model.table.options?.target_score || 40;
+  const target = Number(model.table.options?.target_score || 40);
   const turn = g?.turn != null ? t("tv.turn", { name: names.nameOf(g.turn) }) : "";
   return h("div.tv-centre",
     g ? h("p.tv-hand", t("tv.hand", { hand: g.handNumber + 1, packet: g.packet + 1 })) : null,
@@ -131,6 +142,7 @@ function centre(model, names) {
     model.table.spectators ? h("p.tv-watchers", t("tv.watchers", { count: model.table.spectators })) : null);
 }
 
+/** @param {import("./model-types.js").TableModel} model @param {number} seat @param {import("./seats.js").Names} names */
 function seatTag(model, seat, names) {
   const g = model.game;
   const cards = g?.handSizes?.[seat] ?? 0;
@@ -139,6 +151,7 @@ function seatTag(model, seat, names) {
   h("span.tv-seat-name", names.nameOf(seat)), h("span.tv-seat-cards", t("tv.inHand", { count: cards })));
 }
 
+/** @param {import("./wire.js").Message} event @param {import("./seats.js").Names} names */
 function lastPlayLine(event, names) {
   const who = names.nameOf(event.seat);
   const took = event.take.length ? event.take.map(cardShort).join(" ") : null;
@@ -152,15 +165,18 @@ function lastPlayLine(event, names) {
 }
 
 /** The end of the game over the felt (the same final score the players' panel shows). */
+/** @param {import("./model-types.js").Game} g @param {import("./seats.js").Names} names */
 function finalLine(g, names) {
   return h("section.game-over.tv-final", { "aria-labelledby": "end-title" },
-    h("h2#end-title", g.winner === "draw" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) })),
+    h("h2#end-title", typeof g.winner !== "number" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) })),
     finalScore(g, names));
 }
 
 /** The score sheet: one row per counted hand (R11), the running score from the events' points. */
+/** @param {[number, import("./wire.js").Message][]} events @param {import("./seats.js").Names} names @param {number} seats */
 function sheet(events, names, seats) {
   const running = [0, 0];
+  /** @type {HTMLElement[]} */
   const rows = [];
   for (const [, e] of events) {
     if (["played", "announced", "claimed"].includes(e.type) && e.points) running[teamOf(e.seat, seats)] += e.points;

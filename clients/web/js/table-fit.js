@@ -1,0 +1,77 @@
+// @ts-check
+// The table takes the window: its height below what sits above it, cards as large as that
+// allows, the felt's cards as large as its own room allows. Sizes only: nothing here changes
+// what the table shows.
+
+/**
+ * The table takes the window's height below what sits above it: nothing to scroll to.
+ * @param {HTMLElement} root
+ */
+export function fit(root) {
+  const main = root.querySelector(".table-main");
+  if (!main) return;
+  const page = /** @type {HTMLElement | null} */ (root.querySelector(".table-page"));
+  // The room beyond a 1366x768 laptop's (a big monitor, a family TV): the cards grow in
+  // proportion with it and the table's text by part of it (style.css --room, --text); a
+  // laptop's or a phone's window keeps the sizes it was fitted at.
+  // On the root: the top bar and the notice strip above the table grow with it.
+  const room = Math.max(1, Math.min(window.innerWidth / 1366, window.innerHeight / 768));
+  const text = 1 + (room - 1) * 0.6;
+  document.documentElement.style.setProperty("--room", room.toFixed(3));
+  document.documentElement.style.setProperty("--text", text.toFixed(3));
+  const top = main.getBoundingClientRect().top + window.scrollY;
+  const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
+  page?.style.setProperty("--fit-h", `${height}px`);
+  // Cards as large as the height allows: a short table (the solo page's bar above it) gets
+  // smaller cards rather than a hand below the fold.
+  const card = Math.max(34, Math.min(76 * room, window.innerWidth * 0.12, (height - 260 * text) / 3.9));
+  page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
+  fitFelt(root, Math.floor(card));
+}
+
+/** The page's sizes go with it (a TV screen or the next page sizes itself). */
+export function unfit() {
+  for (const name of ["--room", "--text"]) document.documentElement.style.removeProperty(name);
+}
+
+/**
+ * The felt's cards as large as its room allows, `card` at most: its lines (the last play, the
+ * caída warning, the claim window) keep their height and the cards share what is left, in the
+ * number of rows that makes them largest. A crowded felt or a short window (a chosen card's
+ * choices below) gets smaller cards, never cards or a line cut by the felt's rim.
+ * @param {HTMLElement} root
+ * @param {number} card
+ */
+function fitFelt(root, card) {
+  const felt = /** @type {HTMLElement | null} */ (root.querySelector(".felt"));
+  const cards = /** @type {HTMLElement | null | undefined} */ (felt?.querySelector(".table-cards"));
+  if (!felt || !cards) return;
+  const box = getComputedStyle(felt);
+  const gaps = getComputedStyle(cards);
+  const gap = parseFloat(gaps.columnGap) || 0;
+  const rowGap = parseFloat(gaps.rowGap) || 0;
+  const width = felt.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+  let height = felt.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom);
+  for (const line of /** @type {HTMLCollectionOf<HTMLElement>} */ (felt.children)) {
+    if (line !== cards) height -= line.offsetHeight + (parseFloat(box.rowGap) || 0);
+  }
+  const count = cards.children.length;
+  let best = 0;
+  for (let rows = 1; rows <= Math.min(count, 4); rows += 1) {
+    const perRow = Math.ceil(count / rows);
+    best = Math.max(best, Math.min(card, (width - (perRow - 1) * gap) / perRow,
+      (height - (rows - 1) * rowGap) / rows / 1.5));
+  }
+  cards.style.setProperty("--felt-card-w", `${Math.max(16, Math.floor(best))}px`);
+}
+
+/**
+ * The game starts: a player who pressed "Empezar" below the table (a phone's host) or read the
+ * chat there sees the first cards dealt, since the table fills the window from the page's top
+ * (fit). Only then: a reader who scrolls down later keeps her place.
+ */
+export function bringTableIntoView() {
+  if (window.scrollY === 0) return;
+  const still = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  window.scrollTo({ top: 0, behavior: still ? "auto" : "smooth" });
+}

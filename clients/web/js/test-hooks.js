@@ -1,0 +1,16 @@
+// @ts-check
+// The one door the browser tests open into a page (tests/web, tests/server/ladder): each page
+// hands what its tests read to `exposeForTests`, which puts it on globalThis under one name. A
+// page never reads these back; nothing else in the client sets a global.
+
+/**
+ * The names the tests use: the table page's model with its socket drop and request (`__cuarenta`),
+ * the strings asked for but missing in the language (`__cuarentaMissingStrings`), the replay's
+ * state (`__replay`).
+ * @typedef {"__cuarenta" | "__cuarentaMissingStrings" | "__replay"} HookName
+ */
+
+/** @param {HookName} name @param {unknown} value */
+export function exposeForTests(name, value) {
+  /** @type {Record<string, unknown>} */ (globalThis)[name] = value;
+}

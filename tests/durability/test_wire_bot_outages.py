@@ -9,6 +9,8 @@ or the other in the middle.
 from __future__ import annotations
 
 import asyncio
+import signal
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,11 +23,11 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.store.redis import open_store
-from tests.redis_server import RedisServer
-from tests.serving import StartServer
+from tests.redis_server import RedisServer, free_port
+from tests.serving import ServerProcess, StartServer
 
 pytestmark = pytest.mark.redis
-GAME_S = 20.0  # a heads-up game of wire bots at full speed, on a loaded machine
+GAME_S = 120.0  # a heads-up game of wire bots at full speed, on a loaded machine
 
 
 class WatchedPlace(LastingSession):
@@ -101,5 +103,57 @@ async def test_a_wire_bot_whose_move_a_redis_blip_refused_plays_on_and_its_table
         one_finished_game(tallies)
         assert all(tally.refused == [] for tally in tallies), [t.refused for t in tallies]
         assert sum(getattr(tally, "retries", 1) for tally in tallies) >= 1
+    for place in places:
+        await place.close()
+
+
+def serve_args(redis: RedisServer, port: int) -> tuple[str, ...]:
+    return ("--store", redis.url, "--port", str(port), "--claim-window", "0.1", "--lease", "2")
+
+
+async def freeze_with_a_request_in_flight(
+    server: ServerProcess, places: list[WatchedPlace]
+) -> None:
+    """SIGSTOP the server at a moment some bot waits for an answer it will never get.
+
+    A bot whose turn it is sends its move within moments of the last frame; a table waiting
+    on its own clock (the claim window) sends nothing, so the server is let go on and frozen
+    again (bounded).
+    """
+    assert server.process is not None
+    for _ in range(20):
+        for place in places:
+            place.sent.clear()
+        server.freeze()
+        if any(place.in_flight for place in places):
+            return
+        try:
+            await first_of([place.sent for place in places], 2.0)
+            return
+        except TimeoutError:
+            server.process.send_signal(signal.SIGCONT)
+            await asyncio.sleep(0.05)  # let the table's clock run a little (not a sync point)
+    raise AssertionError("no bot request went out while the server was frozen")
+
+
+async def test_wire_bots_resume_their_seats_when_the_server_dies_mid_request_and_finish(
+    redis_server: RedisServer, server_process: Callable[..., ServerProcess]
+) -> None:
+    port = free_port()
+    first = server_process(*serve_args(redis_server, port))
+    links = await create_table(first.url, "host", profile="heads-up")
+    places, playing = await seat_bots(links)
+    watcher = await watch_table(links.watch, "Eve")
+    await watcher.next_snapshot(lambda snap: snap.info.stage == "playing", wait_s=GAME_S)
+    await watcher.close()
+
+    await freeze_with_a_request_in_flight(first, places)
+    first.kill()  # kill -9 with the request unanswered
+    second = server_process(*serve_args(redis_server, port))  # the same address
+    assert second.url == first.url
+
+    tallies = await asyncio.wait_for(playing, GAME_S)
+    one_finished_game(tallies)
+    assert sum(place.reconnects for place in places) >= len(places)
     for place in places:
         await place.close()

@@ -25,7 +25,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.views import redact
 from protocol import server_messages as s
-from protocol.base import PROTOCOL_VERSION
+from protocol.base import MAX_CHAT_CHARS, MAX_NAME_CHARS, PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
 from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
@@ -124,6 +124,10 @@ longer than the limits above | close 1008 |
 | a map with an unknown or malformed `type` | `error` `unknown_type` |
 | a known `type` with missing, extra or wrong fields, a `rid` that is not an integer | \
 `error` `invalid_message` (`rid` null when unreadable) |
+| a `name` over {MAX_NAME_CHARS} characters, a chat `text` over {MAX_CHAT_CHARS} (after \
+cleaning) | shortened to the limit and accepted, never refused |
+| a `name` or chat `text` with no visible character (only spaces, zero-width or bidi \
+characters) | `error` `invalid_message` (`… no visible character …`) |
 | a first message other than `hello`; a `hello` of another version | `error`, then close 1008 |
 | no `hello` within {LIMITS["hello_timeout_s"]:g} s (`--hello-timeout`) | close 1008 \
 `no hello within … s` |
@@ -306,7 +310,10 @@ def _constraint_text(item: Any) -> str:
             parts.append(f"pattern {item.pattern}")
         return ", ".join(parts)
     if isinstance(item, BeforeValidator):  # protocol.text: cleaned, then checked
-        return "cleaned by protocol.text: controls and bidi marks removed, trimmed"
+        return (
+            "cleaned by protocol.text: controls, bidi marks and zero-width characters removed, "
+            "cut to its maximum length (not refused), refused if nothing visible is left"
+        )
     for attribute, symbol in _BOUNDS:
         if hasattr(item, attribute):
             return f"{symbol} {getattr(item, attribute)}"

@@ -138,7 +138,7 @@ class TableServer:
             self.settings.host,
             self.settings.port,
             process_request=routes,
-            create_connection=edge_connection(self.metrics),
+            create_connection=edge_connection(self.metrics, self.limits, self.trusted),
             max_size=self.settings.max_frame_bytes,
             max_queue=16,
             compression=None,

@@ -8,8 +8,10 @@
 - ``client_address``: the address limits count by. Behind a proxy every connection comes from
   the proxy; its ``X-Forwarded-For`` (else ``X-Real-IP``) names the client, and is believed only
   when the peer is one of ``--trusted-proxies`` (anyone else could write the header).
-- ``AddressLimits``: open connections per address (past the cap: close 1008) and tables created
-  per minute per address (past it: ``rate_limited``).
+- ``AddressLimits``: open connections per address (past the cap: close 1008), sockets per
+  address still in their opening handshake, counted from the TCP accept (past the same cap:
+  HTTP 429 and closed at once, see ``server.http``), and tables created per minute per address
+  (past it: ``rate_limited``).
 """
 
 from __future__ import annotations
@@ -98,7 +100,8 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return address
 
 
-def _trusted(address: str, proxies: Sequence[Network]) -> bool:
+def trusted(address: str, proxies: Sequence[Network]) -> bool:
+    """True if ``address`` is one of the trusted reverse proxies (``--trusted-proxies``)."""
     ip = _ip(address)
     return ip is not None and any(ip in network for network in proxies)
 
@@ -110,7 +113,7 @@ def client_address(peer: str, headers: Headers, proxies: Sequence[Network]) -> s
     first entry that is not itself a trusted proxy is the client. Only a trusted peer's header
     is read at all; an untrusted peer's is ignored, whatever it says.
     """
-    if not _trusted(peer, proxies):
+    if not trusted(peer, proxies):
         return peer
     forwarded = [
         part.strip()
@@ -121,7 +124,7 @@ def client_address(peer: str, headers: Headers, proxies: Sequence[Network]) -> s
     for hop in reversed(forwarded):
         if _ip(hop) is None:
             return peer  # a malformed chain: count the proxy itself, never a made-up name
-        if not _trusted(hop, proxies):
+        if not trusted(hop, proxies):
             return str(_ip(hop))
     real = _single(headers, "X-Real-IP")
     if not forwarded and real is not None and _ip(real) is not None:
@@ -136,7 +139,24 @@ class AddressLimits:
     connections_per_address: int
     tables_per_min: float
     open: dict[str, int] = field(default_factory=dict)
+    opening: dict[str, int] = field(default_factory=dict)  # sockets not yet upgraded
     tables: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def start_opening(self, address: str) -> bool:
+        """Count a socket accepted from ``address`` until its upgrade ends; False past the cap.
+
+        Counted from the TCP accept, so requests left half-sent cannot hold a file descriptor
+        each: an address has at most as many sockets in their opening handshake as it may
+        hold open connections.
+        """
+        count = self.opening.get(address, 0)
+        if self.connections_per_address and count >= self.connections_per_address:
+            return False
+        self.opening[address] = count + 1
+        return True
+
+    def end_opening(self, address: str) -> None:
+        _decrement(self.opening, address)
 
     def connect(self, address: str) -> bool:
         """Count a new connection from ``address``; False (nothing counted) past the cap."""
@@ -147,11 +167,7 @@ class AddressLimits:
         return True
 
     def disconnect(self, address: str) -> None:
-        count = self.open.get(address, 0) - 1
-        if count > 0:
-            self.open[address] = count
-        else:
-            self.open.pop(address, None)
+        _decrement(self.open, address)
 
     def allow_table(self, address: str, now: float) -> bool:
         """Take one table creation from ``address``'s bucket (burst: a minute's worth)."""
@@ -171,3 +187,11 @@ class AddressLimits:
         for address, bucket in list(self.tables.items()):
             if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
                 del self.tables[address]
+
+
+def _decrement(counts: dict[str, int], address: str) -> None:
+    count = counts.get(address, 0) - 1
+    if count > 0:
+        counts[address] = count
+    else:
+        counts.pop(address, None)

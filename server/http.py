@@ -24,9 +24,9 @@ import http
 import json
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import structlog
@@ -36,7 +36,7 @@ from websockets.exceptions import SecurityError
 from websockets.http11 import Request, Response, parse_headers, parse_line
 from websockets.protocol import Protocol
 
-from server.edge import OriginPolicy
+from server.edge import AddressLimits, Network, OriginPolicy, trusted
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -134,18 +134,51 @@ def read_request(
     return method, Request(raw_path, headers)
 
 
-def edge_connection(metrics: Metrics) -> type[ServerConnection]:
+def edge_connection(
+    metrics: Metrics, limits: AddressLimits | None = None, proxies: Sequence[Network] = ()
+) -> type[ServerConnection]:
     """The server's connection class: requests read by ``read_request``, refusals answered and
-    logged in one line, handshake failures logged in one line (never a traceback)."""
+    logged in one line, handshake failures logged in one line (never a traceback).
+
+    With ``limits``, a socket counts against its address from the TCP accept until its upgrade
+    ends (``AddressLimits.start_opening``): one past the cap is answered 429 and closed before
+    websockets sees it, so half-sent requests cannot pile up. A trusted proxy's sockets are not
+    counted here (they carry many clients; ``server.app`` counts the address each names).
+    """
 
     class EdgeConnection(ServerConnection):
         method = "GET"
+        opening: str | None = None  # the address this socket counts against until upgraded
+        turned_away = False
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # websockets' parser waits for the first line; nothing was received yet
             self.protocol.parser = self._parse()
             next(self.protocol.parser)
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if peer else ""
+            if limits is not None and address and not trusted(address, proxies):
+                if not limits.start_opening(address):
+                    self.turned_away = True
+                    metrics.refused.labels(limit="opening_per_address").inc()
+                    cast(asyncio.Transport, transport).write(_too_many(limits))
+                    transport.close()  # never handed to websockets: no handshake, no handler
+                    return
+                self.opening = address
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._opened()
+            if not self.turned_away:
+                super().connection_lost(exc)
+
+        def _opened(self) -> None:
+            if self.opening is not None and limits is not None:
+                limits.end_opening(self.opening)
+                self.opening = None
 
         def _parse(self) -> Generator[None]:
             protocol = self.protocol
@@ -183,8 +216,21 @@ def edge_connection(metrics: Metrics) -> type[ServerConnection]:
                     error=str(exc)[:200],
                     peer=_peer(self),
                 )
+            finally:
+                self._opened()  # upgraded (now an open connection) or refused: no longer opening
 
     return EdgeConnection
+
+
+def _too_many(limits: AddressLimits) -> bytes:
+    body = (
+        f"too many connections opening from your address (limit {limits.connections_per_address})\n"
+    ).encode()
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
 
 
 def _peer(connection: ServerConnection) -> str:

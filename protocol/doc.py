@@ -142,6 +142,8 @@ characters) | `error` `invalid_message` (`… no visible character …`) |
 | more than {LIMITS["connections_per_address"]} sockets from one client address still in their \
 opening handshake (counted from the TCP accept; a trusted proxy's are not) | HTTP 429 \
 `too many connections opening from your address (limit …)`, closed at once |
+| more than 30 `/replayed` requests a minute, in bursts of as many (per client address) | \
+HTTP 429 |
 | more than {LIMITS["send_queue_bytes"] // 1024} KiB sent and left unread (`--send-queue`) \
 | close 1008 `too slow: send buffer full` |
 | no answer to the server's keepalive ping within 20 s | close 1011 |

@@ -132,6 +132,8 @@ class TableServer:
             club_routes,
             OriginPolicy(self.settings.allowed_origins),
             store.ping,
+            self.limits,
+            self.trusted,
         )
         self._server = await serve(
             self._handler,

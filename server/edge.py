@@ -10,8 +10,9 @@
   when the peer is one of ``--trusted-proxies`` (anyone else could write the header).
 - ``AddressLimits``: open connections per address (past the cap: close 1008), sockets per
   address still in their opening handshake, counted from the TCP accept (past the same cap:
-  HTTP 429 and closed at once, see ``server.http``), and tables created per minute per address
-  (past it: ``rate_limited``).
+  HTTP 429 and closed at once, see ``server.http``), tables created per minute per address
+  (past it: ``rate_limited``) and games replayed per minute per address (``/replayed``, past
+  it: HTTP 429).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 MAX_TRACKED = 10_000
 """Addresses whose table bucket is kept; full (idle) buckets are forgotten beyond this."""
+REPLAYS_PER_MIN = 30.0
+"""Games one address may have replayed a minute (each costs milliseconds of the loop's CPU)."""
 
 
 def _single(headers: Headers, name: str) -> str | None:
@@ -158,6 +161,18 @@ class AddressLimits:
     def end_opening(self, address: str) -> None:
         _decrement(self.opening, address)
 
+    def opening_refusal(self) -> bytes:
+        """The whole HTTP answer to a socket past the opening cap (sent before it is closed)."""
+        body = (
+            "too many connections opening from your address "
+            f"(limit {self.connections_per_address})\n"
+        ).encode()
+        head = (
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        return head.encode() + body
+
     def connect(self, address: str) -> bool:
         """Count a new connection from ``address``; False (nothing counted) past the cap."""
         count = self.open.get(address, 0)
@@ -169,24 +184,35 @@ class AddressLimits:
     def disconnect(self, address: str) -> None:
         _decrement(self.open, address)
 
+    replays_per_min: float = REPLAYS_PER_MIN
+    replays: dict[str, TokenBucket] = field(default_factory=dict)
+
     def allow_table(self, address: str, now: float) -> bool:
         """Take one table creation from ``address``'s bucket (burst: a minute's worth)."""
-        if not self.tables_per_min:
-            return True
-        bucket = self.tables.get(address)
-        if bucket is None:
-            if len(self.tables) >= MAX_TRACKED:
-                self._forget_idle(now)
-            bucket = self.tables[address] = TokenBucket(
-                rate=self.tables_per_min / 60, burst=max(1.0, self.tables_per_min)
-            )
-        return bucket.allow(now)
+        return _take(self.tables, address, self.tables_per_min, now)
 
-    def _forget_idle(self, now: float) -> None:
-        """Drop the buckets that have filled up again: forgetting them changes nothing."""
-        for address, bucket in list(self.tables.items()):
-            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
-                del self.tables[address]
+    def allow_replay(self, address: str, now: float) -> bool:
+        """Take one replayed game (``/replayed``: a whole game through the engine) likewise."""
+        return _take(self.replays, address, self.replays_per_min, now)
+
+
+def _take(buckets: dict[str, TokenBucket], address: str, per_min: float, now: float) -> bool:
+    """One token from ``address``'s bucket of ``per_min`` a minute (0: no limit)."""
+    if not per_min:
+        return True
+    bucket = buckets.get(address)
+    if bucket is None:
+        if len(buckets) >= MAX_TRACKED:
+            _forget_idle(buckets, now)
+        bucket = buckets[address] = TokenBucket(rate=per_min / 60, burst=max(1.0, per_min))
+    return bucket.allow(now)
+
+
+def _forget_idle(buckets: dict[str, TokenBucket], now: float) -> None:
+    """Drop the buckets that have filled up again: forgetting them changes nothing."""
+    for address, bucket in list(buckets.items()):
+        if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+            del buckets[address]
 
 
 def _decrement(counts: dict[str, int], address: str) -> None:

@@ -24,6 +24,7 @@ import http
 import json
 import mimetypes
 import re
+import time
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -36,7 +37,7 @@ from websockets.exceptions import SecurityError
 from websockets.http11 import Request, Response, parse_headers, parse_line
 from websockets.protocol import Protocol
 
-from server.edge import AddressLimits, Network, OriginPolicy, trusted
+from server.edge import AddressLimits, Network, OriginPolicy, client_address, trusted
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -164,7 +165,7 @@ def edge_connection(
                 if not limits.start_opening(address):
                     self.turned_away = True
                     metrics.refused.labels(limit="opening_per_address").inc()
-                    cast(asyncio.Transport, transport).write(_too_many(limits))
+                    cast(asyncio.Transport, transport).write(limits.opening_refusal())
                     transport.close()  # never handed to websockets: no handshake, no handler
                     return
                 self.opening = address
@@ -222,17 +223,6 @@ def edge_connection(
     return EdgeConnection
 
 
-def _too_many(limits: AddressLimits) -> bytes:
-    body = (
-        f"too many connections opening from your address (limit {limits.connections_per_address})\n"
-    ).encode()
-    head = (
-        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
-        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-    )
-    return head.encode() + body
-
-
 def _peer(connection: ServerConnection) -> str:
     address = connection.remote_address
     return str(address[0]) if address else "?"
@@ -264,8 +254,11 @@ class HttpRoutes:
         more: Callable[[HttpRoutes], MoreRoutes] | None = None,
         origins: OriginPolicy | None = None,
         ready: Ready | None = None,
+        limits: AddressLimits | None = None,
+        proxies: Sequence[Network] = (),
     ) -> None:
-        """``more`` makes the further routes (given these, for their pages and files)."""
+        """``more`` makes the further routes (given these, for their pages and files);
+        ``limits`` rate-limits the costly ones per client address."""
         self.web_root = web_root.resolve()
         self.metrics = metrics
         self.records = records
@@ -273,6 +266,8 @@ class HttpRoutes:
         self.more: MoreRoutes | None = more(self) if more is not None else None
         self.origins = origins or OriginPolicy()
         self.ready = ready
+        self.limits = limits
+        self.proxies = tuple(proxies)
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         response = await self._route(connection, request)
@@ -304,6 +299,15 @@ class HttpRoutes:
             )
         if path.startswith("/record/"):
             return await self._record(path.removeprefix("/record/"), url.query)
+        if path.startswith("/replayed") and not self._replay_allowed(connection, request):
+            self.metrics.refused.labels(limit="replays_per_minute").inc()
+            assert self.limits is not None
+            return _response(
+                http.HTTPStatus.TOO_MANY_REQUESTS,
+                f"at most {self.limits.replays_per_min:g} replays a minute from one address: "
+                "wait a moment\n".encode(),
+                "text/plain; charset=utf-8",
+            )
         if self.more is not None:
             answer = await self.more(path, url.query)
             if answer is not None:
@@ -333,6 +337,12 @@ class HttpRoutes:
                 "text/plain; charset=utf-8",
             )
         return None
+
+    def _replay_allowed(self, connection: ServerConnection, request: Request) -> bool:
+        if self.limits is None:
+            return True
+        address = client_address(_peer(connection), request.headers, self.proxies)
+        return self.limits.allow_replay(address, time.monotonic())
 
     async def _readyz(self) -> Response:
         try:

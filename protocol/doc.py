@@ -91,10 +91,11 @@ Clients talk to the server over one WebSocket per viewer (`ws://HOST:PORT/ws`). 
    - `join`: a whole `snapshot` (the table before the seat is taken), then `seated` (the answer),
      then the `update` of the seat taken, with `rid` null (the join is answered already);
    - `watch`: a whole `snapshot`, `presence` and `deadlines`, then the `ack`;
-   - `hello` with `resume`: two answers under the hello's `rid`: `welcome`, then either `seated`
-     followed by the missed `event`s one by one and a `snapshot` (or an `update`) that leaves
-     nothing out, or an `error` (`bad_token`), after which the connection stays open, greeted
-     and at no table. `resume` takes a seat token only; a host key is used with `join`/`watch`;
+   - `hello` with `resume`: taken back, two answers under the hello's `rid`: `welcome`, then
+     `seated` followed by the missed `event`s one by one and a `snapshot` (or an `update`) that
+     leaves nothing out; refused, one answer: an `error` (`bad_token`) instead of the welcome,
+     after which the connection stays open, greeted and at no table. `resume` takes a seat
+     token only; a host key is used with `join`/`watch`;
    - `create` answers `table_created` and leaves the creator off the table: it joins (sits) or
      watches with `host_key` to hold the host's powers.
    Messages that answer no request of this connection (`presence`, `deadlines`, `chat`,
@@ -157,7 +158,10 @@ address its `X-Forwarded-For` (else `X-Real-IP`) names.
 **Origin.** A browser's WebSocket upgrade is accepted when its `Origin` is the page's own
 (scheme's host and port equal to the request's `Host`), an origin of `--allowed-origins`
 (`CUARENTA_ALLOWED_ORIGINS`, comma-separated; `*` allows any), or absent (not a browser: the
-terminal and bot clients); any other origin gets HTTP 403.
+terminal and bot clients); any other origin gets HTTP 403. Behind a proxy of
+`--trusted-proxies` that sends `X-Forwarded-Proto`, the page's scheme is the one it names and the
+`Origin`'s must be the same (an `http://` page may not open an `https://` site's sockets). A port
+is written as browsers write it: a leading zero or an empty port is refused.
 
 **HTTP** on the same port: the web client, `/t/<key>` table links, `/healthz` (200 while the
 process runs), `/readyz` (503 while the store does not answer), `/metrics` (Prometheus),

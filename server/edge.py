@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -28,6 +29,9 @@ from server.core.seating import TokenBucket
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+WEB_SCHEME = {"http": "http", "ws": "http", "https": "https", "wss": "https"}
+CANONICAL_PORT = re.compile(r"(?:\[[^\]]*\]|[^:\[\]]*)(?::[1-9][0-9]{0,4})?")
+"""A netloc with no port, or a port of digits without a leading zero (IPv6 hosts bracketed)."""
 MAX_TRACKED = 10_000
 """Addresses whose table bucket is kept; full (idle) buckets are forgotten beyond this."""
 REPLAYS_PER_MIN = 30.0
@@ -41,7 +45,12 @@ def _single(headers: Headers, name: str) -> str | None:
 
 
 def _host_port(netloc: str, default_port: int | None) -> tuple[str, int | None] | None:
-    """``host[:port]`` as (lower-cased host, port or the scheme's default); None if malformed."""
+    """``host[:port]`` as (lower-cased host, port or the scheme's default); None if malformed.
+
+    A port is written as browsers write it: digits without a leading zero (``:08765`` or an
+    empty ``:`` is no origin a browser sends)."""
+    if not CANONICAL_PORT.fullmatch(netloc):
+        return None
     try:
         parts = urlsplit("//" + netloc)
         host, port = parts.hostname, parts.port
@@ -53,7 +62,8 @@ def _host_port(netloc: str, default_port: int | None) -> tuple[str, int | None] 
 
 
 def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
-    """(scheme, host, port) of an origin such as ``https://club.example:8443``."""
+    """(scheme, host, port) of an origin such as ``https://club.example:8443``; ``ws``/``wss``
+    are written as ``http``/``https`` (the same origin)."""
     try:
         parts = urlsplit(origin.strip())
     except ValueError:
@@ -62,7 +72,19 @@ def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
     if scheme not in DEFAULT_PORTS:
         return None
     found = _host_port(parts.netloc, DEFAULT_PORTS[scheme])
-    return None if found is None else (scheme, *found)
+    return None if found is None else (WEB_SCHEME[scheme], *found)
+
+
+def request_scheme(peer: str, headers: Headers, proxies: Sequence[Network]) -> str | None:
+    """The scheme the browser used, when known: a trusted proxy's ``X-Forwarded-Proto``.
+
+    The server itself speaks plain HTTP; behind a proxy it cannot tell a TLS page from a plain
+    one unless the proxy says so, and nobody else is believed."""
+    if not trusted(peer, proxies):
+        return None
+    said = _single(headers, "X-Forwarded-Proto")
+    scheme = said.split(",")[0].strip().lower() if said else ""
+    return WEB_SCHEME.get(scheme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +97,12 @@ class OriginPolicy:
     def any(self) -> bool:
         return "*" in self.allowed
 
-    def allows(self, headers: Headers) -> bool:
-        """True if the upgrade with these request headers may proceed."""
+    def allows(self, headers: Headers, scheme: str | None = None) -> bool:
+        """True if the upgrade with these request headers may proceed.
+
+        ``scheme``: the page's own scheme when known (``request_scheme``): the Origin's must
+        be the same, and a ``Host`` without a port means that scheme's default port. Unknown,
+        the ``Host`` is read with the Origin's own default port (a TLS proxy in front)."""
         if not headers.get_all("Origin"):
             return True  # not a browser: a browser always sends Origin on a WebSocket upgrade
         if self.any:
@@ -88,8 +114,11 @@ class OriginPolicy:
         if key in {_origin_key(each) for each in self.allowed}:
             return True
         host = _single(headers, "Host")
-        scheme, origin_host, origin_port = key
-        same = _host_port(host, DEFAULT_PORTS[scheme]) if host is not None else None
+        origin_scheme, origin_host, origin_port = key
+        if scheme is not None and scheme != origin_scheme:
+            return False  # a plain-HTTP page may not open the TLS site's sockets, nor the reverse
+        page_scheme = scheme or origin_scheme
+        same = _host_port(host, DEFAULT_PORTS[page_scheme]) if host is not None else None
         return same == (origin_host, origin_port)
 
 

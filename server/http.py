@@ -37,7 +37,14 @@ from websockets.exceptions import SecurityError
 from websockets.http11 import Request, Response, parse_headers, parse_line
 from websockets.protocol import Protocol
 
-from server.edge import AddressLimits, Network, OriginPolicy, client_address, trusted
+from server.edge import (
+    AddressLimits,
+    Network,
+    OriginPolicy,
+    client_address,
+    request_scheme,
+    trusted,
+)
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -75,6 +82,7 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 ALLOWED_METHODS = ("GET", "HEAD")
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+TEXT = "text/plain; charset=utf-8"
 READY_TIMEOUT_S = 2.0  # a store that takes longer to answer a ping is not ready
 Ready = Callable[[], Awaitable[None]]
 """Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
@@ -90,7 +98,7 @@ class HttpRefusal(Exception):
         self.detail = detail
 
     def response(self) -> Response:
-        response = _response(self.status, f"{self.detail}\n".encode(), "text/plain; charset=utf-8")
+        response = _response(self.status, f"{self.detail}\n".encode(), TEXT)
         response.headers["Connection"] = "close"
         if self.status is http.HTTPStatus.METHOD_NOT_ALLOWED:
             response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
@@ -142,10 +150,8 @@ def edge_connection(
     logged in one line, handshake failures logged in one line (never a traceback).
 
     With ``limits``, a socket counts against its address from the TCP accept until its upgrade
-    ends (``AddressLimits.start_opening``): one past the cap is answered 429 and closed before
-    websockets sees it, so half-sent requests cannot pile up. A trusted proxy's sockets are not
-    counted here (they carry many clients; ``server.app`` counts the address each names).
-    """
+    ends (``AddressLimits.start_opening``; a trusted proxy's are not counted here): one past the
+    cap is answered 429 and closed before websockets sees it."""
 
     class EdgeConnection(ServerConnection):
         method = "GET"
@@ -280,15 +286,13 @@ class HttpRoutes:
         if problem is not None:
             self.metrics.http_refused.labels(status="400").inc()
             log.info("http request refused", status=400, kind="bad_path", peer=_peer(connection))
-            return _response(
-                http.HTTPStatus.BAD_REQUEST, f"{problem}\n".encode(), "text/plain; charset=utf-8"
-            )
+            return _response(http.HTTPStatus.BAD_REQUEST, f"{problem}\n".encode(), TEXT)
         url = urlsplit(request.path)
         path = url.path
         if path == WS_PATH:
             return self._upgrade(connection, request)
         if path == "/healthz":
-            return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+            return _response(http.HTTPStatus.OK, b"ok\n", TEXT)
         if path == "/readyz":
             return await self._readyz()
         if path == "/metrics":
@@ -300,14 +304,7 @@ class HttpRoutes:
         if path.startswith("/record/"):
             return await self._record(path.removeprefix("/record/"), url.query)
         if path.startswith("/replayed") and not self._replay_allowed(connection, request):
-            self.metrics.refused.labels(limit="replays_per_minute").inc()
-            assert self.limits is not None
-            return _response(
-                http.HTTPStatus.TOO_MANY_REQUESTS,
-                f"at most {self.limits.replays_per_min:g} replays a minute from one address: "
-                "wait a moment\n".encode(),
-                "text/plain; charset=utf-8",
-            )
+            return self._replays_refused()
         if self.more is not None:
             answer = await self.more(path, url.query)
             if answer is not None:
@@ -323,18 +320,17 @@ class HttpRoutes:
     def _upgrade(self, connection: ServerConnection, request: Request) -> Response | None:
         """None: the WebSocket handshake proceeds; 403 for a refused origin, 405 for HEAD."""
         if getattr(connection, "method", "GET") != "GET":
-            response = _response(
-                http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", "text/plain; charset=utf-8"
-            )
+            response = _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", TEXT)
             response.headers["Allow"] = "GET"
             return response
-        if not self.origins.allows(request.headers):
+        scheme = request_scheme(_peer(connection), request.headers, self.proxies)
+        if not self.origins.allows(request.headers, scheme):
             self.metrics.refused.labels(limit="origin").inc()
             log.info("upgrade refused", kind="origin", peer=_peer(connection))
             return _response(
                 http.HTTPStatus.FORBIDDEN,
                 b"this origin may not open a socket here (see --allowed-origins)\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         return None
 
@@ -343,6 +339,12 @@ class HttpRoutes:
             return True
         address = client_address(_peer(connection), request.headers, self.proxies)
         return self.limits.allow_replay(address, time.monotonic())
+
+    def _replays_refused(self) -> Response:
+        self.metrics.refused.labels(limit="replays_per_minute").inc()
+        per_min = self.limits.replays_per_min if self.limits else 0
+        text = f"at most {per_min:g} replays a minute from one address: wait a moment\n"
+        return _response(http.HTTPStatus.TOO_MANY_REQUESTS, text.encode(), TEXT)
 
     async def _readyz(self) -> Response:
         try:
@@ -353,9 +355,9 @@ class HttpRoutes:
             return _response(
                 http.HTTPStatus.SERVICE_UNAVAILABLE,
                 b"storage unavailable\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
-        return _response(http.HTTPStatus.OK, b"ready\n", "text/plain; charset=utf-8")
+        return _response(http.HTTPStatus.OK, b"ready\n", TEXT)
 
     async def _index(self) -> Response:
         index = self.web_root / "index.html"
@@ -387,14 +389,14 @@ class HttpRoutes:
             return _response(
                 http.HTTPStatus.BAD_REQUEST,
                 b"a record needs ?key=<seat token or host key>\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         record = await self.records(unquote(table_id), keys[0])
         if record is None:
             return _response(
                 http.HTTPStatus.NOT_FOUND,
                 b"no finished game for this table and key\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         body = json.dumps(record, indent=1).encode()
         response = _response(http.HTTPStatus.OK, body, "application/json")
@@ -442,4 +444,4 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Respon
 
 
 def _not_found() -> Response:
-    return _response(http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+    return _response(http.HTTPStatus.NOT_FOUND, b"not found\n", TEXT)

@@ -127,8 +127,8 @@ class LastingSession:
             except TableRefused as exc:
                 if exc.code in (ErrorCode.BAD_TOKEN, ErrorCode.NOT_FOUND, ErrorCode.FORBIDDEN):
                     raise
-            except Unreachable:
-                pass
+            except SessionError:  # unreachable, or closed during the hello (a server going
+                pass  # down or coming up): try again after the next pause
             if self.give_up_after is not None and attempt >= self.give_up_after:
                 raise Unreachable(f"gave up after {attempt} attempts to reach {self.link.server}")
 

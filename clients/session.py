@@ -130,11 +130,14 @@ class ClientSession:
         return session
 
     async def close(self) -> None:
+        """Close the socket and stop the reader; a cancellation of the caller still propagates
+        (swallowing it here made Ctrl-C leave a fleet of bots running)."""
         with contextlib.suppress(Exception):
             await self.ws.close()
         self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._reader
+        await asyncio.wait([self._reader])  # never raises the reader's own cancellation
+        if not self._reader.cancelled():
+            self._reader.exception()  # retrieved: an unexpected reader failure is not re-logged
 
     def close_text(self) -> str:
         """The close code and reason the server gave (e.g. ``1008 protocol version mismatch``)."""

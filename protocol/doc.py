@@ -26,7 +26,7 @@ from engine.phase import Phase
 from engine.views import redact
 from protocol import players as player_messages
 from protocol import server_messages as s
-from protocol.base import PROTOCOL_VERSION
+from protocol.base import MAX_CHAT_CHARS, MAX_NAME_CHARS, PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
 from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
@@ -94,10 +94,11 @@ Clients talk to the server over one WebSocket per viewer (`ws://HOST:PORT/ws`). 
    - `join`: a whole `snapshot` (the table before the seat is taken), then `seated` (the answer),
      then the `update` of the seat taken, with `rid` null (the join is answered already);
    - `watch`: a whole `snapshot`, `presence` and `deadlines`, then the `ack`;
-   - `hello` with `resume`: two answers under the hello's `rid`: `welcome`, then either `seated`
-     followed by the missed `event`s one by one and a `snapshot` (or an `update`) that leaves
-     nothing out, or an `error` (`bad_token`), after which the connection stays open, greeted
-     and at no table. `resume` takes a seat token only; a host key is used with `join`/`watch`;
+   - `hello` with `resume`: taken back, two answers under the hello's `rid`: `welcome`, then
+     `seated` followed by the missed `event`s one by one and a `snapshot` (or an `update`) that
+     leaves nothing out; refused, one answer: an `error` (`bad_token`) instead of the welcome,
+     after which the connection stays open, greeted and at no table. `resume` takes a seat
+     token only; a host key is used with `join`/`watch`;
    - `create` answers `table_created` and leaves the creator off the table: it joins (sits) or
      watches with `host_key` to hold the host's powers.
    Messages that answer no request of this connection (`presence`, `deadlines`, `chat`,
@@ -127,6 +128,10 @@ longer than the limits above | close 1008 |
 | a map with an unknown or malformed `type` | `error` `unknown_type` |
 | a known `type` with missing, extra or wrong fields, a `rid` that is not an integer | \
 `error` `invalid_message` (`rid` null when unreadable) |
+| a `name` over {MAX_NAME_CHARS} characters, a chat `text` over {MAX_CHAT_CHARS} (after \
+cleaning) | shortened to the limit and accepted, never refused |
+| a `name` or chat `text` with no visible character (only spaces, zero-width or bidi \
+characters) | `error` `invalid_message` (`… no visible character …`) |
 | a first message other than `hello`; a `hello` of another version | `error`, then close 1008 |
 | no `hello` within {LIMITS["hello_timeout_s"]:g} s (`--hello-timeout`) | close 1008 \
 `no hello within … s` |
@@ -138,6 +143,11 @@ longer than the limits above | close 1008 |
 (`--tables-per-min`; per client address) | `error` `rate_limited` |
 | more than {LIMITS["connections_per_address"]} open connections from one client address \
 (`--connections-per-address`) | close 1008 `too many connections from your address (limit …)` |
+| more than {LIMITS["connections_per_address"]} sockets from one client address still in their \
+opening handshake (counted from the TCP accept; a trusted proxy's are not) | HTTP 429 \
+`too many connections opening from your address (limit …)`, closed at once |
+| more than 30 `/replayed` requests a minute, in bursts of as many (per client address) | \
+HTTP 429 |
 | more than {LIMITS["send_queue_bytes"] // 1024} KiB sent and left unread (`--send-queue`) \
 | close 1008 `too slow: send buffer full` |
 | no answer to the server's keepalive ping within 20 s | close 1011 |
@@ -151,7 +161,10 @@ address its `X-Forwarded-For` (else `X-Real-IP`) names.
 **Origin.** A browser's WebSocket upgrade is accepted when its `Origin` is the page's own
 (scheme's host and port equal to the request's `Host`), an origin of `--allowed-origins`
 (`CUARENTA_ALLOWED_ORIGINS`, comma-separated; `*` allows any), or absent (not a browser: the
-terminal and bot clients); any other origin gets HTTP 403.
+terminal and bot clients); any other origin gets HTTP 403. Behind a proxy of
+`--trusted-proxies` that sends `X-Forwarded-Proto`, the page's scheme is the one it names and the
+`Origin`'s must be the same (an `http://` page may not open an `https://` site's sockets). A port
+is written as browsers write it: a leading zero or an empty port is refused.
 
 **HTTP** on the same port: the web client, `/t/<key>` table links, `/healthz` (200 while the
 process runs), `/readyz` (503 while the store does not answer), `/metrics` (Prometheus),
@@ -313,7 +326,10 @@ def _constraint_text(item: Any) -> str:
             parts.append(f"pattern {item.pattern}")
         return ", ".join(parts)
     if isinstance(item, BeforeValidator):  # protocol.text: cleaned, then checked
-        return "cleaned by protocol.text: controls and bidi marks removed, trimmed"
+        return (
+            "cleaned by protocol.text: controls, bidi marks and zero-width characters removed, "
+            "cut to its maximum length (not refused), refused if nothing visible is left"
+        )
     for attribute, symbol in _BOUNDS:
         if hasattr(item, attribute):
             return f"{symbol} {getattr(item, attribute)}"

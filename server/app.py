@@ -132,13 +132,15 @@ class TableServer:
             club_routes,
             OriginPolicy(self.settings.allowed_origins),
             store.ping,
+            self.limits,
+            self.trusted,
         )
         self._server = await serve(
             self._handler,
             self.settings.host,
             self.settings.port,
             process_request=routes,
-            create_connection=edge_connection(self.metrics),
+            create_connection=edge_connection(self.metrics, self.limits, self.trusted),
             max_size=self.settings.max_frame_bytes,
             max_queue=16,
             compression=None,

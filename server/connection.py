@@ -81,11 +81,15 @@ class Connection:
         self.bucket = TokenBucket(rate=rate, burst=2 * rate)
         self.frame_limits = Limits(max_frame_bytes=settings.max_frame_bytes)
         self._closing: asyncio.Task[None] | None = None
+        self._held: list[s.ServerMessage | Built] | None = None
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
         """Write a message now; a client whose unread data passed the limit is dropped."""
         if self.dropped:
+            return
+        if self._held is not None:  # a resume's outcome is not known yet (``_hello``)
+            self._held.append(message)
             return
         transport = self.ws.transport
         if transport is not None and transport.get_write_buffer_size() > self.send_limit:
@@ -268,24 +272,38 @@ class Connection:
             return False
         self.greeted = True
         self.name = message.name
-        self.push(
-            s.Welcome(
-                rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
-            )
+        welcome = s.Welcome(
+            rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
         )
         if message.resume is None:
+            self.push(welcome)
             return True
-        table_id = keys.table_of_token(message.resume)
+        # A resume is answered once if it fails (its error alone) and twice if it succeeds
+        # (welcome, then seated): the seat's messages wait here until the outcome is known.
+        self._held = []
+        try:
+            outcome, room = await self._resume(message, message.resume)
+        except BaseException:
+            self._release_held(None)
+            raise
+        self._release_held(welcome)
+        self.room = room
+        self._bind(room.table_id, outcome)
+        return True
+
+    async def _resume(self, message: c.Hello, token: str) -> tuple[Outcome, Room | RemoteRoom]:
+        table_id = keys.table_of_token(token)
         room = await self.lobby.room(table_id) if table_id else None
         if room is None:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)
-        outcome = await room.run(
-            Resume(self.id, self.name, message.resume, message.last_event, message.rid)
-        )
-        self.room = room
-        self._bind(room.table_id, outcome)
-        return True
+        resume = Resume(self.id, self.name, token, message.last_event, message.rid)
+        return await room.run(resume), room
+
+    def _release_held(self, first: s.ServerMessage | None) -> None:
+        held, self._held = self._held or [], None
+        for message in [first, *held] if first is not None else held:
+            self.push(message)
 
     def _bind(self, table_id: str, outcome: Outcome) -> None:
         """Log lines from now on name the table and, once seated, the seat."""

@@ -8,13 +8,17 @@
 - ``client_address``: the address limits count by. Behind a proxy every connection comes from
   the proxy; its ``X-Forwarded-For`` (else ``X-Real-IP``) names the client, and is believed only
   when the peer is one of ``--trusted-proxies`` (anyone else could write the header).
-- ``AddressLimits``: open connections per address (past the cap: close 1008) and tables created
-  per minute per address (past it: ``rate_limited``).
+- ``AddressLimits``: open connections per address (past the cap: close 1008), sockets per
+  address still in their opening handshake, counted from the TCP accept (past the same cap:
+  HTTP 429 and closed at once, see ``server.http``), tables created per minute per address
+  (past it: ``rate_limited``) and games replayed per minute per address (``/replayed``, past
+  it: HTTP 429).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -25,8 +29,13 @@ from server.core.seating import TokenBucket
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+WEB_SCHEME = {"http": "http", "ws": "http", "https": "https", "wss": "https"}
+CANONICAL_PORT = re.compile(r"(?:\[[^\]]*\]|[^:\[\]]*)(?::[1-9][0-9]{0,4})?")
+"""A netloc with no port, or a port of digits without a leading zero (IPv6 hosts bracketed)."""
 MAX_TRACKED = 10_000
 """Addresses whose table bucket is kept; full (idle) buckets are forgotten beyond this."""
+REPLAYS_PER_MIN = 30.0
+"""Games one address may have replayed a minute (each costs milliseconds of the loop's CPU)."""
 
 
 def _single(headers: Headers, name: str) -> str | None:
@@ -36,7 +45,12 @@ def _single(headers: Headers, name: str) -> str | None:
 
 
 def _host_port(netloc: str, default_port: int | None) -> tuple[str, int | None] | None:
-    """``host[:port]`` as (lower-cased host, port or the scheme's default); None if malformed."""
+    """``host[:port]`` as (lower-cased host, port or the scheme's default); None if malformed.
+
+    A port is written as browsers write it: digits without a leading zero (``:08765`` or an
+    empty ``:`` is no origin a browser sends)."""
+    if not CANONICAL_PORT.fullmatch(netloc):
+        return None
     try:
         parts = urlsplit("//" + netloc)
         host, port = parts.hostname, parts.port
@@ -48,7 +62,8 @@ def _host_port(netloc: str, default_port: int | None) -> tuple[str, int | None] 
 
 
 def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
-    """(scheme, host, port) of an origin such as ``https://club.example:8443``."""
+    """(scheme, host, port) of an origin such as ``https://club.example:8443``; ``ws``/``wss``
+    are written as ``http``/``https`` (the same origin)."""
     try:
         parts = urlsplit(origin.strip())
     except ValueError:
@@ -57,7 +72,19 @@ def _origin_key(origin: str) -> tuple[str, str, int | None] | None:
     if scheme not in DEFAULT_PORTS:
         return None
     found = _host_port(parts.netloc, DEFAULT_PORTS[scheme])
-    return None if found is None else (scheme, *found)
+    return None if found is None else (WEB_SCHEME[scheme], *found)
+
+
+def request_scheme(peer: str, headers: Headers, proxies: Sequence[Network]) -> str | None:
+    """The scheme the browser used, when known: a trusted proxy's ``X-Forwarded-Proto``.
+
+    The server itself speaks plain HTTP; behind a proxy it cannot tell a TLS page from a plain
+    one unless the proxy says so, and nobody else is believed."""
+    if not trusted(peer, proxies):
+        return None
+    said = _single(headers, "X-Forwarded-Proto")
+    scheme = said.split(",")[0].strip().lower() if said else ""
+    return WEB_SCHEME.get(scheme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +97,12 @@ class OriginPolicy:
     def any(self) -> bool:
         return "*" in self.allowed
 
-    def allows(self, headers: Headers) -> bool:
-        """True if the upgrade with these request headers may proceed."""
+    def allows(self, headers: Headers, scheme: str | None = None) -> bool:
+        """True if the upgrade with these request headers may proceed.
+
+        ``scheme``: the page's own scheme when known (``request_scheme``): the Origin's must
+        be the same, and a ``Host`` without a port means that scheme's default port. Unknown,
+        the ``Host`` is read with the Origin's own default port (a TLS proxy in front)."""
         if not headers.get_all("Origin"):
             return True  # not a browser: a browser always sends Origin on a WebSocket upgrade
         if self.any:
@@ -83,8 +114,11 @@ class OriginPolicy:
         if key in {_origin_key(each) for each in self.allowed}:
             return True
         host = _single(headers, "Host")
-        scheme, origin_host, origin_port = key
-        same = _host_port(host, DEFAULT_PORTS[scheme]) if host is not None else None
+        origin_scheme, origin_host, origin_port = key
+        if scheme is not None and scheme != origin_scheme:
+            return False  # a plain-HTTP page may not open the TLS site's sockets, nor the reverse
+        page_scheme = scheme or origin_scheme
+        same = _host_port(host, DEFAULT_PORTS[page_scheme]) if host is not None else None
         return same == (origin_host, origin_port)
 
 
@@ -98,7 +132,8 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return address
 
 
-def _trusted(address: str, proxies: Sequence[Network]) -> bool:
+def trusted(address: str, proxies: Sequence[Network]) -> bool:
+    """True if ``address`` is one of the trusted reverse proxies (``--trusted-proxies``)."""
     ip = _ip(address)
     return ip is not None and any(ip in network for network in proxies)
 
@@ -110,7 +145,7 @@ def client_address(peer: str, headers: Headers, proxies: Sequence[Network]) -> s
     first entry that is not itself a trusted proxy is the client. Only a trusted peer's header
     is read at all; an untrusted peer's is ignored, whatever it says.
     """
-    if not _trusted(peer, proxies):
+    if not trusted(peer, proxies):
         return peer
     forwarded = [
         part.strip()
@@ -121,7 +156,7 @@ def client_address(peer: str, headers: Headers, proxies: Sequence[Network]) -> s
     for hop in reversed(forwarded):
         if _ip(hop) is None:
             return peer  # a malformed chain: count the proxy itself, never a made-up name
-        if not _trusted(hop, proxies):
+        if not trusted(hop, proxies):
             return str(_ip(hop))
     real = _single(headers, "X-Real-IP")
     if not forwarded and real is not None and _ip(real) is not None:
@@ -136,7 +171,36 @@ class AddressLimits:
     connections_per_address: int
     tables_per_min: float
     open: dict[str, int] = field(default_factory=dict)
+    opening: dict[str, int] = field(default_factory=dict)  # sockets not yet upgraded
     tables: dict[str, TokenBucket] = field(default_factory=dict)
+
+    def start_opening(self, address: str) -> bool:
+        """Count a socket accepted from ``address`` until its upgrade ends; False past the cap.
+
+        Counted from the TCP accept, so requests left half-sent cannot hold a file descriptor
+        each: an address has at most as many sockets in their opening handshake as it may
+        hold open connections.
+        """
+        count = self.opening.get(address, 0)
+        if self.connections_per_address and count >= self.connections_per_address:
+            return False
+        self.opening[address] = count + 1
+        return True
+
+    def end_opening(self, address: str) -> None:
+        _decrement(self.opening, address)
+
+    def opening_refusal(self) -> bytes:
+        """The whole HTTP answer to a socket past the opening cap (sent before it is closed)."""
+        body = (
+            "too many connections opening from your address "
+            f"(limit {self.connections_per_address})\n"
+        ).encode()
+        head = (
+            "HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        return head.encode() + body
 
     def connect(self, address: str) -> bool:
         """Count a new connection from ``address``; False (nothing counted) past the cap."""
@@ -147,27 +211,42 @@ class AddressLimits:
         return True
 
     def disconnect(self, address: str) -> None:
-        count = self.open.get(address, 0) - 1
-        if count > 0:
-            self.open[address] = count
-        else:
-            self.open.pop(address, None)
+        _decrement(self.open, address)
+
+    replays_per_min: float = REPLAYS_PER_MIN
+    replays: dict[str, TokenBucket] = field(default_factory=dict)
 
     def allow_table(self, address: str, now: float) -> bool:
         """Take one table creation from ``address``'s bucket (burst: a minute's worth)."""
-        if not self.tables_per_min:
-            return True
-        bucket = self.tables.get(address)
-        if bucket is None:
-            if len(self.tables) >= MAX_TRACKED:
-                self._forget_idle(now)
-            bucket = self.tables[address] = TokenBucket(
-                rate=self.tables_per_min / 60, burst=max(1.0, self.tables_per_min)
-            )
-        return bucket.allow(now)
+        return _take(self.tables, address, self.tables_per_min, now)
 
-    def _forget_idle(self, now: float) -> None:
-        """Drop the buckets that have filled up again: forgetting them changes nothing."""
-        for address, bucket in list(self.tables.items()):
-            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
-                del self.tables[address]
+    def allow_replay(self, address: str, now: float) -> bool:
+        """Take one replayed game (``/replayed``: a whole game through the engine) likewise."""
+        return _take(self.replays, address, self.replays_per_min, now)
+
+
+def _take(buckets: dict[str, TokenBucket], address: str, per_min: float, now: float) -> bool:
+    """One token from ``address``'s bucket of ``per_min`` a minute (0: no limit)."""
+    if not per_min:
+        return True
+    bucket = buckets.get(address)
+    if bucket is None:
+        if len(buckets) >= MAX_TRACKED:
+            _forget_idle(buckets, now)
+        bucket = buckets[address] = TokenBucket(rate=per_min / 60, burst=max(1.0, per_min))
+    return bucket.allow(now)
+
+
+def _forget_idle(buckets: dict[str, TokenBucket], now: float) -> None:
+    """Drop the buckets that have filled up again: forgetting them changes nothing."""
+    for address, bucket in list(buckets.items()):
+        if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+            del buckets[address]
+
+
+def _decrement(counts: dict[str, int], address: str) -> None:
+    count = counts.get(address, 0) - 1
+    if count > 0:
+        counts[address] = count
+    else:
+        counts.pop(address, None)

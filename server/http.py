@@ -24,9 +24,10 @@ import http
 import json
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable, Generator, Mapping
+import time
+from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import structlog
@@ -36,7 +37,14 @@ from websockets.exceptions import SecurityError
 from websockets.http11 import Request, Response, parse_headers, parse_line
 from websockets.protocol import Protocol
 
-from server.edge import OriginPolicy
+from server.edge import (
+    AddressLimits,
+    Network,
+    OriginPolicy,
+    client_address,
+    request_scheme,
+    trusted,
+)
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -74,6 +82,7 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 ALLOWED_METHODS = ("GET", "HEAD")
 BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+TEXT = "text/plain; charset=utf-8"
 READY_TIMEOUT_S = 2.0  # a store that takes longer to answer a ping is not ready
 Ready = Callable[[], Awaitable[None]]
 """Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
@@ -89,7 +98,7 @@ class HttpRefusal(Exception):
         self.detail = detail
 
     def response(self) -> Response:
-        response = _response(self.status, f"{self.detail}\n".encode(), "text/plain; charset=utf-8")
+        response = _response(self.status, f"{self.detail}\n".encode(), TEXT)
         response.headers["Connection"] = "close"
         if self.status is http.HTTPStatus.METHOD_NOT_ALLOWED:
             response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
@@ -134,18 +143,49 @@ def read_request(
     return method, Request(raw_path, headers)
 
 
-def edge_connection(metrics: Metrics) -> type[ServerConnection]:
+def edge_connection(
+    metrics: Metrics, limits: AddressLimits | None = None, proxies: Sequence[Network] = ()
+) -> type[ServerConnection]:
     """The server's connection class: requests read by ``read_request``, refusals answered and
-    logged in one line, handshake failures logged in one line (never a traceback)."""
+    logged in one line, handshake failures logged in one line (never a traceback).
+
+    With ``limits``, a socket counts against its address from the TCP accept until its upgrade
+    ends (``AddressLimits.start_opening``; a trusted proxy's are not counted here): one past the
+    cap is answered 429 and closed before websockets sees it."""
 
     class EdgeConnection(ServerConnection):
         method = "GET"
+        opening: str | None = None  # the address this socket counts against until upgraded
+        turned_away = False
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # websockets' parser waits for the first line; nothing was received yet
             self.protocol.parser = self._parse()
             next(self.protocol.parser)
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if peer else ""
+            if limits is not None and address and not trusted(address, proxies):
+                if not limits.start_opening(address):
+                    self.turned_away = True
+                    metrics.refused.labels(limit="opening_per_address").inc()
+                    cast(asyncio.Transport, transport).write(limits.opening_refusal())
+                    transport.close()  # never handed to websockets: no handshake, no handler
+                    return
+                self.opening = address
+            super().connection_made(transport)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._opened()
+            if not self.turned_away:
+                super().connection_lost(exc)
+
+        def _opened(self) -> None:
+            if self.opening is not None and limits is not None:
+                limits.end_opening(self.opening)
+                self.opening = None
 
         def _parse(self) -> Generator[None]:
             protocol = self.protocol
@@ -183,6 +223,8 @@ def edge_connection(metrics: Metrics) -> type[ServerConnection]:
                     error=str(exc)[:200],
                     peer=_peer(self),
                 )
+            finally:
+                self._opened()  # upgraded (now an open connection) or refused: no longer opening
 
     return EdgeConnection
 
@@ -218,8 +260,11 @@ class HttpRoutes:
         more: Callable[[HttpRoutes], MoreRoutes] | None = None,
         origins: OriginPolicy | None = None,
         ready: Ready | None = None,
+        limits: AddressLimits | None = None,
+        proxies: Sequence[Network] = (),
     ) -> None:
-        """``more`` makes the further routes (given these, for their pages and files)."""
+        """``more`` makes the further routes (given these, for their pages and files);
+        ``limits`` rate-limits the costly ones per client address."""
         self.web_root = web_root.resolve()
         self.metrics = metrics
         self.records = records
@@ -227,6 +272,8 @@ class HttpRoutes:
         self.more: MoreRoutes | None = more(self) if more is not None else None
         self.origins = origins or OriginPolicy()
         self.ready = ready
+        self.limits = limits
+        self.proxies = tuple(proxies)
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         response = await self._route(connection, request)
@@ -239,15 +286,13 @@ class HttpRoutes:
         if problem is not None:
             self.metrics.http_refused.labels(status="400").inc()
             log.info("http request refused", status=400, kind="bad_path", peer=_peer(connection))
-            return _response(
-                http.HTTPStatus.BAD_REQUEST, f"{problem}\n".encode(), "text/plain; charset=utf-8"
-            )
+            return _response(http.HTTPStatus.BAD_REQUEST, f"{problem}\n".encode(), TEXT)
         url = urlsplit(request.path)
         path = url.path
         if path == WS_PATH:
             return self._upgrade(connection, request)
         if path == "/healthz":
-            return _response(http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+            return _response(http.HTTPStatus.OK, b"ok\n", TEXT)
         if path == "/readyz":
             return await self._readyz()
         if path == "/metrics":
@@ -258,6 +303,8 @@ class HttpRoutes:
             )
         if path.startswith("/record/"):
             return await self._record(path.removeprefix("/record/"), url.query)
+        if path.startswith("/replayed") and not self._replay_allowed(connection, request):
+            return self._replays_refused()
         if self.more is not None:
             answer = await self.more(path, url.query)
             if answer is not None:
@@ -273,20 +320,31 @@ class HttpRoutes:
     def _upgrade(self, connection: ServerConnection, request: Request) -> Response | None:
         """None: the WebSocket handshake proceeds; 403 for a refused origin, 405 for HEAD."""
         if getattr(connection, "method", "GET") != "GET":
-            response = _response(
-                http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", "text/plain; charset=utf-8"
-            )
+            response = _response(http.HTTPStatus.METHOD_NOT_ALLOWED, b"GET only\n", TEXT)
             response.headers["Allow"] = "GET"
             return response
-        if not self.origins.allows(request.headers):
+        scheme = request_scheme(_peer(connection), request.headers, self.proxies)
+        if not self.origins.allows(request.headers, scheme):
             self.metrics.refused.labels(limit="origin").inc()
             log.info("upgrade refused", kind="origin", peer=_peer(connection))
             return _response(
                 http.HTTPStatus.FORBIDDEN,
                 b"this origin may not open a socket here (see --allowed-origins)\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         return None
+
+    def _replay_allowed(self, connection: ServerConnection, request: Request) -> bool:
+        if self.limits is None:
+            return True
+        address = client_address(_peer(connection), request.headers, self.proxies)
+        return self.limits.allow_replay(address, time.monotonic())
+
+    def _replays_refused(self) -> Response:
+        self.metrics.refused.labels(limit="replays_per_minute").inc()
+        per_min = self.limits.replays_per_min if self.limits else 0
+        text = f"at most {per_min:g} replays a minute from one address: wait a moment\n"
+        return _response(http.HTTPStatus.TOO_MANY_REQUESTS, text.encode(), TEXT)
 
     async def _readyz(self) -> Response:
         try:
@@ -297,9 +355,9 @@ class HttpRoutes:
             return _response(
                 http.HTTPStatus.SERVICE_UNAVAILABLE,
                 b"storage unavailable\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
-        return _response(http.HTTPStatus.OK, b"ready\n", "text/plain; charset=utf-8")
+        return _response(http.HTTPStatus.OK, b"ready\n", TEXT)
 
     async def _index(self) -> Response:
         index = self.web_root / "index.html"
@@ -331,14 +389,14 @@ class HttpRoutes:
             return _response(
                 http.HTTPStatus.BAD_REQUEST,
                 b"a record needs ?key=<seat token or host key>\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         record = await self.records(unquote(table_id), keys[0])
         if record is None:
             return _response(
                 http.HTTPStatus.NOT_FOUND,
                 b"no finished game for this table and key\n",
-                "text/plain; charset=utf-8",
+                TEXT,
             )
         body = json.dumps(record, indent=1).encode()
         response = _response(http.HTTPStatus.OK, body, "application/json")
@@ -386,4 +444,4 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str) -> Respon
 
 
 def _not_found() -> Response:
-    return _response(http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
+    return _response(http.HTTPStatus.NOT_FOUND, b"not found\n", TEXT)

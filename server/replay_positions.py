@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import zlib
 from typing import Any
 
@@ -28,6 +29,7 @@ from engine.replay import replay
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record (JSON) accepted: a long game's record is about 11 KB."""
+BASE64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
 
 
 class BadRecord(ValueError):
@@ -36,6 +38,8 @@ class BadRecord(ValueError):
 
 def inflate(packed: str) -> Any:
     """The record JSON inside a ``?record=`` value (base64url of raw deflate), size-bounded."""
+    if not BASE64URL.fullmatch(packed):  # the decoder would skip stray characters silently
+        raise BadRecord("the record is not base64url (only A-Z, a-z, 0-9, '-' and '_')")
     try:
         data = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
         inflater = zlib.decompressobj(-zlib.MAX_WBITS)
@@ -44,6 +48,8 @@ def inflate(packed: str) -> Any:
         raise BadRecord(f"the record is not base64url of deflated JSON ({exc})") from None
     if len(text) > MAX_RECORD_BYTES or inflater.unconsumed_tail:
         raise BadRecord(f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    if not inflater.eof:
+        raise BadRecord("the record is not base64url of deflated JSON (the deflate stream is cut)")
     try:
         return json.loads(text)
     except ValueError as exc:

@@ -7,7 +7,9 @@ With a link, one bot takes a seat (a host link also makes it start the game once
 full) and prints the final score when the game ends. With ``--tables`` the argument is a
 server address: K tables are created and every seat is a wire bot (the load benchmarks' load);
 ``--json`` prints the outcome as one JSON object. Any failure is one line on stderr and a
-non-zero exit code.
+non-zero exit code. A bot whose server goes away keeps its seat and resumes it (with its seat
+token) once the server is back; SIGINT (Ctrl-C) or SIGTERM closes every bot's connection and
+exits with 130 or 143.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from clients.bot.fleet import FleetResult, run_fleet
 from clients.bot.player import BotPlan, WireBot, playable_level
@@ -23,6 +28,9 @@ from clients.links import TableLink
 from clients.reconnect import LastingSession
 from clients.session import SessionError
 from engine import bots
+
+T = TypeVar("T")
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,17 +84,57 @@ def run(args: argparse.Namespace) -> int:
     plan = BotPlan(level=level, pace_s=args.pace, games=args.games, seed=args.seed)
     try:
         if args.tables is not None:
-            fleet = asyncio.run(run_fleet(args.target, args.tables, plan, args.profile))
+            fleet = asyncio.run(
+                until_signalled(run_fleet(args.target, args.tables, plan, args.profile))
+            )
             print(_fleet_text(fleet, args.json))
         else:
             link = TableLink.parse(args.target)
-            print(asyncio.run(_one_bot(link, args, plan)))
+            print(asyncio.run(until_signalled(_one_bot(link, args, plan))))
     except SessionError as exc:
         print(f"cuarenta bot: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except Interrupted as exc:
+        print(f"cuarenta bot: stopped ({exc.signal.name})", file=sys.stderr)
+        return 128 + exc.signal.value
+    except KeyboardInterrupt:  # before the loop ran
         return 130
     return 0
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM ended the bots (their connections were closed on the way out)."""
+
+    def __init__(self, signum: signal.Signals) -> None:
+        super().__init__(signum.name)
+        self.signal = signum
+
+
+async def until_signalled(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` until it ends or SIGINT/SIGTERM cancels it (raises `Interrupted`).
+
+    Every signal cancels it again: a bot reconnecting to a dead server must stop at Ctrl-C
+    whatever step it is in.
+    """
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    received: list[signal.Signals] = []
+
+    def stop(signum: signal.Signals) -> None:
+        received.append(signum)
+        task.cancel()
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if received:
+            raise Interrupted(received[0]) from None
+        raise
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
 
 
 async def _one_bot(link: TableLink, args: argparse.Namespace, plan: BotPlan) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from clients.reconnect import LastingSession, Status
@@ -27,9 +28,10 @@ from protocol.errors import ErrorCode
 
 #: refusals that only mean "the table moved on while we thought": wait for the next snapshot
 BENIGN = frozenset({ErrorCode.STALE, ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_PHASE})
-RATE_RETRIES = 8
-RATE_BACKOFF_S = 0.1
-"""A refused ``rate_limited`` action is sent again after 0.1 s, 0.2 s, … (the limit refills)."""
+#: refusals that mean "not now": the same request is sent again after a pause
+RETRIED = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.STORAGE_UNAVAILABLE})
+RETRY_BACKOFF_S: tuple[float, ...] = (0.1, 0.2, 0.4, 0.8, 1.6, 2.0)
+"""Pauses before sending a refused or unanswered request again (the last one repeats)."""
 SEARCH_LEVEL = 4  # from this level on a decision searches: keep it off the event loop
 
 
@@ -57,6 +59,7 @@ class BotTally:
 
     actions: int = 0
     declined: int = 0
+    retries: int = 0  # requests sent again after a "not now" refusal or no answer
     refused: list[str] = field(default_factory=list)
     games: list[s.Snapshot] = field(default_factory=list)  # each finished game's last snapshot
 
@@ -110,11 +113,8 @@ class WireBot:
         if tag in self._asked:
             return
         self._asked.add(tag)
-        try:
-            await self.place.request(request)
-        except TableRefused as exc:
-            if exc.code not in BENIGN:
-                self.tally.refused.append(f"{request.type}: {exc}")
+        if not await self._send(request, lambda: True):
+            self._asked.discard(tag)  # the connection dropped: ask again once resumed
 
     async def _decide(self, snap: s.Snapshot, seat: int, wire_view: s.GameView) -> None:
         at = snap.last_event
@@ -136,22 +136,41 @@ class WireBot:
             await asyncio.sleep(self.plan.pace_s)  # pacing, a product setting
             if self.place.current.last_event != at:
                 return  # the table moved while we waited: decide again on the new snapshot
-        for attempt in range(1, RATE_RETRIES + 1):
+        move = action_to_wire(action).model_copy(update={"at": at})
+        if await self._send(move, lambda: self.place.current.last_event == at):
+            self.tally.actions += 1
+        elif self.place.current.closed.is_set():
+            self._decided.discard(at)  # never answered: the resumed seat's snapshot decides again
+
+    async def _send(self, request: c.ClientMessage, still_due: Callable[[], bool]) -> bool:
+        """Send until answered; True if accepted.
+
+        A refusal that only says "not now" (the rate limit, the store away for a moment) or a
+        request left unanswered on a live connection is sent again after a growing pause for as
+        long as the table still waits for it: this seat is connected, so no stand-in plays for
+        it, and giving up would stall the table for good. A request naming its event number
+        cannot be applied twice (a second copy is refused as stale). A dropped connection ends
+        the attempt: the stream resumes the seat and its snapshot asks again.
+        """
+        attempt = 0
+        while True:
+            session = self.place.current
             try:
-                await self.place.act(action_to_wire(action), at)
-                self.tally.actions += 1
-                return
+                await self.place.request(request)
+                return True
             except TableRefused as exc:
-                if exc.code == ErrorCode.RATE_LIMITED and attempt < RATE_RETRIES:
-                    # the server's per-connection limit: an all-bot table can outrun it; the
-                    # table waits for this seat, so back off and send the same decision again
-                    await asyncio.sleep(RATE_BACKOFF_S * attempt)
-                    if self.place.current.last_event == at:
-                        continue
-                    return  # the table moved meanwhile (a stand-in acted): nothing to send
-                if exc.code not in BENIGN:
-                    self.tally.refused.append(f"{action}: {exc}")
-                return
+                if exc.code not in RETRIED:
+                    if exc.code not in BENIGN:
+                        self.tally.refused.append(f"{request.type}: {exc}")
+                    return False
+            except SessionError:
+                if session.closed.is_set():
+                    return False
+            self.tally.retries += 1
+            await asyncio.sleep(RETRY_BACKOFF_S[min(attempt, len(RETRY_BACKOFF_S) - 1)])
+            attempt += 1
+            if session.closed.is_set() or not still_due():
+                return False  # resumed, or the table moved on (a stand-in acted): decide anew
 
     def _choose(
         self, view: View, legal: tuple[Action, ...], seed: int, budget: bots.Budget

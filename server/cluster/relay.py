@@ -133,6 +133,7 @@ class Relay:
                 for _, _, sent in batch:
                     if sent is not None and not sent.done():
                         sent.set_exception(PeerGone(f"storage unavailable: {exc}"))
+                        sent.exception()  # retrieved: a reply's sender never awaits it
                 continue
             for (_, _, sent), count in zip(batch, counts, strict=True):
                 if sent is not None and not sent.done():

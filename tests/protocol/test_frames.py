@@ -12,7 +12,7 @@ from protocol import encode, frames
 from protocol import server_messages as s
 from protocol.frames import KEYS, NONE, pack
 from server.core.referee import Referee, RefereeConfig
-from tests.server.core.drive import attach, bot_act, due_bots, handle
+from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
 
@@ -26,7 +26,7 @@ def snapshot_in_play() -> s.Snapshot:
         handle(ref, "ana", c.AddBot(level=1, seat=seat), T0)
     handle(ref, "ana", c.Start(), T0)
     while (snapshot := ref.snapshot(ref.viewers["ana"])).view is None or not snapshot.legal:
-        for request in due_bots(ref, T0 + 60):
+        for request in bots_due(ref, T0 + 60):
             bot_act(ref, request, request.legal[0], T0)
     return snapshot
 

@@ -1,7 +1,7 @@
 """Drive a referee through its one door, ``Referee.apply``: each helper builds the command.
 
 The tests read as the shell's commands do: ``handle(ref, "ana", c.Start(), T0)`` is the request a
-connection makes, ``tick(ref, now)`` the clock, ``due_bots(ref, now)`` what a tick asks the bots,
+connection makes, ``tick(ref, now)`` the clock, ``bots_due(ref, now)`` what a tick asks the bots,
 ``bot_act(ref, request, action, now)`` a bot's answer.
 """
 
@@ -45,7 +45,7 @@ def tick(ref: Referee, now: float) -> Outcome:
     return ref.apply(Tick(), now)
 
 
-def due_bots(ref: Referee, now: float) -> list[BotRequest]:
+def bots_due(ref: Referee, now: float) -> list[BotRequest]:
     """The bot decisions a tick at ``now`` finds due (it also runs the clocks that passed)."""
     return tick(ref, now).bots
 

@@ -17,7 +17,7 @@ from protocol.errors import ErrorCode
 from server.bots import decide
 from server.core.referee import Outcome, Referee, RefereeConfig
 from server.errors import Refused
-from tests.server.core.drive import attach, bot_act, detach, due_bots, handle, resume, tick
+from tests.server.core.drive import attach, bot_act, bots_due, detach, handle, resume, tick
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
@@ -55,7 +55,7 @@ def phase_of(ref: Referee) -> Phase:
 def bots_play(ref: Referee, now: float, limit: int | None = None) -> int:
     """Tick at ``now`` and let every bot it finds due act, until none is; return the moves."""
     moves = 0
-    while (limit is None or moves < limit) and (requests := due_bots(ref, now)):
+    while (limit is None or moves < limit) and (requests := bots_due(ref, now)):
         for request in requests:
             action = decide(request.level, request.view, request.legal, request.seed, 1.0)
             bot_act(ref, request, action, now)
@@ -140,9 +140,9 @@ def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
     since = ref.decision_since
     assert [d.kind for d in ref.deadlines()] == ["turn"]
     assert ref.deadlines(since + 10)[0].remaining_ms == 5000, "a countdown from server time"
-    assert due_bots(ref, since + 14.9) == []
+    assert bots_due(ref, since + 14.9) == []
     assert ref.next_wakeup() == since + 15
-    (request,) = due_bots(ref, since + 15)
+    (request,) = bots_due(ref, since + 15)
     assert request.seat == 0
     before = ref.last_event
     bot_act(ref, request, request.legal[0], since + 15)
@@ -157,8 +157,8 @@ def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> No
     assert ref.seats[0].stand_in
     stand_in = s.StandIn(seat=0, active=True, reason="disconnected")
     assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.sent())
-    assert due_bots(ref, T0 + 5.9) == []
-    (request,) = due_bots(ref, T0 + 6)
+    assert bots_due(ref, T0 + 5.9) == []
+    (request,) = bots_due(ref, T0 + 6)
     assert request.seat == 0
     assert request.level == CONFIG.stand_in_level
 
@@ -342,7 +342,7 @@ def test_an_illegal_bot_answer_is_noted_and_its_first_legal_action_played() -> N
     for _ in range(4):
         handle(ref, "host", c.AddBot(level=1), T0)
     handle(ref, "host", c.Start(), T0)
-    (request,) = due_bots(ref, T0)
+    (request,) = bots_due(ref, T0)
     game = ref.game
     assert game is not None
     assert request.view.hand is not None

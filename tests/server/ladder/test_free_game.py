@@ -18,7 +18,7 @@ from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
 from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
-from tests.server.core.drive import attach, bot_act, due_bots, handle
+from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(bot_delay_s=0.0)
@@ -44,7 +44,7 @@ def play_a_card(ref: Referee) -> None:
     assert seat is not None
     conn = "host" if seat == 0 else "beto"
     if conn == "beto" and "beto" not in ref.viewers:
-        request = due_bots(ref, T0)[0]
+        request = bots_due(ref, T0)[0]
         bot_act(ref, request, request.legal[0], T0)
         return
     action = next(a for a in game.legal_actions(seat) if isinstance(a, Play))

@@ -28,7 +28,7 @@ import structlog
 
 from engine.record import Record
 from engine.replay import replay
-from server.core.referee import Referee
+from server.core.summary import TableSummary
 from server.store.base import Store
 
 log = structlog.get_logger("server.listing")
@@ -44,10 +44,11 @@ def results_key(club: str) -> str:
 
 
 class Owned(Protocol):
-    """A table this process owns, as the listing sees it (``server.room.Room``)."""
+    """A table this process owns, as the listing sees it (``server.room.Room``): the summary
+    its last stored outcome carried (read without the room's lock: a frozen value)."""
 
     @property
-    def referee(self) -> Referee: ...
+    def summary(self) -> TableSummary: ...
 
 
 class Board(Protocol):
@@ -164,14 +165,14 @@ class Listing:
         now = self.clock()
         live: dict[str, dict[str, Any]] = {}
         for table_id, room in list(self.rooms().items()):
-            referee = room.referee
-            club = referee.keys.get("club")
-            if not (referee.public or club):
+            table = room.summary
+            club = table.club
+            if not (table.public or club):
                 continue  # private: never on the board
-            live[table_id] = summary(referee)
-            if club and referee.finished_record is not None and not referee.in_game:
+            live[table_id] = entry_of(table)
+            if club and table.finished_record is not None and not table.in_game:
                 # between a game's end and the next one's start: the record is this game's
-                await self._keep_result(club, referee, now)
+                await self._keep_result(club, table, now)
         refresh = now - self._sent_at >= REFRESH_S
         changed = {
             table_id: json.dumps({**entry, "at": now}).encode()
@@ -187,11 +188,11 @@ class Listing:
             self._sent_at = now
         self._sent = live
 
-    async def _keep_result(self, club: str, referee: Referee, now: float) -> None:
-        game_key = f"{referee.table_id}:{referee.game_no}"
+    async def _keep_result(self, club: str, table: TableSummary, now: float) -> None:
+        game_key = f"{table.table_id}:{table.game_no}"
         if game_key in self._kept:
             return
-        await self.board.add_result(club, game_key, json.dumps(result_of(referee, now)).encode())
+        await self.board.add_result(club, game_key, json.dumps(result_of(table, now)).encode())
         self._kept.add(game_key)
 
     async def tables(self, club: str | None = None) -> list[dict[str, Any]]:
@@ -212,43 +213,42 @@ class Listing:
         return sorted(kept, key=lambda result: (result["ended"], result["table"], result["game"]))
 
 
-def summary(referee: Referee) -> dict[str, Any]:
+def entry_of(table: TableSummary) -> dict[str, Any]:
     """What the lobby shows of a table: public information only (a spectator's)."""
-    game = referee.game
     return {
-        "table": referee.table_id,
-        "profile": referee.profile,
-        "club": referee.keys.get("club"),
-        "public": referee.public,
-        "watch": referee.keys["watch"],
-        "stage": referee.stage,
-        "game": referee.game_no,
+        "table": table.table_id,
+        "profile": table.profile,
+        "club": table.club,
+        "public": table.public,
+        "watch": table.watch,
+        "stage": table.stage,
+        "game": table.game_no,
         "seats": [
             {"name": seat.name, "occupant": seat.occupant, "bot_level": seat.bot_level}
-            for seat in referee.seats
+            for seat in table.seats
         ],
-        "scores": list(game.scores) if game is not None else [0, 0],
-        "piles": list(game.pile_sizes) if game is not None else [0, 0],
-        "spectators": referee.spectators,
+        "scores": list(table.scores),
+        "piles": list(table.piles),
+        "spectators": table.spectators,
     }
 
 
-def result_of(referee: Referee, now: float) -> dict[str, Any]:
+def result_of(table: TableSummary, now: float) -> dict[str, Any]:
     """A finished club game's result line: names and date from the table, the rest from R15."""
-    record = referee.finished_record
+    record = table.finished_record
     if record is None:
-        raise ValueError(f"table {referee.table_id} has no finished game")
+        raise ValueError(f"table {table.table_id} has no finished game")
     replayed = replay(Record.from_json(record))
-    seats = len(referee.seats)
+    seats = len(table.seats)
     players = [
         {"seat": index, "team": index % 2, "name": seat.name or "", "bot_level": seat.bot_level}
-        for index, seat in enumerate(referee.seats)
+        for index, seat in enumerate(table.seats)
     ]
     return {
         "ended": datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds"),
-        "table": referee.table_id,
-        "game": referee.game_no,
-        "profile": referee.profile,
+        "table": table.table_id,
+        "game": table.game_no,
+        "profile": table.profile,
         "seats": seats,
         "players": players,
         "scores": replayed["scores"],

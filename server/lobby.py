@@ -105,8 +105,9 @@ class Lobby:
         public: bool = False,
     ) -> Room:
         """Create and store a new table (``Refused`` for bad options); a public one is listed."""
-        referee = Referee.create(profile, options, turn_timer, self.config, self.seeds, club)
-        referee.table.public = public
+        referee = Referee.create(
+            profile, options, turn_timer, self.config, self.seeds, club, public=public
+        )
         keys = {key: role for role, key in referee.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
         token = await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)

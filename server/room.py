@@ -39,7 +39,7 @@ import structlog
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.core.commands import BotAnswer, Command, Detach, Reattach, Tick, Ticket
-from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig
+from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig, TableSummary
 from server.frames import Built
 from server.metrics import Metrics
 from server.store.base import (
@@ -100,6 +100,8 @@ class Room:
         on_lease_lost: Callable[[Room], None] | None = None,
     ) -> None:
         self.referee = referee
+        #: the table's public facts as last stored (what the listing reads, without the lock)
+        self.summary: TableSummary = referee.summary()
         self.store = store
         self.version = version
         self.bots = bots
@@ -190,10 +192,14 @@ class Room:
 
     async def _commit_and_deliver(self, outcome: Outcome) -> None:
         """Write before send (invariant 3): commit, and only then hand out the messages."""
+        for note in outcome.notes:
+            log.warning(note.text, **note.fields)
         if outcome.dirty:
             stored = await self._commit(outcome)
             self.version = stored.version
             log.debug("committed", last_event=self.referee.last_event, version=self.version)
+        if outcome.summary is not None:
+            self.summary = outcome.summary
         for conn in outcome.detached:
             self.sent.pop(conn, None)
             self.on_detach(conn, self)
@@ -358,10 +364,8 @@ class Room:
             if self._ending():
                 return
             try:
-                await self.run(Tick(), wake=False)
-                async with self.lock:
-                    requests = self.referee.due_bots(self.clock())
-                for request in requests:
+                ticked = await self.run(Tick(), wake=False)
+                for request in ticked.bots:
                     if self._ending():
                         return
                     await self._bot_turn(request)

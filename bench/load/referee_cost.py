@@ -25,6 +25,7 @@ import msgpack
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from server.core.commands import Attach, Request
 from server.core.referee import Outcome, Referee, RefereeConfig
 from server.frames import FRAMES
 
@@ -91,17 +92,17 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
         seeds=lambda: packs.getrandbits(63),
     )
     conns = [f"conn{seat}" for seat in range(SEATS)]
-    referee.attach(conns[0], "s0", c.Join(key=referee.keys["host"], seat=0), "host", 0.0)
+    host = c.Join(key=referee.keys["host"], seat=0)
+    referee.apply(Attach(conns[0], "s0", host, "host"), 0.0)
     for seat in range(1, SEATS):
-        referee.attach(
-            conns[seat], f"s{seat}", c.Join(key=referee.keys["join"], seat=seat), "join", 0.0
-        )
-    decision = _decision(referee.handle(conns[0], c.Start(), 0.0))
+        join = c.Join(key=referee.keys["join"], seat=seat)
+        referee.apply(Attach(conns[seat], f"s{seat}", join, "join"), 0.0)
+    decision = _decision(referee.apply(Request(conns[0], c.Start()), 0.0))
     costs, now, empty_games = Costs(), 1.0, 0
     while costs.plays < plays:
         if decision is None:  # the game is over: everyone asks for a rematch
             for conn in conns:
-                decision = _decision(referee.handle(conn, c.Rematch(), now)) or decision
+                decision = _decision(referee.apply(Request(conn, c.Rematch()), now)) or decision
             empty_games = 0 if decision is not None else empty_games + 1
             if empty_games > 3:  # a game may end at its deal (a cuarenta, R6), not four in a row
                 raise RuntimeError("no seat has a decision and no game starts")
@@ -110,7 +111,7 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
         costs.most_legal = max(costs.most_legal, len(snapshot.legal))
         action = _choose(snapshot, policy)
         started = time.process_time()
-        out = referee.handle(conn, action, now)
+        out = referee.apply(Request(conn, action), now)
         handled = time.process_time()
         state = referee.to_state()
         stored = time.process_time()

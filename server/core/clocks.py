@@ -4,9 +4,9 @@ A table's clocks are absolute server times derived from its state, so a restart 
 person's turn deadline (``turn_timer``; manual announcements use it too, or the claim window when
 the timer is off), the R10 claim window, each absent person's grace, and each bot's decision
 (bot seats, stand-ins for absent people); a solo table (R14) runs no clock for its person. The
-same list feeds ``Referee.tick`` (what passed), ``Referee.due_bots`` (who must decide),
-``next_wakeup`` (when to look again) and the deadlines published to viewers (``published``), so
-what a client is shown is what the server acts on.
+same list feeds a ``Tick`` (``presence.tick``: what passed; ``presence.due_bots``: who must
+decide), ``next_wakeup`` (when to look again) and the deadlines published to viewers
+(``published``), so what a client is shown is what the server acts on.
 """
 
 from __future__ import annotations

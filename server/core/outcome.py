@@ -3,11 +3,14 @@
 The shell (``server.room``) commits ``entries``, the new state and ``record`` (a finished game's
 R15 record to keep apart from the table) in one atomic step, then hands ``messages`` to the
 connections and forgets the ``detached`` ones; ``wakeup`` is when the table next has something
-to do (``server.core.clocks``).
+to do (``server.core.clocks``), ``bots`` the decisions a tick found due (each answered with a
+``BotAnswer``), ``notes`` what the shell logs (the core has no logger) and ``summary`` the
+table's public facts after the command (``server.core.summary``, for the listing).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import msgpack
@@ -15,6 +18,7 @@ import msgpack
 from engine.actions import Action
 from engine.views import View
 from protocol import server_messages as s
+from server.core.summary import TableSummary
 from server.frames import Built
 from server.store.base import KeptRecord
 
@@ -30,6 +34,14 @@ class BotRequest:
     legal: tuple[Action, ...]
     at: int
     seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something the shell logs at warning level: ``text``, with ``fields`` as its context."""
+
+    text: str
+    fields: Mapping[str, str | int | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +82,9 @@ class Outcome:
     reserved: ReservedSeat | None = None  # a seat ``DealChica`` keeps for a person to come
     record: KeptRecord | None = None  # a game that just ended: its record, kept with the commit
     wakeup: float | None = None  # when the table next has something due (after this outcome)
+    bots: list[BotRequest] = field(default_factory=list)  # decisions a tick found due
+    notes: list[Note] = field(default_factory=list)  # for the shell's log
+    summary: TableSummary | None = None  # the table's public facts after the command
 
     def to(self, conn: str, message: s.ServerMessage | Built) -> None:
         self.messages.append((conn, message))
@@ -85,6 +100,8 @@ class Outcome:
         self.detached += part.detached
         self.dirty = self.dirty or part.dirty
         self.record = part.record or self.record
+        self.bots += part.bots
+        self.notes += part.notes
 
     def sent(self) -> list[tuple[str, s.ServerMessage]]:
         """The messages as their receivers handle them: built frames read back, updates

@@ -1,8 +1,9 @@
 """A table as plain data: its settings, seats, viewers, game, clocks' anchors and event log.
 
-Only the referee (``server.core.referee``) changes it, one command at a time (invariant 4); the
-other core modules read it: ``clocks`` (what is due when), ``publishing`` (what viewers are
-sent) and ``storage`` (the stored form).
+Only its referee's commands change it (``Referee.apply``, through the handler modules:
+``presence``, ``sitting``, ``hosting``, ``play``), one at a time (invariant 4); the other core
+modules read it: ``clocks`` (what is due when), ``publishing`` (what viewers are sent),
+``storage`` (the stored form) and ``summary`` (what the listing shows).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Table:
     locked: bool = False
     # A solo table (the R14 ladder; ARCHITECTURE invariant 5's exception): its one person has
     # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
-    # seat never opens to a newcomer (``server.core.clocks``, ``server.core.referee``).
+    # seat never opens to a newcomer (``server.core.clocks``, ``server.core.presence``).
     solo: bool = False
     public: bool = False  # listed in the lobby of watchable tables (server.listing)
     stage: str = "lobby"  # lobby, playing, finished

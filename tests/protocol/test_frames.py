@@ -12,6 +12,7 @@ from protocol import encode, frames
 from protocol import server_messages as s
 from protocol.frames import KEYS, NONE, pack
 from server.core.referee import Referee, RefereeConfig
+from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
 
@@ -20,13 +21,13 @@ def snapshot_in_play() -> s.Snapshot:
     """A seated player's snapshot mid-hand, with its legal actions, history and a deadline."""
     seeds = itertools.count(3)
     ref = Referee.create("pagat-4p", {}, 15, RefereeConfig(), seeds=lambda: next(seeds))
-    ref.attach("ana", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, "ana", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     for seat in (1, 2, 3):
-        ref.handle("ana", c.AddBot(level=1, seat=seat), T0)
-    ref.handle("ana", c.Start(), T0)
+        handle(ref, "ana", c.AddBot(level=1, seat=seat), T0)
+    handle(ref, "ana", c.Start(), T0)
     while (snapshot := ref.snapshot(ref.viewers["ana"])).view is None or not snapshot.legal:
-        for request in ref.due_bots(T0 + 60):
-            ref.bot_act(request, request.legal[0], T0)
+        for request in bots_due(ref, T0 + 60):
+            bot_act(ref, request, request.legal[0], T0)
     return snapshot
 
 

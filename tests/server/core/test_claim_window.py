@@ -19,6 +19,7 @@ from protocol import client_messages as c
 from protocol.errors import ErrorCode
 from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
+from tests.server.core.drive import handle, tick
 from tests.server.core.test_referee import T0, bots_play, host, join, phase_of
 
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, away_turn_s=5)  # default bot delay
@@ -34,8 +35,8 @@ def table(people: dict[int, str], seed: int, config: RefereeConfig = CONFIG) -> 
         join(ref, name, seat=seat)
     for seat in range(4):
         if seat not in people:
-            ref.handle("host", c.AddBot(seat=seat, level=2), T0)
-    ref.handle("host", c.Start(), T0)
+            handle(ref, "host", c.AddBot(seat=seat, level=2), T0)
+    handle(ref, "host", c.Start(), T0)
     return ref
 
 
@@ -56,7 +57,7 @@ def people_act(ref: Referee, people: dict[int, str], now: float) -> bool:
                 and a.card[0] == a.take[0][0]
                 and a.take[0] == _code(target)
             ]
-            ref.handle(conn, (caida or legal)[0], now)
+            handle(ref, conn, (caida or legal)[0], now)
             return True
     return False
 
@@ -79,7 +80,7 @@ def play_to_the_window(ref: Referee, people: dict[int, str], now: float) -> floa
             wake = ref.next_wakeup()
             assert wake is not None, "the table waits for nobody yet does nothing"
             now = max(now, wake)
-            ref.tick(now)
+            bots_play(ref, now)  # the clock task: a tick, then the bots it found due
     return now
 
 
@@ -95,11 +96,11 @@ def test_a_hand_where_no_claim_can_score_closes_its_window_at_once_r10() -> None
             wake = ref.next_wakeup()
             assert wake is not None
             now = max(now, wake)
-            ref.tick(now)
+            bots_play(ref, now)  # the clock task: a tick, then the bots it found due
         if game.phase is Phase.CLAIMS:
             # Open only while a claim could still add 10 to a team below 30.
             assert any(game.scores[team] < 30 for team, _ in game.r10_open)
-            ref.handle("ana", c.NoClaim(), now)
+            handle(ref, "ana", c.NoClaim(), now)
         if game.hand_number != hand:
             hands += 1
     assert hands >= 1
@@ -133,14 +134,14 @@ def test_a_window_with_two_people_who_pass_closes_as_soon_as_both_passed_r10() -
     assert game is not None
     assert ref.claims_deadline is not None
     assert now < ref.claims_deadline  # long before the clock
-    ref.handle("ana", c.NoClaim(), now)
+    handle(ref, "ana", c.NoClaim(), now)
     assert phase_of(ref) is Phase.CLAIMS  # beto may still claim
-    ref.handle("beto", c.NoClaim(), now)
+    handle(ref, "beto", c.NoClaim(), now)
     assert phase_of(ref) is not Phase.CLAIMS
     assert window_clock(ref) is None
     assert sum(isinstance(a, CloseClaims) for a in game.actions) == 1  # the clock's own action
     with pytest.raises(Refused) as late:
-        ref.handle("ana", c.NoClaim(), now)
+        handle(ref, "ana", c.NoClaim(), now)
     assert late.value.code is ErrorCode.WRONG_PHASE
 
 
@@ -151,10 +152,10 @@ def test_a_wrong_claim_still_ends_that_teams_claiming_r10() -> None:
     assert game is not None
     team_events = {rank for team, rank in game.r10_open if team == 0}
     wrong = next(r for r in range(10) if r not in team_events)
-    ref.handle("ana", c.Claim(rank="A234567JQK"[wrong]), now)
+    handle(ref, "ana", c.Claim(rank="A234567JQK"[wrong]), now)
     assert not any(team == 0 for team, _ in game.r10_open)  # R10: team 0 claims no more
     with pytest.raises(Refused) as again:
-        ref.handle("ana", c.Claim(rank="A234567JQK"[wrong]), now)
+        handle(ref, "ana", c.Claim(rank="A234567JQK"[wrong]), now)
     assert again.value.code in (ErrorCode.NOT_YOUR_TURN, ErrorCode.ILLEGAL_ACTION)
 
 
@@ -169,12 +170,12 @@ def test_one_person_and_three_bots_wait_at_most_two_seconds_per_window_r10(seed:
     while game.phase is not Phase.FINISHED:
         hand, before, was_open = game.hand_number, now, game.phase is Phase.CLAIMS
         if game.phase is Phase.CLAIMS and 0 not in ref.claims_done:
-            ref.handle("ana", c.NoClaim(), now)  # the person passes as soon as it opens
+            handle(ref, "ana", c.NoClaim(), now)  # the person passes as soon as it opens
         elif not people_act(ref, ANA, now) and not bots_play(ref, now):
             wake = ref.next_wakeup()
             assert wake is not None
             now = max(now, wake)
-            ref.tick(now)
+            bots_play(ref, now)  # the clock task: a tick, then the bots it found due
         if was_open:
             window_time[hand] = window_time.get(hand, 0.0) + now - before
     windows = sum(isinstance(a, CloseClaims) for a in game.actions)
@@ -190,8 +191,8 @@ def test_a_window_its_people_leave_unanswered_closes_on_its_clock_r10() -> None:
     assert deadline is not None
     assert deadline == pytest.approx(ref.decision_since + 15, abs=0.02)
     assert "claims" in [d.kind for d in ref.deadlines()]
-    ref.tick(deadline - 0.01)
+    tick(ref, deadline - 0.01)
     assert phase_of(ref) is Phase.CLAIMS
-    ref.tick(deadline)
+    tick(ref, deadline)
     assert phase_of(ref) in (Phase.PLAY, Phase.ANNOUNCE, Phase.FINISHED)
     assert ref.claims_deadline is None

@@ -10,6 +10,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from server.bots import decide
 from server.core.referee import Outcome, Referee, RefereeConfig
+from tests.server.core.drive import attach, bot_act, detach, handle, tick
 
 T0 = 1_000_000.0
 EARLY = 1e-3
@@ -55,13 +56,13 @@ def play_on_the_clocks(seed: int) -> set[str]:
     it and at it; the kinds acted on."""
     seeds = itertools.count(seed)
     ref = Referee.create("pagat-4p", {}, 15, CONFIG, seeds=lambda: next(seeds))
-    ref.attach("host", "Host", c.Watch(key=ref.keys["host"]), "host", T0)
+    attach(ref, "host", "Host", c.Watch(key=ref.keys["host"]), "host", T0)
     for conn, seat in (("ana", 0), ("beto", 2)):
-        ref.attach(conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", T0)
+        attach(ref, conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", T0)
     for seat in (1, 3):
-        ref.handle("host", c.AddBot(level=1, seat=seat), T0)
-    shown = shown_to(ref.handle("host", c.Start(), T0), "ana", [])
-    shown = shown_to(ref.detach("beto", T0 + 1), "ana", shown)  # beto's grace starts
+        handle(ref, "host", c.AddBot(level=1, seat=seat), T0)
+    shown = shown_to(handle(ref, "host", c.Start(), T0), "ana", [])
+    shown = shown_to(detach(ref, "beto", T0 + 1), "ana", shown)  # beto's grace starts
     acted: set[str] = set()
     now = T0 + 1
     for _ in range(5000):
@@ -69,7 +70,7 @@ def play_on_the_clocks(seed: int) -> set[str]:
             break
         caida = caida_of(ref)
         if caida is not None:
-            shown = shown_to(ref.handle("ana", caida, now), "ana", shown)
+            shown = shown_to(handle(ref, "ana", caida, now), "ana", shown)
             continue
         # the deadlines still ahead (a passed one may stay on screen until the next change)
         published = sorted((d.kind, d.seat, d.at) for d in shown if d.at > now)
@@ -78,13 +79,13 @@ def play_on_the_clocks(seed: int) -> set[str]:
         assert wake is not None, "a game in progress always has something due"
         assert all(at >= wake for _, _, at in published), "the wake-up is never past a deadline"
         # just before the wake-up: nothing is due, so nothing happens
-        early = ref.tick(wake - EARLY)
+        early = tick(ref, wake - EARLY)
         assert not early.dirty
         assert not early.entries
-        assert ref.due_bots(wake - EARLY) == []
+        assert early.bots == []
         now = wake
-        out = ref.tick(now)
-        requests = ref.due_bots(now)
+        out = tick(ref, now)
+        requests = out.bots
         for kind, seat, at in published:
             if at != now:
                 continue
@@ -100,5 +101,5 @@ def play_on_the_clocks(seed: int) -> set[str]:
         shown = shown_to(out, "ana", shown)
         for request in requests:
             action = decide(request.level, request.view, request.legal, request.seed, 1.0)
-            shown = shown_to(ref.bot_act(request, action, now), "ana", shown)
+            shown = shown_to(bot_act(ref, request, action, now), "ana", shown)
     return acted

@@ -11,6 +11,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
 from server.core.referee import Outcome, Referee, RefereeConfig
+from tests.server.core.drive import attach, handle
 
 T0 = 1_000_000.0
 
@@ -25,10 +26,10 @@ def decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
 def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R7() -> None:
     ref = Referee.create("pagat-4p", {}, 0, RefereeConfig(bot_delay_s=0.0), seeds=lambda: 11)
     conns = [f"p{seat}" for seat in range(4)]
-    ref.attach(conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     for each in range(1, 4):
-        ref.attach(conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
-    found = decision(ref.handle(conns[0], c.Start(), T0))
+        attach(ref, conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
+    found = decision(handle(ref, conns[0], c.Start(), T0))
     while found is not None:
         conn, snapshot = found
         game, seat = ref.game, snapshot.you.seat
@@ -40,12 +41,12 @@ def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R
         if others:  # a take the snapshot does not list: the same ranks in other suits
             take = others[-1]
             assert isinstance(take, Play)
-            out = ref.handle(
-                conn, action_to_wire(take).model_copy(update={"at": ref.last_event}), T0
+            out = handle(
+                ref, conn, action_to_wire(take).model_copy(update={"at": ref.last_event}), T0
             )
             assert any(isinstance(m, s.Ack) for _, m in out.sent())
             assert game.actions[-1] == take  # applied as sent, not swapped for an offered one
             return
         trail = next(a for a in snapshot.legal if isinstance(a, c.Play) and not a.take)
-        found = decision(ref.handle(conn, trail.model_copy(update={"at": ref.last_event}), T0))
+        found = decision(handle(ref, conn, trail.model_copy(update={"at": ref.last_event}), T0))
     raise AssertionError("always trailing never put two copies of a rank within reach")

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from engine.actions import Play
 from engine.phase import Phase
 from protocol import client_messages as c
 from protocol import server_messages as s
@@ -16,6 +17,7 @@ from protocol.errors import ErrorCode
 from server.bots import decide
 from server.core.referee import Outcome, Referee, RefereeConfig
 from server.errors import Refused
+from tests.server.core.drive import attach, bot_act, bots_due, detach, handle, resume, tick
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
@@ -28,12 +30,12 @@ def new_table(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Refe
 
 def host(ref: Referee, conn: str = "host", seat: int | None = None) -> Outcome:
     if seat is None:
-        return ref.attach(conn, "Host", c.Watch(key=ref.keys["host"]), "host", T0)
-    return ref.attach(conn, "Host", c.Join(key=ref.keys["host"], seat=seat), "host", T0)
+        return attach(ref, conn, "Host", c.Watch(key=ref.keys["host"]), "host", T0)
+    return attach(ref, conn, "Host", c.Join(key=ref.keys["host"], seat=seat), "host", T0)
 
 
 def join(ref: Referee, conn: str, seat: int | None = None, now: float = T0) -> Outcome:
-    return ref.attach(conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", now)
+    return attach(ref, conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", now)
 
 
 def messages_to(out: Outcome, conn: str) -> list[s.ServerMessage]:
@@ -51,12 +53,12 @@ def phase_of(ref: Referee) -> Phase:
 
 
 def bots_play(ref: Referee, now: float, limit: int | None = None) -> int:
-    """Let every due bot decide and act until none is due at ``now``; return the moves."""
+    """Tick at ``now`` and let every bot it finds due act, until none is; return the moves."""
     moves = 0
-    while (limit is None or moves < limit) and (requests := ref.due_bots(now)):
+    while (limit is None or moves < limit) and (requests := bots_due(ref, now)):
         for request in requests:
             action = decide(request.level, request.view, request.legal, request.seed, 1.0)
-            ref.bot_act(request, action, now)
+            bot_act(ref, request, action, now)
             moves += 1
     return moves
 
@@ -89,14 +91,14 @@ def test_a_newcomer_gets_the_state_first_then_every_event_r2() -> None:
 def test_the_watch_link_cannot_sit_and_a_locked_table_lets_only_the_host_in() -> None:
     ref = new_table()
     with pytest.raises(Refused) as watch:
-        ref.attach("eva", "Eva", c.Join(key=ref.keys["watch"]), "watch", T0)
+        attach(ref, "eva", "Eva", c.Join(key=ref.keys["watch"]), "watch", T0)
     assert watch.value.code is ErrorCode.FORBIDDEN
     host(ref)
-    ref.handle("host", c.Lock(locked=True), T0)
+    handle(ref, "host", c.Lock(locked=True), T0)
     with pytest.raises(Refused) as locked:
         join(ref, "ana")
     assert locked.value.code is ErrorCode.TABLE_LOCKED
-    ref.handle("host", c.Sit(seat=3), T0)
+    handle(ref, "host", c.Sit(seat=3), T0)
     assert ref.seats[3].name == "Host"
 
 
@@ -105,14 +107,14 @@ def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
     host(ref)
     join(ref, "ana")
     with pytest.raises(Refused) as not_host:
-        ref.handle("ana", c.Start(), T0)
+        handle(ref, "ana", c.Start(), T0)
     assert not_host.value.code is ErrorCode.FORBIDDEN
     with pytest.raises(Refused) as empty:
-        ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.Start(), T0)
     assert empty.value.code is ErrorCode.WRONG_PHASE
     for level in (1, 2, 2):
-        ref.handle("host", c.AddBot(level=level), T0)
-    ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.AddBot(level=level), T0)
+    handle(ref, "host", c.Start(), T0)
     assert ref.stage == "playing"
     assert ref.game is not None
 
@@ -122,8 +124,8 @@ def _one_person_three_bots(turn_timer: TurnTimer = 0, config: RefereeConfig = CO
     host(ref)
     join(ref, "ana", seat=0)
     for _ in range(3):
-        ref.handle("host", c.AddBot(level=2), T0)
-    ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.AddBot(level=2), T0)
+    handle(ref, "host", c.Start(), T0)
     return ref
 
 
@@ -138,12 +140,12 @@ def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
     since = ref.decision_since
     assert [d.kind for d in ref.deadlines()] == ["turn"]
     assert ref.deadlines(since + 10)[0].remaining_ms == 5000, "a countdown from server time"
-    assert ref.due_bots(since + 14.9) == []
+    assert bots_due(ref, since + 14.9) == []
     assert ref.next_wakeup() == since + 15
-    (request,) = ref.due_bots(since + 15)
+    (request,) = bots_due(ref, since + 15)
     assert request.seat == 0
     before = ref.last_event
-    ref.bot_act(request, request.legal[0], since + 15)
+    bot_act(ref, request, request.legal[0], since + 15)
     assert ref.last_event > before
     assert not ref.seats[0].stand_in, "a timeout stands in for one decision only"
 
@@ -151,12 +153,12 @@ def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
 def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> None:
     ref = _one_person_three_bots()
     _until_anas_turn(ref, T0)
-    out = ref.detach("ana", T0 + 1)
+    out = detach(ref, "ana", T0 + 1)
     assert ref.seats[0].stand_in
     stand_in = s.StandIn(seat=0, active=True, reason="disconnected")
     assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.sent())
-    assert ref.due_bots(T0 + 5.9) == []
-    (request,) = ref.due_bots(T0 + 6)
+    assert bots_due(ref, T0 + 5.9) == []
+    (request,) = bots_due(ref, T0 + 6)
     assert request.seat == 0
     assert request.level == CONFIG.stand_in_level
 
@@ -166,10 +168,10 @@ def test_a_returning_player_gets_exactly_the_missed_events_then_a_snapshot_r2() 
     token = ref.seats[0].token
     assert token is not None
     seen = ref.last_event
-    ref.detach("ana", T0)
+    detach(ref, "ana", T0)
     bots_play(ref, T0 + 10, limit=6)
     assert ref.last_event > seen + 1
-    out = ref.resume("ana2", "Ana", token, seen, 9, T0 + 10)
+    out = resume(ref, "ana2", "Ana", token, seen, 9, T0 + 10)
     sent = messages_to(out, "ana2")
     assert isinstance(sent[0], s.Seated)
     assert sent[0].rid == 9
@@ -184,27 +186,27 @@ def test_grace_frees_a_lobby_seat_and_opens_a_game_seat_to_newcomers() -> None:
     lobby = new_table()
     join(lobby, "ana")
     host(lobby, "eva")
-    out = lobby.detach("ana", T0)
+    out = detach(lobby, "ana", T0)
     (clocks,) = [m for m in messages_to(out, "eva") if isinstance(m, s.Deadlines)]
     assert [(d.kind, d.seat, d.at) for d in clocks.deadlines] == [("grace", 0, T0 + 60)]
     assert lobby.next_wakeup() == T0 + 60
-    lobby.tick(T0 + 59)
+    tick(lobby, T0 + 59)
     assert occupant(lobby, 0) == "person"
-    lobby.tick(T0 + 60)
+    tick(lobby, T0 + 60)
     assert occupant(lobby, 0) == "empty"
 
     game = _one_person_three_bots()
     old_token = game.seats[0].token
     assert old_token is not None
-    game.detach("ana", T0)
+    detach(game, "ana", T0)
     with pytest.raises(Refused):
         join(game, "beto", now=T0 + 1)  # still Ana's
-    game.tick(T0 + 60)
+    tick(game, T0 + 60)
     assert game.seats[0].open
     join(game, "beto", now=T0 + 61)
     assert game.seats[0].name == "Beto"
     with pytest.raises(Refused) as gone:
-        game.resume("ana2", "Ana", old_token, None, 1, T0 + 62)
+        resume(game, "ana2", "Ana", old_token, None, 1, T0 + 62)
     assert gone.value.code is ErrorCode.BAD_TOKEN
 
 
@@ -212,8 +214,8 @@ def test_a_table_of_bots_never_waits_on_the_claim_clock_r10() -> None:
     ref = new_table()
     host(ref)
     for _ in range(4):
-        ref.handle("host", c.AddBot(level=2), T0)
-    ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.AddBot(level=2), T0)
+    handle(ref, "host", c.Start(), T0)
     while ref.stage == "playing":
         assert bots_play(ref, T0) > 0, "an all-bot game never stalls at T0"
     assert ref.game is not None
@@ -243,35 +245,35 @@ def test_players_chat_to_the_table_and_spectators_among_themselves_rate_limited(
     join(ref, "ana")
     host(ref, "eva")
     assert ref.info().spectators == 1, "the number of spectators is public"
-    out = ref.handle("ana", c.Chat(text="¡hola!"), T0)
+    out = handle(ref, "ana", c.Chat(text="¡hola!"), T0)
     assert {to for to, m in out.sent() if isinstance(m, s.ChatLine)} == {"ana", "eva"}
-    out = ref.handle("eva", c.Chat(text="psst"), T0)
+    out = handle(ref, "eva", c.Chat(text="psst"), T0)
     assert {to for to, m in out.sent() if isinstance(m, s.ChatLine)} == {"eva"}
     for _ in range(4):
-        ref.handle("ana", c.Chat(text="spam"), T0)
+        handle(ref, "ana", c.Chat(text="spam"), T0)
     with pytest.raises(Refused) as limited:
-        ref.handle("ana", c.Chat(text="spam"), T0)
+        handle(ref, "ana", c.Chat(text="spam"), T0)
     assert limited.value.code is ErrorCode.RATE_LIMITED
-    ref.handle("ana", c.Chat(text="later"), T0 + 60)
+    handle(ref, "ana", c.Chat(text="later"), T0 + 60)
 
 
 def test_the_record_is_for_players_and_the_host_once_the_game_is_over_r15() -> None:
     ref = new_table()
     host(ref)
-    ref.attach("eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    attach(ref, "eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
     for _ in range(4):
-        ref.handle("host", c.AddBot(level=1), T0)
-    ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.AddBot(level=1), T0)
+    handle(ref, "host", c.Start(), T0)
     with pytest.raises(Refused) as early:
-        ref.handle("host", c.GetRecord(), T0)
+        handle(ref, "host", c.GetRecord(), T0)
     assert early.value.code is ErrorCode.RECORD_UNAVAILABLE
     while ref.stage == "playing":
         bots_play(ref, T0)
-    (answer,) = messages_to(ref.handle("host", c.GetRecord(rid=5), T0), "host")
+    (answer,) = messages_to(handle(ref, "host", c.GetRecord(rid=5), T0), "host")
     assert isinstance(answer, s.RecordMessage)
     assert answer.record["format"] == "cuarenta-record/1"
     with pytest.raises(Refused) as spectator:
-        ref.handle("eva", c.GetRecord(), T0)
+        handle(ref, "eva", c.GetRecord(), T0)
     assert spectator.value.code is ErrorCode.FORBIDDEN
     assert ref.record_for(ref.keys["host"]) == answer.record
     assert ref.record_for(ref.keys["watch"]) is None
@@ -282,9 +284,9 @@ def test_a_rematch_starts_with_the_same_seats_when_every_person_asks() -> None:
     host(ref)
     join(ref, "ana")
     join(ref, "beto")
-    ref.handle("host", c.AddBot(level=1), T0)
-    ref.handle("host", c.AddBot(level=1), T0)
-    ref.handle("host", c.Start(), T0)
+    handle(ref, "host", c.AddBot(level=1), T0)
+    handle(ref, "host", c.AddBot(level=1), T0)
+    handle(ref, "host", c.Start(), T0)
     rng = random.Random(1)
     now = T0
     while ref.stage == "playing":
@@ -292,15 +294,15 @@ def test_a_rematch_starts_with_the_same_seats_when_every_person_asks() -> None:
             legal = ref.snapshot(ref.viewers[conn]).legal
             plays = [a for a in legal if isinstance(a, c.Play | c.Announce)]
             if plays:
-                ref.handle(conn, rng.choice(plays), now)
+                handle(ref, conn, rng.choice(plays), now)
         bots_play(ref, now)
         if ref.claims_deadline is not None:  # nobody claims: the clock closes the window
             now = ref.claims_deadline
-            ref.tick(now)
+            bots_play(ref, now)
     names = [seat.name for seat in ref.seats]
-    ref.handle("ana", c.Rematch(), now)
+    handle(ref, "ana", c.Rematch(), now)
     assert ref.stage == "finished"
-    ref.handle("beto", c.Rematch(), now)
+    handle(ref, "beto", c.Rematch(), now)
     assert ref.stage == "playing"
     assert ref.game_no == 2
     assert [seat.name for seat in ref.seats] == names
@@ -310,9 +312,63 @@ def test_the_host_kicks_a_person_out_of_a_lobby_seat() -> None:
     ref = new_table()
     host(ref)
     join(ref, "ana")
-    out = ref.handle("host", c.Kick(seat=0), T0)
+    out = handle(ref, "host", c.Kick(seat=0), T0)
     assert isinstance(messages_to(out, "ana")[0], s.Goodbye)
     assert "ana" in out.detached
     assert ref.seats[0].occupant == "empty"
     with pytest.raises(Refused):
-        ref.handle("ana", c.Chat(text="hey"), T0)
+        handle(ref, "ana", c.Chat(text="hey"), T0)
+
+
+def test_a_tick_asks_each_due_bot_once_and_its_outcome_carries_the_requests() -> None:
+    ref = new_table()
+    host(ref)
+    for _ in range(4):
+        handle(ref, "host", c.AddBot(level=1), T0)
+    handle(ref, "host", c.Start(), T0)
+    assert ref.game is not None
+    (request,) = tick(ref, T0).bots
+    assert request.seat == ref.game.turn
+    assert request.at == ref.last_event
+    assert tick(ref, T0).bots == [], "asked once per table state, while the bot thinks"
+    bot_act(ref, request, request.legal[0], T0)
+    assert [asked.seat for asked in tick(ref, T0).bots] == [ref.game.turn]
+
+
+def test_an_illegal_bot_answer_is_noted_and_its_first_legal_action_played() -> None:
+    """The table never stalls on a bad bot: the answer is replaced, and the shell is told."""
+    ref = new_table()
+    host(ref)
+    for _ in range(4):
+        handle(ref, "host", c.AddBot(level=1), T0)
+    handle(ref, "host", c.Start(), T0)
+    (request,) = bots_due(ref, T0)
+    game = ref.game
+    assert game is not None
+    assert request.view.hand is not None
+    foreign = next(card for card in range(40) if card not in request.view.hand)
+    illegal = Play(request.seat, foreign)
+    out = bot_act(ref, request, illegal, T0)
+    assert game.actions[-1] == request.legal[0], "the first action the bot was offered"
+    assert ref.last_event > request.at
+    (note,) = out.notes
+    assert note.fields["seat"] == request.seat
+    assert note.fields["action"] == str(illegal)
+    assert note.fields["played"] == str(request.legal[0])
+
+
+def test_every_outcome_carries_the_tables_public_summary() -> None:
+    """The listing reads this summary, never the live table (server.listing)."""
+    seeds = itertools.count(7)
+    ref = Referee.create("pagat-4p", {}, 0, CONFIG, seeds=lambda: next(seeds), public=True)
+    assert ref.summary().public
+    join(ref, "ana")
+    out = attach(ref, "eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    summary = out.summary
+    assert summary is not None
+    assert (summary.table_id, summary.public, summary.spectators) == (ref.table_id, True, 1)
+    assert [seat.name for seat in summary.seats] == ["Ana", None, None, None]
+    assert (summary.stage, summary.game_no, summary.scores) == ("lobby", 0, (0, 0))
+    assert summary.watch == ref.keys["watch"]
+    handle(ref, "ana", c.Stand(), T0)
+    assert [seat.name for seat in summary.seats] == ["Ana", None, None, None], "a frozen value"

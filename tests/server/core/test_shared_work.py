@@ -23,6 +23,7 @@ from protocol.convert import view_fields
 from server.core.referee import Outcome, Referee, RefereeConfig
 from server.core.storage import compact
 from server.frames import Built
+from tests.server.core.drive import attach, handle
 
 T0 = 1_000_000.0
 
@@ -32,11 +33,11 @@ def seated() -> tuple[Referee, list[str], Outcome]:
         "pagat-4p", {"special_claims": "auto"}, 0, RefereeConfig(bot_delay_s=0.0), seeds=lambda: 5
     )
     conns = [f"p{seat}" for seat in range(4)]
-    ref.attach(conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     for each in range(1, 4):
-        ref.attach(conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
-    ref.attach("w1", "W1", c.Watch(key=ref.keys["watch"]), "watch", T0)
-    return ref, conns, ref.handle(conns[0], c.Start(), T0)
+        attach(ref, conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
+    attach(ref, "w1", "W1", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    return ref, conns, handle(ref, conns[0], c.Start(), T0)
 
 
 def events_by_conn(out: Outcome) -> dict[str, list[s.Event]]:
@@ -59,11 +60,11 @@ def play_on(ref: Referee, out: Outcome, plays: int) -> Outcome:
         found = [(conn, m) for conn, m in out.sent() if isinstance(m, s.Snapshot) and m.legal]
         if not found:
             for conn in (f"p{seat}" for seat in range(4)):
-                out = ref.handle(conn, c.Rematch(), T0)
+                out = handle(ref, conn, c.Rematch(), T0)
             continue
         conn, snapshot = found[0]
         greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
-        out = ref.handle(conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+        out = handle(ref, conn, greedy.model_copy(update={"at": ref.last_event}), T0)
     return out
 
 
@@ -137,16 +138,16 @@ def test_a_client_following_updates_always_holds_its_whole_snapshot() -> None:
     follow(out)
     for step in range(400):
         if step == 200:  # a newcomer watches mid-game: the next update is whole for everyone
-            follow(ref.attach("w2", "W2", c.Watch(key=ref.keys["watch"]), "watch", T0))
+            follow(attach(ref, "w2", "W2", c.Watch(key=ref.keys["watch"]), "watch", T0))
         found = [(conn, m) for conn, m in out.sent() if isinstance(m, s.Snapshot) and m.legal]
         if not found:
             for conn in conns:
-                out = ref.handle(conn, c.Rematch(), T0)
+                out = handle(ref, conn, c.Rematch(), T0)
                 follow(out)
             continue
         conn, snapshot = found[0]
         greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
-        out = ref.handle(conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+        out = handle(ref, conn, greedy.model_copy(update={"at": ref.last_event}), T0)
         follow(out)
     assert ref.game_no >= 2, "the updates followed a rematch"
     assert change_bytes < 0.6 * whole_bytes, "the updates leave out what the viewers hold"

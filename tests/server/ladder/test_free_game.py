@@ -18,6 +18,7 @@ from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
 from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
+from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
 CONFIG = RefereeConfig(bot_delay_s=0.0)
@@ -26,12 +27,12 @@ CONFIG = RefereeConfig(bot_delay_s=0.0)
 def table(profile: str, people: int) -> Referee:
     seeds = itertools.count(31)
     ref = Referee.create(profile, {}, 0, CONFIG, seeds=lambda: next(seeds))
-    ref.attach("host", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, "host", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     if people == 2:
-        ref.attach("beto", "Beto", c.Join(key=ref.keys["join"], seat=1), "join", T0)
+        attach(ref, "beto", "Beto", c.Join(key=ref.keys["join"], seat=1), "join", T0)
     else:
-        ref.handle("host", c.AddBot(level=1, seat=1), T0)
-    ref.handle("host", c.Start(), T0)
+        handle(ref, "host", c.AddBot(level=1, seat=1), T0)
+    handle(ref, "host", c.Start(), T0)
     return ref
 
 
@@ -43,11 +44,11 @@ def play_a_card(ref: Referee) -> None:
     assert seat is not None
     conn = "host" if seat == 0 else "beto"
     if conn == "beto" and "beto" not in ref.viewers:
-        request = ref.due_bots(T0)[0]
-        ref.bot_act(request, request.legal[0], T0)
+        request = bots_due(ref, T0)[0]
+        bot_act(ref, request, request.legal[0], T0)
         return
     action = next(a for a in game.legal_actions(seat) if isinstance(a, Play))
-    ref.handle(conn, action_to_wire(action), T0)
+    handle(ref, conn, action_to_wire(action), T0)
 
 
 def test_r14_libre_2p_the_host_alone_against_a_bot_starts_a_new_game_mid_game() -> None:
@@ -55,7 +56,7 @@ def test_r14_libre_2p_the_host_alone_against_a_bot_starts_a_new_game_mid_game() 
     play_a_card(ref)
     play_a_card(ref)
     first = ref.game
-    out = ref.handle("host", c.Start(), T0 + 1)
+    out = handle(ref, "host", c.Start(), T0 + 1)
     assert ref.game is not first
     assert (ref.game_no, ref.stage) == (2, "playing")
     started = [
@@ -74,6 +75,6 @@ def test_a_game_under_way_is_not_restarted_with_another_person_or_in_another_pro
     ref = table(profile, people)
     play_a_card(ref)
     with pytest.raises(Refused) as refused:
-        ref.handle("host", c.Start(), T0 + 1)
+        handle(ref, "host", c.Start(), T0 + 1)
     assert refused.value.code is ErrorCode.WRONG_PHASE
     assert ref.game_no == 1

@@ -1,7 +1,8 @@
 """A solo ladder chica waits for its one person: no bot ever acts for them (R14, invariant 5).
 
-The sans-I/O referee is driven with the server's own clock mechanisms — ``tick``, ``due_bots``
-and ``next_wakeup`` at a given time — so hours and days pass without a sleep: the person leaves
+The sans-I/O referee is driven with the server's own clock mechanisms — a ``Tick`` (and the bot
+decisions its outcome carries) and ``next_wakeup`` at a given time — so hours and days pass
+without a sleep: the person leaves
 mid-hand, every deadline the server knows (the away turn, the grace, a turn timer) goes by,
 the table is rebuilt from its stored state as after a restart, and nothing is played for them.
 """
@@ -19,6 +20,7 @@ from server.core.chica import BOT_SEAT, PERSON_SEAT
 from server.core.commands import DealChica
 from server.core.referee import Referee, RefereeConfig
 from server.ladder.outcome import chica_outcome
+from tests.server.core.drive import bot_act, detach, handle, resume, tick
 
 T0 = 1_000_000.0
 DAY = 24 * 3600.0
@@ -51,15 +53,14 @@ def let_the_clocks_run(ref: Referee, now: float) -> int:
     Returns how many bot moves were made; each must be the bot's own seat's.
     """
     moves = 0
-    ref.tick(now)
-    while requests := ref.due_bots(now):
+    requests = tick(ref, now).bots
+    while requests:
         for request in requests:
             assert request.seat == BOT_SEAT, "a bot was asked to decide for the person"
-            ref.bot_act(
-                request, decide(request.level, request.view, request.legal, request.seed, 1.0), now
-            )
+            action = decide(request.level, request.view, request.legal, request.seed, 1.0)
+            bot_act(ref, request, action, now)
             moves += 1
-        ref.tick(now)
+        requests = tick(ref, now).bots
     return moves
 
 
@@ -74,15 +75,15 @@ def logged(ref: Referee) -> list[dict[str, object]]:
 
 def test_r14_nothing_is_played_for_the_person_while_they_are_away_for_days() -> None:
     ref, token = solo_table(4242)
-    ref.resume("ana-1", "Ana", token, 0, 1, T0)
+    resume(ref, "ana-1", "Ana", token, 0, 1, T0)
     let_the_clocks_run(ref, T0)  # the bot, if it leads
     game = ref.game
     assert game is not None
-    ref.handle("ana-1", action_to_wire(greedy(game.legal_actions(PERSON_SEAT))), T0 + 1)
+    handle(ref, "ana-1", action_to_wire(greedy(game.legal_actions(PERSON_SEAT))), T0 + 1)
     let_the_clocks_run(ref, T0 + 1)
     assert PERSON_SEAT in game.to_act(), "the bot answered: the person's turn again"
     hand, events = game.hand(PERSON_SEAT), ref.last_event
-    ref.detach("ana-1", T0 + 2)  # the tab is closed in the middle of the hand
+    detach(ref, "ana-1", T0 + 2)  # the tab is closed in the middle of the hand
 
     for after in LATER:
         assert let_the_clocks_run(ref, T0 + 2 + after) == 0
@@ -96,7 +97,7 @@ def test_r14_nothing_is_played_for_the_person_while_they_are_away_for_days() -> 
     assert (game.hand(PERSON_SEAT), ref.last_event) == (hand, events)
     assert not ref.seats[PERSON_SEAT].open, "nobody else may take the person's seat"
 
-    back = ref.resume("ana-2", "Ana", token, events, 2, T0 + 30 * DAY)
+    back = resume(ref, "ana-2", "Ana", token, events, 2, T0 + 30 * DAY)
     assert ref.last_event == events, "coming back logs nothing (no 'is back' line)"
     snaps = [m for to, m in back.sent() if to == "ana-2" and isinstance(m, s.Snapshot)]
     assert snaps
@@ -110,17 +111,17 @@ def test_r14_a_chica_left_after_every_move_is_decided_only_by_the_persons_own_pl
     now, played = T0, []
     for visit in itertools.count():
         conn = f"ana-{visit}"
-        ref.resume(conn, "Ana", token, ref.last_event, visit, now)
+        resume(ref, conn, "Ana", token, ref.last_event, visit, now)
         let_the_clocks_run(ref, now)
         game = ref.game
         assert game is not None
         if ref.stage == "finished":
             break
         action = greedy(game.legal_actions(PERSON_SEAT))
-        ref.handle(conn, action_to_wire(action), now)
+        handle(ref, conn, action_to_wire(action), now)
         played.append(action)
         let_the_clocks_run(ref, now)
-        ref.detach(conn, now)
+        detach(ref, conn, now)
         now += DAY  # away a whole day after every move: every deadline passes
         assert let_the_clocks_run(ref, now) == 0
         if visit % 5 == 4:

@@ -1,0 +1,68 @@
+"""What a table shows outside itself: a frozen summary every outcome carries.
+
+The public listing and the clubs' results (``server.listing``) read it rather than the live
+table: the shell keeps the summary of the last outcome it stored, so a reader without the
+room's lock sees a table as committed, never half-way through a command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.core.seating import Occupant
+from server.core.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """Who sits in a seat: a person's or a bot's name (None: nobody)."""
+
+    name: str | None
+    occupant: Occupant
+    bot_level: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """A table's public facts (a spectator's), plus its watch key and its last finished game's
+    R15 record (both for the listing's owner, which publishes only public tables' keys)."""
+
+    table_id: str
+    profile: str
+    club: str | None
+    public: bool
+    solo: bool
+    watch: str
+    stage: str
+    game_no: int
+    seats: tuple[SeatSummary, ...]
+    scores: tuple[int, ...]
+    piles: tuple[int, ...]
+    spectators: int
+    finished_record: Mapping[str, Any] | None  # the last finished game's (never changed)
+
+    @property
+    def in_game(self) -> bool:
+        return self.stage == "playing"
+
+
+def summarize(table: Table) -> TableSummary:
+    """The table's summary now."""
+    game = table.game
+    return TableSummary(
+        table.table_id,
+        table.profile,
+        table.keys.get("club"),
+        table.public,
+        table.solo,
+        table.keys["watch"],
+        table.stage,
+        table.game_no,
+        tuple([SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats]),
+        tuple(game.scores) if game is not None else (0, 0),
+        tuple(game.pile_sizes) if game is not None else (0, 0),
+        sum(1 for viewer in table.viewers.values() if viewer.seat is None),
+        table.finished_record,
+    )

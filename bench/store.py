@@ -145,8 +145,10 @@ async def idle_memory(tables: int) -> dict[str, float]:
         commands_per_s=1000.0,
         log_level="error",
         log_format="json",
-        idle_unload_s=0.0,
-    )  # 0: no idle timer; the unload is called below
+        idle_unload_s=0.0,  # 0: no idle timer; the unload is called below
+        connections_per_address=0,  # the tables all come from here (`server_env`'s caps)
+        tables_per_min=0.0,
+    )
     logs.configure(settings.log_format, settings.log_level)
     tracemalloc.start()
     async with TableServer(settings) as server:

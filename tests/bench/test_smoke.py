@@ -12,6 +12,7 @@ give the servers it starts the settings it needs itself, whatever the user's env
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -60,30 +61,35 @@ def test_every_benchmark_has_a_smoke_size_and_a_figure_to_look_for() -> None:
 )
 @pytest.mark.timeout(RUN_TIMEOUT_S + 30)
 def test_the_benchmark_runs_at_its_smoke_size_and_prints_its_figures(what: str) -> None:
-    command = [sys.executable, "-m", "server.cli", "bench", what, *SMOKE[what]]
-    done = subprocess.run(
-        command,
+    code, out, err = run_bench(what, *SMOKE[what])
+    said = f"stdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}"
+    assert code == 0, said
+    assert FIGURES[what] in out, said
+
+
+def run_bench(*argv: str) -> tuple[int, str, str]:
+    """``cuarenta bench ARGV`` in its own process group, killed whole (its servers and
+    redis-server included) if it outlives the timeout."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "bench", *argv],
         cwd=ROOT,
         env=strict_shell(),
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=RUN_TIMEOUT_S,
-        check=False,
-    )
-    said = f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
-    assert done.returncode == 0, said
-    assert FIGURES[what] in done.stdout, said
+        start_new_session=True,
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()
+            return -1, out, f"timed out after {RUN_TIMEOUT_S} s\n{err}"
+    return process.returncode, out, err
 
 
 def test_an_unknown_benchmark_is_refused_with_the_list_of_known_ones() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "server.cli", "bench", "floor"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=RUN_TIMEOUT_S,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert "no benchmark 'floor'" in done.stdout
-    assert "tournament" in done.stdout
+    code, out, _ = run_bench("floor")
+    assert code == 2
+    assert "no benchmark 'floor'" in out
+    assert "tournament" in out

@@ -1,39 +1,80 @@
-"""`cuarenta bench engine|bots|server|store|soak|scaling|all`: run the module that measures it.
+"""`cuarenta bench <what> [options]`: run the module that measures it.
 
-Each benchmark is a module ``bench.<what>`` exposing ``add_arguments(parser)`` and
-``run(args) -> int``; it is imported only when chosen, so a benchmark that needs Redis or a
-browser never loads for ``cuarenta bench engine``. ``all`` runs every benchmark present, in
-`ORDER`, passing each the options it understands.
+Each benchmark is a module exposing ``add_arguments(parser)`` and ``run(args) -> int``; it is
+imported only when chosen, so a benchmark that needs Redis never loads for ``cuarenta bench
+engine``. Every benchmark starts what it measures itself (servers, a private redis-server) with
+the settings it needs, so it runs the same from any shell, and each has options small enough
+for a smoke run of a second or two (`SMOKE`, run by ``tests/bench/test_smoke.py``). ``all``
+runs `ORDER`, passing each the options it understands.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 from types import ModuleType
 
-#: the benchmarks ``all`` runs, in order (modules that do not exist yet are skipped).
+#: name -> (module, one-line help): every benchmark there is.
+BENCHMARKS: dict[str, tuple[str, str]] = {
+    "engine": ("bench.engine", "random games, plays and legal-action lists per second"),
+    "bots": ("bench.bots", "decision time per bot level (in process, or as the server serves)"),
+    "server": ("bench.server", "the table server under load beside a raw broadcast floor"),
+    "store": ("bench.store", "Redis against memory, commands per commit, takeover, idle unload"),
+    "scaling": ("bench.scaling", "per-move costs on Redis, viewers, two processes, fsync"),
+    "soak": ("bench.soak", "the server's memory over a long run of games and reconnects"),
+    "referee_cost": ("bench.load.referee_cost", "the referee's CPU per play, no sockets"),
+    "relay_cost": ("bench.load.relay_cost", "CPU per round when a second process relays"),
+    "declines": ("bench.declines", "how often the searching levels decline a caida or limpia"),
+    "roots": ("bench.roots", "the searching levels' choices valued on the true deal"),
+    "follow_up": ("bench.follow_up", "level 3 with the follow-up term against level 3"),
+    "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
+}
+#: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
-#: benchmarks run only by name (minutes long): ``cuarenta bench soak``.
-BY_NAME = ("soak", "scaling")
+#: each benchmark at a size that runs in seconds and still prints every figure it has.
+SMOKE: dict[str, tuple[str, ...]] = {
+    "engine": ("--seconds", "0.2"),
+    "bots": ("--positions", "4", "--samples", "2"),
+    "server": (
+        # 12 tables: more sockets (48) and tables than the server's per-address caps allow
+        *("--tables", "12", "--seconds", "0.5", "--warmup", "0.2", "--ramp", "12"),
+        *("--clients", "1", "--pace", "4"),
+    ),
+    "store": ("--tables", "12", "--seconds", "0.5", "--lease", "0.5", "--idle-tables", "2"),
+    "scaling": (
+        *("--tables", "2", "--seconds", "0.3", "--warmup", "0.1", "--watchers", "1"),
+        *("--idle-connections", "40", "--rounds", "1", "--commits", "20", "--monitor", "0.2"),
+    ),
+    "soak": ("--tables", "12", "--minutes", "0.03", "--sample", "0.5", "--idle-unload", "1"),
+    "referee_cost": ("--plays", "200"),
+    "relay_cost": ("--tables", "2", "--seconds", "0.5"),
+    "declines": ("--positions", "4", "--samples", "2"),
+    "roots": ("--positions", "4", "--samples", "2"),
+    "follow_up": ("--pairs", "1"),
+    "tournament": ("3", "2", "--pairs", "1", "--jobs", "1", "--samples", "2"),
+}
 
 
-def _module(what: str) -> ModuleType | None:
-    name = f"bench.{what}"
-    if not what.isidentifier() or importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
+def _known() -> str:
+    return ", ".join(BENCHMARKS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``what`` and pass every further argument to that benchmark."""
-    parser.add_argument("what", help=f"one of {', '.join(ORDER + BY_NAME)}, or all")
+    parser.description = "\n".join(
+        ["print performance figures (see BENCHMARKS.md); benchmarks:"]
+        + [f"  {name:<13} {help_}" for name, (_, help_) in BENCHMARKS.items()]
+        + [f"  {'all':<13} {', '.join(ORDER)} (make bench)"]
+        + ["`cuarenta bench <what> --help` lists a benchmark's options."]
+    )
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("what", help=f"one of {_known()}, or all")
     parser.add_argument("options", nargs=argparse.REMAINDER, help="the benchmark's own options")
 
 
 def _run_one(what: str, module: ModuleType, options: list[str], strict: bool) -> int:
-    parser = argparse.ArgumentParser(prog=f"cuarenta bench {what}")
+    parser = argparse.ArgumentParser(prog=f"cuarenta bench {what}", description=module.__doc__)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     module.add_arguments(parser)
     if strict:
         return int(module.run(parser.parse_args(options)))
@@ -44,15 +85,13 @@ def _run_one(what: str, module: ModuleType, options: list[str], strict: bool) ->
 def run(args: argparse.Namespace) -> int:
     """Run the chosen benchmark(s); the exit code is the first failure's, else 0."""
     if args.what != "all":
-        module = _module(args.what)
-        if module is None:
-            known = ", ".join(ORDER + BY_NAME)
-            print(f"cuarenta bench: no benchmark {args.what!r} (known: {known}, all)")
+        if args.what not in BENCHMARKS:
+            print(f"cuarenta bench: no benchmark {args.what!r} (known: {_known()}, all)")
             return 2
+        module = importlib.import_module(BENCHMARKS[args.what][0])
         return _run_one(args.what, module, args.options, strict=True)
     worst = 0
     for what in ORDER:
-        module = _module(what)
-        if module is not None:
-            worst = worst or _run_one(what, module, args.options, strict=False)
+        module = importlib.import_module(BENCHMARKS[what][0])
+        worst = worst or _run_one(what, module, args.options, strict=False)
     return worst

@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import shutil
 import signal
 import socket
@@ -40,14 +39,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import IO
 
+from bench.load.targets import server_env
 from bench.redis_trips import client_commands
 from clients.session import ClientSession, RequestRefused, SessionError
 from protocol import client_messages as c
 from protocol import server_messages as s
 
 READY = "Ready to accept connections"
-#: every load comes from 127.0.0.1: lift the per-address caps (unknown names are ignored)
-UNCAPPED = {"CUARENTA_CONNECTIONS_PER_ADDRESS": "0", "CUARENTA_TABLES_PER_MIN": "0"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +93,11 @@ async def _main(args: argparse.Namespace) -> int:
             await load_run("redis, 1 process", [one_db], args.tables, args.seconds),
             await load_run("redis, 2 processes", [two_db, two_db], args.tables, args.seconds),
         ]
-        trips = await round_trips(trips_db)
+        trips = await round_trips(trips_db, min(args.tables, 10), min(args.seconds, 2.0))
         takeover_s = await takeover(takeover_db, args.lease)
     print(
         f"store benchmark: {args.tables} tables (1 person + 3 level-1 bots), "
-        f"{args.seconds:.0f} s windows, closed loop"
+        f"{args.seconds:g} s windows, closed loop"
     )
     print(f"{'run':<20} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'moves':>7}")
     for result in results:
@@ -147,8 +145,10 @@ async def idle_memory(tables: int) -> dict[str, float]:
         commands_per_s=1000.0,
         log_level="error",
         log_format="json",
-        idle_unload_s=0.0,
-    )  # 0: no idle timer; the unload is called below
+        idle_unload_s=0.0,  # 0: no idle timer; the unload is called below
+        connections_per_address=0,  # the tables all come from here (`server_env`'s caps)
+        tables_per_min=0.0,
+    )
     logs.configure(settings.log_format, settings.log_level)
     tracemalloc.start()
     async with TableServer(settings) as server:
@@ -271,7 +271,7 @@ def servers(stores: Sequence[str], *extra: str) -> Iterator[list[subprocess.Pope
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
-                env={**os.environ, **UNCAPPED},
+                env=server_env(),
             )
             started.append(process)
         yield started

@@ -185,7 +185,7 @@ VALUE_TYPES = """\
 """
 
 FIELD_TYPES: Final[dict[tuple[type[BaseModel], str], str]] = {
-    (s.Event, "event"): "`TableEvent` \\| `GameEvent` (a map; an unknown `type`: skip it)",
+    (s.Event, "event"): "`TableEvent` \\| `GameEvent` (an unknown `type`: skip the event)",
 }
 """Fields whose annotation reads badly: what the document says instead."""
 

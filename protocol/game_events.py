@@ -1,17 +1,18 @@
 """The engine's events as the wire carries them, typed: what ``event.event`` holds when it is not
-a table event (``server_messages.TableEvent``).
+a table event (``server_messages.TableEvent``); ``server_messages.Event`` reads them as these.
 
 Each is the JSON form of an ``engine.events`` event (``to_json``: cards as codes, ranks as
 letters), already redacted for its viewer (a ``packet_dealt`` holds only the viewer's own hand,
-an ``announced`` ronda no rank until the hand is counted). The wire keeps them as plain maps, so
-a client written against an older list of events still reads a newer one; ``game_event`` reads
-one into its model, and PROTOCOL.md lists them with an example each (``python -m protocol.doc``).
+an ``announced`` ronda no rank until the hand is counted); the models' fields are in the order
+``to_json`` writes them, so a decoded event encodes to the same bytes. An event of a type a
+client does not know (a newer server's) reads as ``server_messages.UnknownEvent``, to be
+skipped. PROTOCOL.md lists them with an example each (``python -m protocol.doc``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, TypeGuard, get_args
 
 from pydantic import Field, TypeAdapter
 
@@ -152,6 +153,13 @@ GameEvent = Annotated[
 ]
 
 GAME_EVENT: Final[TypeAdapter[GameEvent]] = TypeAdapter(GameEvent)
+#: the models of `GameEvent`
+GAME_EVENT_TYPES: Final[tuple[type[WireModel], ...]] = get_args(get_args(GameEvent)[0])
+
+
+def is_game_event(event: object) -> TypeGuard[GameEvent]:
+    """Tell a game event from a table event or an unknown one."""
+    return isinstance(event, GAME_EVENT_TYPES)
 
 
 def game_event(fields: Mapping[str, Any]) -> GameEvent:

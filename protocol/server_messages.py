@@ -9,9 +9,9 @@ deadlines, chat and request answers are not numbered.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal, TypeGuard, get_args
 
-from pydantic import Field, JsonValue
+from pydantic import ConfigDict, Field, JsonValue, field_validator
 
 from protocol.base import (
     BotLevel,
@@ -28,6 +28,7 @@ from protocol.base import (
 )
 from protocol.client_messages import GameAction
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.game_events import GAME_EVENT_TYPES, GameEvent
 from protocol.ladder import LadderBoard, LadderState
 from protocol.players import PlayerAnswer
 
@@ -270,12 +271,50 @@ TableEvent = Annotated[
 ]
 
 
+KnownEvent = Annotated[TableEvent | GameEvent, Field(discriminator="type")]
+"""A table event or a game event (``protocol.game_events``), told apart by ``type``."""
+
+
+TABLE_EVENT_TYPES: Final[tuple[type[WireModel], ...]] = get_args(get_args(TableEvent)[0])
+
+
+def is_table_event(event: object) -> TypeGuard[TableEvent]:
+    """Tell a table event from a game event or an unknown one."""
+    return isinstance(event, TABLE_EVENT_TYPES)
+
+
+#: every event ``type`` this version knows
+EVENT_KINDS: Final = frozenset(
+    model.model_fields["type"].default for model in TABLE_EVENT_TYPES + GAME_EVENT_TYPES
+)
+
+
+class UnknownEvent(WireModel):
+    """An event of a ``type`` this version does not know (a newer server's): read, then skipped.
+
+    Its other fields are kept as they came. A known ``type`` with bad fields is an error, never
+    an unknown event, so a malformed event is not silently dropped.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+
+    @field_validator("type")
+    @classmethod
+    def _not_known(cls, kind: str) -> str:
+        if kind in EVENT_KINDS:
+            raise ValueError(f"a {kind!r} event with the wrong fields")
+        return kind
+
+
 class Event(WireModel):
-    """Event number ``n`` of the table's log: a table event or an engine event (redacted)."""
+    """Event number ``n`` of the table's log: a table event or a game event (redacted for the
+    viewer), or an event this version does not know."""
 
     type: Literal["event"] = "event"
     n: int = Field(ge=1)
-    event: TableEvent | dict[str, JsonValue] = Field(union_mode="left_to_right")
+    event: KnownEvent | UnknownEvent = Field(union_mode="left_to_right")
 
 
 # --- one change, one frame -----------------------------------------------------------------------

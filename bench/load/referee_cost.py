@@ -1,4 +1,4 @@
-"""``python -m bench.load.referee_cost``: the server's CPU per play, without sockets or clocks.
+"""``cuarenta bench referee_cost``: the server's CPU per play, without sockets or clocks.
 
 Drives one ``server.core.referee.Referee`` (the sans-I/O room core) through whole games with four
 seated connections, and splits the CPU time of each play into the referee's own work (rules,
@@ -133,15 +133,24 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
     return costs, referee.game_no
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.load.referee_cost", description=__doc__)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Describe the command line (see the module docstring)."""
     parser.add_argument("--plays", type=int, default=600)
     parser.add_argument("--policy", choices=("greedy", "first"), default="greedy")
     parser.add_argument("--seed", type=int, default=1, help="the games' packs (default 1)")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure and print the split of the CPU per play."""
     costs, games = measure(args.plays, args.policy, args.seed)
     print(costs.report(args.policy, games))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load.referee_cost", description=__doc__)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

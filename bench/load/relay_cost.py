@@ -1,5 +1,5 @@
 """The relayed path's cost: server CPU per table round when every person plays through a second
-process (``python -m bench.load.relay_cost --tables 20 --seconds 10``).
+process (``cuarenta bench relay_cost --tables 20 --seconds 10``).
 
 Two ``cuarenta serve`` processes share a private Redis. Each table is created on the first (its
 owner) with the host seated and three level-1 bots, and started; its person then resumes the seat
@@ -15,6 +15,8 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
+import sys
 import time
 
 from bench.store import new_table, person, private_redis, servers, ws_url
@@ -66,13 +68,26 @@ async def measure(tables: int, seconds: float) -> dict[str, float]:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Describe the command line (see the module docstring)."""
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0)
-    args = parser.parse_args()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure and print the figures as one JSON object."""
+    if shutil.which("redis-server") is None:
+        print("cuarenta bench relay_cost: redis-server is missing (apt-get install redis-server)")
+        return 2
     print(json.dumps(asyncio.run(measure(args.tables, args.seconds))))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args())
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,8 +1,8 @@
 """Pure text of the event log: one line per numbered event (or None for nothing to say).
 
-Engine events arrive as the engine's own JSON forms, already redacted for this viewer (a
-ronda's rank hidden, other hands absent), read into their models (``protocol.game_events``);
-table events as the protocol's models.
+Game events arrive already redacted for this viewer (a ronda's rank hidden, other hands absent)
+as their models (``protocol.game_events``), table events as theirs; an event of a type this
+client does not know (``UnknownEvent``, from a newer server) has no line.
 """
 
 from __future__ import annotations
@@ -10,14 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from pydantic import ValidationError
-
 from clients.terminal.i18n import Translator
 from clients.terminal.render import card_text, cards_text, seat_name, team_name
 from engine.scoring import count_points
 from protocol import game_events as g
 from protocol import server_messages as s
-from protocol.game_events import game_event
 
 Names = Callable[[int], str]
 
@@ -29,10 +26,11 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translat
     def name(seat: int) -> str:
         return seat_name(info, seat, tr)
 
-    if isinstance(body, dict):
-        known = game_event_of(event)
-        return None if known is None else _engine_line(known, name, viewer, tr)
-    return _table_line(body, name, tr)
+    if g.is_game_event(body):
+        return _engine_line(body, name, viewer, tr)
+    if s.is_table_event(body):
+        return _table_line(body, name, tr)
+    return None
 
 
 def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
@@ -142,14 +140,9 @@ def history_lines(snap: s.Snapshot, tr: Translator) -> list[str]:
 
 
 def game_event_of(event: s.Event) -> g.GameEvent | None:
-    """The typed game event an ``event`` message carries (None: a table event, or an engine
-    event this client does not know, from a newer server)."""
-    if not isinstance(event.event, dict):
-        return None
-    try:
-        return game_event(event.event)
-    except ValidationError:
-        return None
+    """The game event an ``event`` message carries (None: a table event or an unknown one)."""
+    body = event.event
+    return body if g.is_game_event(body) else None
 
 
 def count_notes(

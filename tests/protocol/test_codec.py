@@ -22,6 +22,7 @@ from protocol import (
     encode,
 )
 from protocol import client_messages as c
+from protocol import game_events as g
 from protocol import server_messages as s
 from protocol.codec import MAX_ERROR_CHARS
 
@@ -81,10 +82,10 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
         deadlines=[s.Deadline(kind="turn", seat=0, at=10.0, remaining_ms=30000)],
     ),
     s.Event(n=1, event=s.SeatTaken(seat=0, name="Ana")),
-    s.Event(n=2, event={"type": "played", "seat": 0, "card": "AC", "take": []}),
+    s.Event(n=2, event=g.Played(seat=0, card="AC", take=[], caida=False, limpia=False, points=0)),
     s.Update(
         rid=8,
-        events=[s.Event(n=3, event={"type": "played", "seat": 1, "card": "2C", "take": []})],
+        events=[s.Event(n=3, event=s.UnknownEvent(type="from_a_newer_server", seat=1))],
         snapshot=s.SnapshotChange(
             last_event=3, you=s.You(role="spectator", name="Eva"), info=None, view=None
         ),

@@ -9,6 +9,7 @@ import pytest
 
 from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
+from protocol import game_events as g
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.app import TableServer
@@ -19,12 +20,7 @@ from tests.serving import StartServer
 def _played_by(seat: int, after: int):  # type: ignore[no-untyped-def]
     def test(event: s.Event) -> bool:
         body = event.event
-        return (
-            event.n > after
-            and isinstance(body, dict)
-            and body.get("type") == "played"
-            and body.get("seat") == seat
-        )
+        return event.n > after and isinstance(body, g.Played) and body.seat == seat
 
     return test
 

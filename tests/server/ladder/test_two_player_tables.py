@@ -19,6 +19,7 @@ from clients.session import ClientSession, RequestRefused
 from engine.record import Record
 from engine.replay import replay
 from protocol import client_messages as c
+from protocol import game_events as g
 from protocol import server_messages as s
 from protocol.base import Profile, TurnTimer
 from protocol.errors import ErrorCode
@@ -65,7 +66,7 @@ async def play(session: ClientSession, game: int, on_turn: OnTurn | None = None)
 
 
 def engine_events(session: ClientSession) -> list[dict[str, Any]]:
-    return [e.event for e in session.events if isinstance(e.event, dict)]
+    return [e.event.model_dump(mode="json") for e in session.events if g.is_game_event(e.event)]
 
 
 def with_scores_before(events: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], list[int]]]:

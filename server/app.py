@@ -237,10 +237,9 @@ class TableServer:
         return await self.lobby.record(table_id, credential, int(game) if game else None)
 
     def _detached(self, conn: str, room: Room) -> None:
-        connection = self.connections.get(conn)
-        if connection is not None and connection.room is room:
-            connection.room = None
-        elif connection is None and self.cluster is not None:
+        if conn in self.connections:
+            self.lobby.placement.detach(conn, room)
+        elif self.cluster is not None:
             self.cluster.detached(conn, room.table_id)
 
     async def _measure_lag(self) -> None:

@@ -27,6 +27,7 @@ from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
+from server.placement import Placement
 from server.room import Deliver, Room, rebuild
 from server.store.base import (
     KeyRef,
@@ -78,6 +79,7 @@ class Lobby:
         self.seeds = seeds
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
+        self.placement = Placement()  # which table each connection here is at
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
@@ -322,4 +324,3 @@ class Lobby:
                     await self.store.release_leases([room.table_id for room in rooms], self.owner)
             except Exception as exc:  # the leases lapse by themselves; a peer then takes over
                 log.warning("releasing the leases failed", error=str(exc), tables=len(rooms))
-

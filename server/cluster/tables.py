@@ -47,6 +47,7 @@ from server.store.base import LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
+    from server.placement import Placement
     from server.room import Room
     from server.store.redis import RedisStore
 
@@ -64,6 +65,11 @@ class Tables(Protocol):
     @property
     def owner(self) -> str:
         """This process's name as a lease owner."""
+        ...
+
+    @property
+    def placement(self) -> Placement:
+        """Which table each of this process's connections is at."""
         ...
 
     def loaded(self, table_id: str) -> Room | None:
@@ -85,8 +91,6 @@ class Tables(Protocol):
 
 class Local(Protocol):
     """One of this process's connections."""
-
-    room: Room | RemoteRoom | None
 
     def push(self, message: s.ServerMessage | Built) -> None: ...
 
@@ -149,11 +153,10 @@ class Cluster:
         tickets = remote.settled_tickets() if remote is not None else []
         # First stop relaying: the old owner's frames still on their way (events it stored
         # before the takeover) must not reach a connection the takeover resumes from its ticket.
-        for ticket in list(remote.tickets.values()) if remote is not None else []:
-            self.relayed.pop(ticket.conn, None)  # a joining one's own retry now runs here
-            connection = self.connections.get(ticket.conn)
-            if connection is not None and connection.room is remote:
-                connection.room = room
+        for conn in list(remote.tickets) if remote is not None else []:
+            self.relayed.pop(conn, None)  # a joining one's own retry now runs here
+            if remote is not None:
+                self.lobby.placement.move(conn, remote, room)
         if tickets:
             await room.run(Reattach(tuple(tickets)))
         log.info("table owned", table=table_id, reattached=len(tickets))
@@ -168,9 +171,7 @@ class Cluster:
         remote = self.remotes.setdefault(room.table_id, RemoteRoom(self, room.table_id))
         for ticket in tickets:
             remote.keep(ticket)
-            connection = self.connections.get(ticket.conn)
-            if connection is not None and connection.room is room:
-                connection.room = remote
+            self.lobby.placement.move(ticket.conn, room, remote)
         self._spawn(remote.rejoin(), "rejoin")
         log.warning("table lease lost; relaying to the new owner", table=room.table_id)
 
@@ -338,9 +339,7 @@ class Cluster:
             conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
             if remote is not None:
                 remote.forget(conn)
-                connection = self.connections.get(conn)
-                if connection is not None and connection.room is remote:
-                    connection.room = None
+                self.lobby.placement.detach(conn, remote)
 
     def _relay_message(
         self, conn: str, message: Built, previous: int | None = None, count: int = 0

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from server.core.table import RefereeConfig
+
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
@@ -46,6 +48,20 @@ class Settings:
     log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
     log_level: str = "info"
     clubs: tuple[str, ...] = field(default_factory=tuple)  # stable join links /t/<name>
+
+    def referee_config(self) -> RefereeConfig:
+        """The referee's share of these settings.
+
+        A test builds one the same way: ``Settings(grace_s=1).referee_config()``.
+        """
+        return RefereeConfig(
+            grace_s=self.grace_s,
+            claim_window_s=self.claim_window_s,
+            bot_delay_s=self.bot_delay_s,
+            away_turn_s=self.away_turn_s,
+            stand_in_level=self.stand_in_level,
+            chat_per_min=self.chat_per_min,
+        )
 
 
 HELP: Mapping[str, str] = {

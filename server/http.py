@@ -37,6 +37,7 @@ from websockets.http11 import Request, Response, parse_headers, parse_line
 from websockets.protocol import Protocol
 
 from server.edge import OriginPolicy
+from server.errors import ServerError
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -79,7 +80,7 @@ Ready = Callable[[], Awaitable[None]]
 """Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
 
 
-class HttpRefusal(Exception):
+class HttpRefusal(ServerError):
     """A request refused before any route saw it: its status and the kind logged."""
 
     def __init__(self, status: http.HTTPStatus, kind: str, detail: str) -> None:

@@ -142,7 +142,7 @@ class RemoteRoom:
             self.resync(ticket)
 
     def note(self, conn: str, message: Built) -> None:
-        """Keep a connection's ticket current from the frames relayed to it (their headers;
+        """Keep a connection's ticket current from the envelopes relayed to it (their headers;
         only a ``seated``, once a seat, is read for its token)."""
         ticket = self.tickets.get(conn)
         if ticket is None:
@@ -267,7 +267,7 @@ class RemoteRoom:
             self.forget(conn)
             return
         now = self.tickets.get(conn)
-        if now is not None and now.last_event is not None:  # frames received meanwhile count
+        if now is not None and now.last_event is not None:  # envelopes received meanwhile count
             ticket = replace(ticket, last_event=max(ticket.last_event or 0, now.last_event))
         self.keep(ticket)
 
@@ -279,7 +279,7 @@ class RemoteRoom:
                 # a spectator resumed (a watch from its last event) goes on from that event
                 self.keep(Ticket(conn, name, request.key, role, last_event=last_event))
             case Resume(conn, name, token, last_event, _):
-                # a retried resume must not take the ticket back behind frames received since
+                # a retried resume must not take the ticket back behind envelopes received since
                 known = self.tickets.get(conn)
                 if known is not None and known.token == token and known.last_event is not None:
                     last_event = max(known.last_event, last_event or 0)

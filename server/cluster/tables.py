@@ -9,15 +9,17 @@ SIGTERM — its lease lapses; the first process to notice (its lease watcher, or
 request) takes the table over: it reloads state and log from the store, which re-arms deadlines
 and bot seats, and puts its own connections back at the table (``Reattach``).
 
-Frames (msgpack maps, ``k`` = kind)::
+Envelopes (msgpack maps, ``k`` = kind)::
 
     cmd       origin -> owner   {table, cmd}: a connection's command, its bytes (core.commands)
-    reply     owner -> origin   {ok, code, message}: answers a cmd, after the cmd's messages
-    msg       owner -> origin   {conn, data, t, n, p}: a server message for origin's connection:
-                                its bytes (passed on as they are), type and last event number,
-                                and the last event number relayed to it before (a gap: lost)
+    reply     owner -> origin   {ok, code, message, m}: answers a cmd, after the cmd's messages
+                                (``m``: how many msg envelopes the cmd's connection was sent)
+    msg       owner -> origin   {conn, data, t, n, p, m}: a server message for origin's
+                                connection: its bytes (passed on as they are), type and last
+                                event number, the last event number relayed to it before (a
+                                gap: lost) and its count among the msg envelopes to it
     detached  owner -> origin   {conn, table}: that connection is no longer at the table
-    resync    owner -> origin   {conn}: frames for that connection were lost (a publish failed
+    resync    owner -> origin   {conn}: envelopes for that connection were lost (a publish failed
                                 while Redis was away): resume it from what it received
 """
 
@@ -33,7 +35,7 @@ import structlog
 
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
-from server.cluster.relay import Frame, Relay
+from server.cluster.relay import Envelope, Relay
 from server.cluster.remote import RemoteRoom
 from server.core import commands
 from server.core.commands import (
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("server.cluster")
 
-UNSENT_TRIES = 30  # rounds of the lease watcher a lost frame's resync notice is retried
+UNSENT_TRIES = 30  # rounds of the lease watcher a lost envelope's resync notice is retried
 
 
 # ---------------------------------------------------------------------- the interface it owns
@@ -106,14 +108,14 @@ class Cluster:
         self.connections = connections
         self.lease_s = lease_s
         self.process = lobby.owner
-        self.relay = Relay(store.relay_client(), self.process, self._on_frame)
+        self.relay = Relay(store.relay_client(), self.process, self._on_envelope)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
-        #: the last event number relayed to each of them (a frame carries it as ``p``)
+        #: the last event number relayed to each of them (an envelope carries it as ``p``)
         self.relayed_to: dict[str, int] = {}
         #: and how many messages were relayed to each (a message carries it as ``m``, and a
         #: reply to its command too: fewer arrived, some were lost)
         self.relayed_count: dict[str, int] = {}
-        #: their connections whose frames were lost -> (process, resync notices tried)
+        #: their connections whose envelopes were lost -> (process, resync notices tried)
         self.unsent: dict[str, tuple[str, int]] = {}
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
@@ -151,7 +153,7 @@ class Cluster:
             return None
         remote = self.remotes.pop(table_id, None)
         tickets = remote.settled_tickets() if remote is not None else []
-        # First stop relaying: the old owner's frames still on their way (events it stored
+        # First stop relaying: the old owner's envelopes still on their way (events it stored
         # before the takeover) must not reach a connection the takeover resumes from its ticket.
         for conn in list(remote.tickets) if remote is not None else []:
             self.relayed.pop(conn, None)  # a joining one's own retry now runs here
@@ -219,10 +221,10 @@ class Cluster:
         """Send a message to a connection of another process (a no-op for unknown ones)."""
         process = self.remote_conns.get(conn)
         if process is not None:
-            frame = built(message)
+            encoded = built(message)
             previous = self.relayed_to.get(conn)
-            if frame.last_event is not None:
-                self.relayed_to[conn] = frame.last_event
+            if encoded.last_event is not None:
+                self.relayed_to[conn] = encoded.last_event
             count = self.relayed_count[conn] = self.relayed_count.get(conn, 0) + 1
             self._note_sent(
                 conn,
@@ -232,9 +234,9 @@ class Cluster:
                     {
                         "k": "msg",
                         "conn": conn,
-                        "data": frame.data,
-                        "t": frame.type,
-                        "n": frame.last_event,
+                        "data": encoded.data,
+                        "t": encoded.type,
+                        "n": encoded.last_event,
                         "p": previous,
                         "m": count,
                     },
@@ -244,10 +246,10 @@ class Cluster:
     def _note_sent(
         self, conn: str, process: str, sent: asyncio.Future[int], tries: int = 0
     ) -> None:
-        """A frame for another process's connection that was not delivered is lost: a publish
+        """An envelope for another process's connection that was not delivered is lost: a publish
         that failed (Redis away), or that nobody received (that process is resubscribing after
-        Redis came back). That process is told to resume the connection once a frame gets
-        through (the next frame might never come: the table may be waiting for that very
+        Redis came back). That process is told to resume the connection once an envelope gets
+        through (the next envelope might never come: the table may be waiting for that very
         connection); a process that stays silent for ``UNSENT_TRIES`` rounds is let go."""
 
         def done(future: asyncio.Future[int]) -> None:
@@ -264,8 +266,8 @@ class Cluster:
             del self.unsent[conn]
             if self.remote_conns.get(conn) != process:
                 continue  # it left, or moved: nothing to make up for
-            frame = {"k": "resync", "conn": conn}
-            self._note_sent(conn, process, self.relay.send(process, frame), tries)
+            envelope = {"k": "resync", "conn": conn}
+            self._note_sent(conn, process, self.relay.send(process, envelope), tries)
 
     def detached(self, conn: str, table_id: str) -> None:
         self.relayed_to.pop(conn, None)
@@ -274,18 +276,18 @@ class Cluster:
         if process is not None:
             _ignore(self.relay.send(process, {"k": "detached", "conn": conn, "table": table_id}))
 
-    async def _serve_command(self, frame: Frame) -> None:
+    async def _serve_command(self, envelope: Envelope) -> None:
         """Apply a command forwarded by another process: its bytes, decoded once, applied
         through ``Room.run`` like a local connection's."""
-        table_id, origin = str(frame["table"]), str(frame["from"])
+        table_id, origin = str(envelope["table"]), str(envelope["from"])
         try:
-            command = commands.decode(bytes(frame["cmd"]))
+            command = commands.decode(bytes(envelope["cmd"]))
         except ValueError as exc:
-            self.relay.reply(frame, _refusal(ErrorCode.INVALID_MESSAGE, str(exc)))
+            self.relay.reply(envelope, _refusal(ErrorCode.INVALID_MESSAGE, str(exc)))
             return
         if not isinstance(command, ConnectionCommand):
             self.relay.reply(
-                frame,
+                envelope,
                 _refusal(ErrorCode.INVALID_MESSAGE, f"{type(command).__name__} is not forwarded"),
             )
             return
@@ -294,49 +296,51 @@ class Cluster:
             if room is None:
                 raise Refused(ErrorCode.NOT_FOUND, "no such table")
             if isinstance(room, RemoteRoom):
-                self.relay.reply(frame, {"ok": False, "moved": True})
+                self.relay.reply(envelope, {"ok": False, "moved": True})
                 return
             self.remote_conns[command.conn] = origin
             await room.run(command)
         except Refused as exc:
-            self.relay.reply(frame, _refusal(exc.code, exc.message))
+            self.relay.reply(envelope, _refusal(exc.code, exc.message))
         except LeaseLost:  # refused, stored nowhere: the origin retries at the new owner
-            self.relay.reply(frame, {"ok": False, "moved": True})
+            self.relay.reply(envelope, {"ok": False, "moved": True})
         except StoreError as exc:
             log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
             refusal = storage_refusal(exc)
-            self.relay.reply(frame, _refusal(refusal.code, refusal.message))
+            self.relay.reply(envelope, _refusal(refusal.code, refusal.message))
         else:
-            self.relay.reply(frame, {"ok": True, "m": self.relayed_count.get(command.conn, 0)})
+            self.relay.reply(envelope, {"ok": True, "m": self.relayed_count.get(command.conn, 0)})
         finally:
             if isinstance(command, Detach):
                 self.remote_conns.pop(command.conn, None)
 
     # ------------------------------------------------------------------ origin side
-    def _on_frame(self, frame: Frame) -> None:
-        kind = frame.get("k")
+    def _on_envelope(self, envelope: Envelope) -> None:
+        kind = envelope.get("k")
         if kind == "cmd":
-            self._spawn(self._serve_command(frame), "forwarded command")
+            self._spawn(self._serve_command(envelope), "forwarded command")
         elif kind == "msg":
-            number = frame["n"]
+            number = envelope["n"]
             message = Built(
-                bytes(frame["data"]), str(frame["t"]), number if isinstance(number, int) else None
+                bytes(envelope["data"]),
+                str(envelope["t"]),
+                number if isinstance(number, int) else None,
             )
-            previous, count = frame.get("p"), frame.get("m")
+            previous, count = envelope.get("p"), envelope.get("m")
             self._relay_message(
-                str(frame["conn"]),
+                str(envelope["conn"]),
                 message,
                 previous if isinstance(previous, int) else None,
                 count if isinstance(count, int) else 0,
             )
-        elif kind == "resync":  # frames for this connection were lost on their way
-            conn = str(frame["conn"])
+        elif kind == "resync":  # envelopes for this connection were lost on their way
+            conn = str(envelope["conn"])
             relayed = self.relayed.get(conn)
             ticket = None if relayed is None else relayed.tickets.get(conn)
             if relayed is not None and ticket is not None:
                 relayed.resync(ticket)
         elif kind == "detached":
-            conn, remote = str(frame["conn"]), self.remotes.get(str(frame["table"]))
+            conn, remote = str(envelope["conn"]), self.remotes.get(str(envelope["table"]))
             if remote is not None:
                 remote.forget(conn)
                 self.lobby.placement.detach(conn, remote)
@@ -359,7 +363,7 @@ class Cluster:
         task.add_done_callback(self._tasks.discard)
 
 
-def _refusal(code: ErrorCode, message: str) -> Frame:
+def _refusal(code: ErrorCode, message: str) -> Envelope:
     return {"ok": False, "code": code.value, "message": message}
 
 

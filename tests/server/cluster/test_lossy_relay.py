@@ -1,12 +1,12 @@
-"""Viewers relayed through a second process while relay frames are lost (server.cluster).
+"""Viewers relayed through a second process while relay envelopes are lost (server.cluster).
 
 Two table servers in this process share one private redis-server. The table is owned by the
 first; two of its seats and two spectators are connected to the second, which relays the
-owner's frames to them. A seeded share of those frames is lost on its way (their publish fails,
-as on a lossy link to Redis): the relaying process must notice each loss (the next frame's gap,
-or the owner's notice) and resume the connection, and every
+owner's messages to them. A seeded share of those relay envelopes is lost on its way (their
+publish fails, as on a lossy link to Redis): the relaying process must notice each loss (the
+next message's gap, or the owner's notice) and resume the connection, and every
 viewer must still receive every event once and in order (invariant 2), however the resumes
-and the frames still on their way interleave.
+and the envelopes still on their way interleave.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import replace
 import pytest
 
 from server.app import TableServer
-from server.cluster.relay import Frame, PeerGone
+from server.cluster.relay import Envelope, PeerGone
 from server.store.redis import open_store
 from tests.durability.recording import check_table, close_all, play_table, seat_table
 from tests.redis_server import RedisServer
@@ -56,17 +56,17 @@ async def test_relayed_viewers_get_every_event_once_and_in_order_while_frames_ar
     relay = owner.cluster.relay
     send = relay.send
     rng = random.Random(seed)
-    lost: list[Frame] = []
+    lost: list[Envelope] = []
 
-    def lossy(process: str, frame: Frame) -> asyncio.Future[int]:
+    def lossy(process: str, envelope: Envelope) -> asyncio.Future[int]:
         """A seeded share of the owner's messages to the relaying process is cut on its way
         to Redis: the publish fails, as on a lossy link."""
-        if frame.get("k") in ("msg", "resync") and rng.random() < LOSS:
-            lost.append(frame)
+        if envelope.get("k") in ("msg", "resync") and rng.random() < LOSS:
+            lost.append(envelope)
             failed: asyncio.Future[int] = asyncio.get_running_loop().create_future()
             failed.set_exception(PeerGone("the link to Redis cut this publish"))
             return failed
-        return send(process, frame)
+        return send(process, envelope)
 
     relay.send = lossy  # type: ignore[method-assign]
     store = await open_store(redis_server.url)
@@ -77,7 +77,7 @@ async def test_relayed_viewers_get_every_event_once_and_in_order_while_frames_ar
         except TimeoutError:
             problems = [(p.name, p.session.last_event, p.session.problems) for p in table.people]
             raise AssertionError(f"the game did not end: {problems}") from None
-        assert lost, "frames were lost"
+        assert lost, "envelopes were lost"
         relay.send = send  # type: ignore[method-assign]  # the link heals
         counts = await check_table(store, table)
         assert counts["events"] > 0

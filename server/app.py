@@ -23,7 +23,6 @@ from server.bots import BotRunner
 from server.club_routes import ClubRoutes
 from server.config import Settings, trusted_networks
 from server.connection import Connection
-from server.core.referee import RefereeConfig
 from server.edge import AddressLimits, OriginPolicy, client_address
 from server.frames import Built
 from server.http import HttpRoutes, edge_connection
@@ -77,14 +76,7 @@ class TableServer:
             self.settings.store_timeout_s,
         )
         self._store = store
-        config = RefereeConfig(
-            grace_s=self.settings.grace_s,
-            claim_window_s=self.settings.claim_window_s,
-            bot_delay_s=self.settings.bot_delay_s,
-            away_turn_s=self.settings.away_turn_s,
-            stand_in_level=self.settings.stand_in_level,
-            chat_per_min=self.settings.chat_per_min,
-        )
+        config = self.settings.referee_config()
         share: Callable[[Lobby], Cluster] | None = None
         if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
             from server.cluster import Cluster
@@ -239,10 +231,9 @@ class TableServer:
         return await self.lobby.record(table_id, credential, int(game) if game else None)
 
     def _detached(self, conn: str, room: Room) -> None:
-        connection = self.connections.get(conn)
-        if connection is not None and connection.room is room:
-            connection.room = None
-        elif connection is None and self.cluster is not None:
+        if conn in self.connections:
+            self.lobby.placement.detach(conn, room)
+        elif self.cluster is not None:
             self.cluster.detached(conn, room.table_id)
 
     async def _measure_lag(self) -> None:

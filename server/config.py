@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from server.clubs.names import ClubNameError, club_slugs, parse_clubs
+from server.core.table import RefereeConfig
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
@@ -52,6 +53,20 @@ class Settings:
     def __post_init__(self) -> None:
         """Keep clubs by their slugs (``server.clubs.names``): one spelling for every link."""
         object.__setattr__(self, "clubs", club_slugs(self.clubs))
+
+    def referee_config(self) -> RefereeConfig:
+        """The referee's share of these settings.
+
+        A test builds one the same way: ``Settings(grace_s=1).referee_config()``.
+        """
+        return RefereeConfig(
+            grace_s=self.grace_s,
+            claim_window_s=self.claim_window_s,
+            bot_delay_s=self.bot_delay_s,
+            away_turn_s=self.away_turn_s,
+            stand_in_level=self.stand_in_level,
+            chat_per_min=self.chat_per_min,
+        )
 
 
 HELP: Mapping[str, str] = {

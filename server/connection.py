@@ -73,7 +73,6 @@ class Connection:
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
         self.send_limit = settings.send_queue * SEND_FRAME_BYTES
-        self.room: Room | RemoteRoom | None = None
         self.name = "guest"
         self.greeted = False
         self.dropped = False
@@ -82,6 +81,11 @@ class Connection:
         self.frame_limits = Limits(max_frame_bytes=settings.max_frame_bytes)
         self._closing: asyncio.Task[None] | None = None
         self._held: list[s.ServerMessage | Built] | None = None
+
+    @property
+    def room(self) -> Room | RemoteRoom | None:
+        """The table this connection is at (``server.placement``)."""
+        return self.lobby.placement.at(self.id)
 
     # ------------------------------------------------------------------ outbound
     def push(self, message: s.ServerMessage | Built) -> None:
@@ -124,8 +128,8 @@ class Connection:
         except ConnectionClosed:
             pass
         finally:
-            if self.room is not None:
-                room, self.room = self.room, None
+            room = self.lobby.placement.detach(self.id)
+            if room is not None:
                 with contextlib.suppress(Exception):
                     await room.run(Detach(self.id))
 
@@ -238,7 +242,7 @@ class Connection:
             room, ref = found
             await self._leave_other_table(room)
             outcome = await room.run(Attach(self.id, self.name, message, ref.role))
-            self.room = room
+            lobby.placement.attach(self.id, room)
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
             self.push(await self.ladder.handle(message, self.name))
@@ -287,7 +291,7 @@ class Connection:
             self._release_held(None)
             raise
         self._release_held(welcome)
-        self.room = room
+        self.lobby.placement.attach(self.id, room)
         self._bind(room.table_id, outcome)
         return True
 
@@ -313,8 +317,9 @@ class Connection:
         log.info("at table", role="player" if seat is not None else "spectator")
 
     async def _leave_other_table(self, room: Room | RemoteRoom) -> None:
-        if self.room is not None and self.room is not room:
-            old, self.room = self.room, None
+        old = self.room
+        if old is not None and old is not room:
+            self.lobby.placement.detach(self.id, old)
             await old.run(Detach(self.id))
 
 

@@ -45,6 +45,7 @@ from server.edge import (
     request_scheme,
     trusted,
 )
+from server.errors import ServerError
 from server.metrics import Metrics
 from server.store.base import StoreError
 
@@ -88,7 +89,7 @@ Ready = Callable[[], Awaitable[None]]
 """Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
 
 
-class HttpRefusal(Exception):
+class HttpRefusal(ServerError):
     """A request refused before any route saw it: its status and the kind logged."""
 
     def __init__(self, status: http.HTTPStatus, kind: str, detail: str) -> None:

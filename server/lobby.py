@@ -6,8 +6,9 @@ reload brings back a table the lobby **unloaded** because it sat idle (nobody co
 due on its clocks) for ``idle_unload_s``: its memory is freed, its state stays in the store, and
 the next join, resume or watch rebuilds it with its deadlines re-armed, as after a takeover.
 
-Each room writes through a ``RoomStore``: a room the lobby unloaded can no longer write (a request
-that raced the unload is refused, not lost).
+A room the lobby unloaded can no longer write: it is stopped as it leaves the registry (a
+request that raced the unload is refused, not lost; its clock takes no lease back), and its lease
+is released, which fences off any write still on its way (invariant 9).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -26,16 +27,13 @@ from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
 from server.metrics import Metrics
+from server.placement import Placement
 from server.room import Deliver, Room, rebuild
 from server.store.base import (
-    KeptRecord,
     KeyRef,
-    KeyRole,
     Lease,
     LeaseLost,
     Store,
-    StoredEvent,
-    StoredTable,
     StoreUnavailable,
     TableExists,
 )
@@ -81,6 +79,7 @@ class Lobby:
         self.seeds = seeds
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
+        self.placement = Placement()  # which table each connection here is at
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
@@ -197,7 +196,7 @@ class Lobby:
         lost = self.cluster.relinquish if self.cluster is not None else None
         room = Room(
             referee,
-            RoomStore(self.store),
+            self.store,
             version,
             self.bots,
             self.metrics,
@@ -299,13 +298,11 @@ class Lobby:
         # refusal as another process holding the lease, and warn that it hands the table over.
         del self.rooms[room.table_id]
         self._idle_since.pop(room.table_id, None)
-        if isinstance(room.store, RoomStore):
-            room.store.retired = True
         room.stop()  # its task is awaited, and its lease released, by ``_close_unloaded``
         self.metrics.tables.set(len(self.rooms))
 
     async def _close_unloaded(self, room: Room) -> None:
-        await room.close()  # stops its clock and gives its lease up, not for a takeover
+        await room.close(handover=False)  # its clock stops; nobody need take the lease over
         self.unloaded += 1
         log.info("idle table unloaded", table=room.table_id, last_event=room.referee.last_event)
 
@@ -328,71 +325,3 @@ class Lobby:
                     await self.store.release_leases([room.table_id for room in rooms], self.owner)
             except Exception as exc:  # the leases lapse by themselves; a peer then takes over
                 log.warning("releasing the leases failed", error=str(exc), tables=len(rooms))
-
-
-class RoomStore:
-    """The store as one room sees it (see the module docstring): every ``Store`` call passes
-    through, except that a retired one fails."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.retired = False
-
-    async def commit(
-        self,
-        table_id: str,
-        expected_version: int,
-        state: bytes,
-        events: Sequence[bytes],
-        record: KeptRecord | None = None,
-        lease: Lease | None = None,
-        commit_id: str = "",
-    ) -> StoredTable:
-        if self.retired:
-            raise StoreUnavailable("storage unavailable: the table was moved; try again")
-        return await self.store.commit(
-            table_id, expected_version, state, events, record, lease, commit_id
-        )
-
-    async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
-        return await self.store.find_record(table_id, game)
-
-    async def create_table(
-        self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
-    ) -> StoredTable:
-        return await self.store.create_table(table_id, state, keys)
-
-    async def find_key(self, key: str) -> KeyRef | None:
-        return await self.store.find_key(key)
-
-    async def load(self, table_id: str) -> StoredTable | None:
-        return await self.store.load(table_id)
-
-    async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
-        return await self.store.events_after(table_id, after)
-
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
-        if self.retired:  # an unloaded room's clock never takes its table's lease back
-            return 0
-        return await self.store.acquire_lease(table_id, owner, ttl_s)
-
-    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
-        if self.retired:
-            return 0
-        return await self.store.fence(table_id, owner, ttl_s)
-
-    async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
-        # A retired (unloaded) room's table needs no new owner until someone asks for it.
-        await self.store.release_lease(table_id, owner, handover and not self.retired)
-
-    async def release_leases(self, table_ids: Sequence[str], owner: str) -> None:
-        await self.store.release_leases(table_ids, owner)
-
-    async def table_ids(self) -> list[str]:
-        return await self.store.table_ids()
-
-    async def ping(self) -> None:
-        await self.store.ping()
-
-    async def close(self) -> None:
-        """The store is the lobby's: a room never closes it."""

@@ -26,13 +26,14 @@ from engine.events import Event
 from engine.game import Game
 from engine.record import Record
 from engine.replay import replay
+from server.errors import ServerError
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record (JSON) accepted: a long game's record is about 11 KB."""
 BASE64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
 
 
-class BadRecord(ValueError):
+class BadRecord(ServerError, ValueError):
     """A record the viewer cannot replay; the message says why, for a 400 answer."""
 
 

@@ -143,11 +143,13 @@ class Room:
         self._wake.set()
         return self._task
 
-    async def close(self) -> None:
+    async def close(self, handover: bool = True) -> None:
+        """Stop, and give the lease up (``handover``: for a peer to take the table over now;
+        not for an unloaded table, which needs no owner until someone asks for it)."""
         await cancel_and_wait([self.stop()])
         with contextlib.suppress(Exception):
             async with asyncio.timeout(STOP_WAIT_S):
-                await self.store.release_lease(self.table_id, self.owner)
+                await self.store.release_lease(self.table_id, self.owner, handover)
 
     def tickets(self, live: set[str]) -> list[Ticket]:
         """Tickets of the viewers in ``live`` that were sent anything, each from the last event
@@ -287,6 +289,8 @@ class Room:
 
     async def _check_lease(self) -> None:
         """After a refused commit: take the lease back if it is free, or hand the table over."""
+        if self.closing:
+            return
         try:
             token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
         except StoreError:
@@ -385,7 +389,10 @@ class Room:
 
         A renewal that comes back with another token means the lease lapsed (Redis was away
         longer than the lease) and was taken afresh: the room checks the store before writing.
+        A stopped room takes no lease back (an unloaded table's clock one renewal late).
         """
+        if self.closing:
+            return
         try:
             token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
         except StoreError as exc:

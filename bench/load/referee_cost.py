@@ -25,8 +25,9 @@ import msgpack
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from server.config import Settings
 from server.core.commands import Attach, Request
-from server.core.referee import Outcome, Referee, RefereeConfig
+from server.core.referee import Outcome, Referee
 from server.frames import FRAMES
 
 SEATS = 4
@@ -88,7 +89,7 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
         "pagat-4p",
         {"special_claims": "auto"},
         0,
-        RefereeConfig(bot_delay_s=0.0),
+        Settings(bot_delay_s=0.0).referee_config(),
         seeds=lambda: packs.getrandbits(63),
     )
     conns = [f"conn{seat}" for seat in range(SEATS)]

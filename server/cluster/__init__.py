@@ -6,6 +6,7 @@ the cluster sees the lobby and the connections only through two protocols it def
 (``Tables``, ``Local`` in ``server.cluster.tables``).
 """
 
-from server.cluster.tables import Cluster, RemoteRoom
+from server.cluster.remote import RemoteRoom
+from server.cluster.tables import Cluster
 
 __all__ = ["Cluster", "RemoteRoom"]

@@ -1,13 +1,14 @@
-"""Frames between server processes over Redis pub/sub: forwarded commands, replies, messages.
+"""Envelopes between server processes over Redis pub/sub: forwarded commands, replies, messages.
 
 Each process listens on one channel, ``cuarenta:proc:<process id>``. Everything a process
 publishes leaves through one queue and one Redis connection, in order, so a peer receives one
 table's messages in commit order and a forwarded command's messages before its reply
-(invariants 2 and 4). Frames are msgpack maps with a ``k`` (kind) field; the ``Relay`` routes
-``reply`` frames to the request awaiting them and hands every other frame, in arrival order and
-synchronously, to its handler (which starts a task for anything that must wait).
+(invariants 2 and 4). An **envelope** is one msgpack map with a ``k`` (kind) field, published
+on a process's channel (it may carry a server message's bytes: ``msg``); the ``Relay`` routes
+``reply`` envelopes to the request awaiting them and hands every other envelope, in arrival
+order and synchronously, to its handler (which starts a task for anything that must wait).
 
-A peer that crashed has no subscription left, so Redis reports zero receivers for a frame sent
+A peer that crashed has no subscription left, so Redis reports zero receivers for an envelope sent
 to it: ``request`` raises ``PeerGone`` at once instead of waiting for a timeout.
 """
 
@@ -29,14 +30,14 @@ from server.tasks import cancel_and_wait
 
 log = structlog.get_logger("server.cluster.relay")
 
-Frame = dict[str, Any]
-Handler = Callable[[Frame], None]
+Envelope = dict[str, Any]
+Handler = Callable[[Envelope], None]
 RECONNECT_DELAY_S = 0.2
 LISTEN_POLL_S = 1.0
 
 
 class RelayError(ServerError):
-    """A frame could not reach its peer."""
+    """An envelope could not reach its peer."""
 
 
 class PeerGone(RelayError):
@@ -55,14 +56,14 @@ class Relay:
         self.process = process
         self.handler = handler
         self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = asyncio.Queue()
-        self._waiting: dict[int, asyncio.Future[Frame]] = {}
+        self._waiting: dict[int, asyncio.Future[Envelope]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._closed = False
 
     async def start(self) -> None:
-        """Subscribe (and wait until subscribed, so no frame sent to us afterwards is lost)."""
+        """Subscribe (and wait until subscribed, so no envelope sent to us afterwards is lost)."""
         self._tasks = [
             asyncio.create_task(self._listen(), name="relay-listen"),
             asyncio.create_task(self._publish_loop(), name="relay-publish"),
@@ -70,7 +71,7 @@ class Relay:
         await self._subscribed.wait()
 
     async def close(self) -> None:
-        """Stop; frames still queued, requests still waiting and later sends fail at once."""
+        """Stop; envelopes still queued, requests still waiting and later sends fail at once."""
         self._closed = True
         await cancel_and_wait(self._tasks)
         gone = PeerGone("this process is shutting down")
@@ -84,26 +85,28 @@ class Relay:
                 sent.exception()  # retrieved: the sender may have stopped waiting
 
     # ------------------------------------------------------------------ sending
-    def send(self, process: str, frame: Frame) -> asyncio.Future[int]:
-        """Queue ``frame`` for ``process``; the future gets the number of receivers (0: gone)."""
+    def send(self, process: str, envelope: Envelope) -> asyncio.Future[int]:
+        """Queue ``envelope`` for ``process``; the future gets the number of receivers (0: gone)."""
         sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if self._closed:  # nobody publishes any more: never leave a sender waiting
             sent.set_exception(PeerGone("this process is shutting down"))
             return sent
-        data = msgpack.packb(frame, use_bin_type=True)
+        data = msgpack.packb(envelope, use_bin_type=True)
         self._outbox.put_nowait((channel_of(process), data, sent))
         return sent
 
-    async def request(self, process: str, frame: Frame, timeout_s: float) -> Frame:
-        """Send a frame that expects a ``reply`` and return the reply frame.
+    async def request(self, process: str, envelope: Envelope, timeout_s: float) -> Envelope:
+        """Send an envelope that expects a ``reply`` and return the reply envelope.
 
         Raises ``PeerGone`` if nobody listens on the peer's channel or no reply comes in time.
         """
         request_id = next(self._ids)
-        answer: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[Envelope] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = answer
         try:
-            receivers = await self.send(process, {**frame, "id": request_id, "from": self.process})
+            receivers = await self.send(
+                process, {**envelope, "id": request_id, "from": self.process}
+            )
             if receivers == 0:
                 raise PeerGone(f"process {process} is not listening")
             async with asyncio.timeout(timeout_s):
@@ -113,12 +116,12 @@ class Relay:
         finally:
             del self._waiting[request_id]
 
-    def reply(self, request: Frame, frame: Frame) -> None:
-        """Answer a request frame (queued behind every frame sent to that peer before)."""
-        self.send(str(request["from"]), {**frame, "k": "reply", "id": request["id"]})
+    def reply(self, request: Envelope, envelope: Envelope) -> None:
+        """Answer a request envelope (queued behind every envelope sent to that peer before)."""
+        self.send(str(request["from"]), {**envelope, "k": "reply", "id": request["id"]})
 
     async def _publish_loop(self) -> None:
-        """Publish queued frames in order, pipelining whatever has piled up (one trip a batch)."""
+        """Publish queued envelopes in order, pipelining what has piled up (one trip a batch)."""
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 256:
@@ -129,7 +132,7 @@ class Relay:
                         pipe.publish(channel, data)
                     counts = await pipe.execute()
             except (RedisError, OSError) as exc:
-                log.warning("relay publish failed", error=str(exc), frames=len(batch))
+                log.warning("relay publish failed", error=str(exc), envelopes=len(batch))
                 for _, _, sent in batch:
                     if sent is not None and not sent.done():
                         sent.set_exception(PeerGone(f"storage unavailable: {exc}"))
@@ -141,7 +144,7 @@ class Relay:
 
     # ------------------------------------------------------------------ receiving
     async def _listen(self) -> None:
-        """Receive frames for this process; resubscribe by itself after Redis comes back."""
+        """Receive envelopes for this process; resubscribe by itself after Redis comes back."""
         while True:
             pubsub = self.client.pubsub(ignore_subscribe_messages=True)
             try:
@@ -160,13 +163,13 @@ class Relay:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]  # untyped in redis-py
 
-    def _dispatch(self, frame: Frame) -> None:
-        if frame.get("k") == "reply":
-            waiting = self._waiting.get(int(frame["id"]))
+    def _dispatch(self, envelope: Envelope) -> None:
+        if envelope.get("k") == "reply":
+            waiting = self._waiting.get(int(envelope["id"]))
             if waiting is not None and not waiting.done():
-                waiting.set_result(frame)
+                waiting.set_result(envelope)
             return
         try:
-            self.handler(frame)
+            self.handler(envelope)
         except Exception:
-            log.exception("relay frame failed", kind=frame.get("k"))
+            log.exception("relay envelope failed", kind=envelope.get("k"))

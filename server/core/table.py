@@ -23,15 +23,16 @@ SEATS_OF = {"pagat-4p": 4, "heads-up": 2, "libre-2p": 2}
 
 @dataclass(frozen=True, slots=True)
 class RefereeConfig:
-    """The referee's share of the server settings."""
+    """The referee's share of the server settings (``Settings.referee_config()``: the
+    defaults are the settings')."""
 
-    grace_s: float = 60.0
-    claim_window_s: float = 15.0
-    bot_delay_s: float = 0.6
-    away_turn_s: float = 5.0  # an absent person's turn waits this long for a quick reconnect
-    stand_in_level: int = 3
-    chat_per_min: float = 12.0
-    chat_burst: float = 5.0
+    grace_s: float
+    claim_window_s: float
+    bot_delay_s: float
+    away_turn_s: float  # an absent person's turn waits this long for a quick reconnect
+    stand_in_level: int
+    chat_per_min: float
+    chat_burst: float = 5.0  # chat lines one viewer may send at once (not a setting)
 
 
 def random_seed() -> int:

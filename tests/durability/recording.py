@@ -29,7 +29,8 @@ from websockets.exceptions import ConnectionClosed
 from clients.session import ClientSession, RequestRefused, SessionError
 from protocol import client_messages as c
 from protocol import server_messages as s
-from server.core.referee import Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Referee
 from server.frames import Built
 from server.store.base import Store
 
@@ -186,7 +187,7 @@ async def rebuilt(store: Store, table_id: str) -> Referee:
     stored = await store.load(table_id)
     assert stored is not None
     log = [event.data for event in await store.events_after(table_id, 0)]
-    return Referee.from_state(stored.state, log, RefereeConfig(), time.time())
+    return Referee.from_state(stored.state, log, Settings().referee_config(), time.time())
 
 
 async def check_table(

@@ -10,7 +10,6 @@ from protocol.game_events import GameEvent
 from protocol.server_messages import TableEvent
 from server.config import Settings
 from server.connection import SEND_FRAME_BYTES
-from server.core.table import RefereeConfig
 
 
 def test_protocol_md_is_up_to_date_with_the_models() -> None:
@@ -60,7 +59,7 @@ def test_every_type_the_document_names_is_defined() -> None:
 
 
 def test_the_stated_limits_are_the_servers_defaults() -> None:
-    settings, referee = Settings(), RefereeConfig()
+    settings, referee = Settings(), Settings().referee_config()
     assert {
         "hello_timeout_s": settings.hello_timeout_s,
         "commands_per_s": settings.commands_per_s,

@@ -11,7 +11,8 @@ from protocol import client_messages as c
 from protocol import encode, frames
 from protocol import server_messages as s
 from protocol.frames import KEYS, NONE, pack
-from server.core.referee import Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Referee
 from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
@@ -20,7 +21,7 @@ T0 = 1_000_000.0
 def snapshot_in_play() -> s.Snapshot:
     """A seated player's snapshot mid-hand, with its legal actions, history and a deadline."""
     seeds = itertools.count(3)
-    ref = Referee.create("pagat-4p", {}, 15, RefereeConfig(), seeds=lambda: next(seeds))
+    ref = Referee.create("pagat-4p", {}, 15, Settings().referee_config(), seeds=lambda: next(seeds))
     attach(ref, "ana", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     for seat in (1, 2, 3):
         handle(ref, "ana", c.AddBot(level=1, seat=seat), T0)

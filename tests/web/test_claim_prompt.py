@@ -15,7 +15,8 @@ pytestmark = pytest.mark.browser
 
 DRAW = """async (passed) => {
   const { actionBar } = await import('/js/play.js');
-  const model = { you: 0, table: { seats: 4 }, selection: { card: null, take: [] }, claimPassed: passed ? 1 : null,
+  const model = { you: 0, table: { seats: 4 }, selection: { card: null, take: [] },
+    claimPassed: passed ? 1 : null,
     legal: "A234567JQK".split("").map((rank) => ({ type: "claim", rank })),
     game: { phase: "claims", handNumber: 1, claims: [], hand: [], history: [
       { seat: 2, card: "7H", take: ["7C"], caida: true },   // partner's caída

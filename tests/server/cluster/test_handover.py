@@ -2,7 +2,7 @@
 
 Deterministic takes on the faults the durability suite provokes from outside: a table's lease
 taken while its owner still has it loaded (the owner's next commit is refused by the store, and
-it hands its connections over), and a relayed frame lost on its way (the origin notices the gap
+it hands its connections over), and a relayed envelope lost on its way (the origin notices the gap
 and resumes that connection). Each connection records what it receives; the fault suite's checks
 (``tests.durability.recording``) judge the records against the stored log.
 """
@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from server.app import TableServer
-from server.cluster.relay import Frame
+from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
 from tests.durability.recording import check_table, close_all, play_table, seat_table, wait_for
 from tests.redis_server import RedisServer
@@ -89,16 +89,16 @@ async def test_a_relayed_frame_lost_on_its_way_is_made_up_for_by_a_resume(
     assert origin.cluster is not None
     relay = origin.cluster.relay
     handle = relay.handler
-    dropped: list[Frame] = []
+    dropped: list[Envelope] = []
 
     spectator = table.people[4].session.connection_id
 
-    def lossy(frame: Frame) -> None:  # the spectator's first update after this is lost
-        kind = (frame.get("k"), frame.get("conn"), frame.get("t"))
+    def lossy(envelope: Envelope) -> None:  # the spectator's first update after this is lost
+        kind = (envelope.get("k"), envelope.get("conn"), envelope.get("t"))
         if kind == ("msg", spectator, "update") and not dropped:
-            dropped.append(frame)
+            dropped.append(envelope)
             return
-        handle(frame)
+        handle(envelope)
 
     relay.handler = lossy
     store = await open_store(redis_server.url)
@@ -107,7 +107,7 @@ async def test_a_relayed_frame_lost_on_its_way_is_made_up_for_by_a_resume(
         await asyncio.wait_for(play_table(table, 9, halt), 120)
     finally:
         halt.set()
-    assert dropped, "a frame was dropped"
+    assert dropped, "an envelope was dropped"
     counts = await check_table(store, table)
     assert counts["events"] > 0
     await close_all([table])

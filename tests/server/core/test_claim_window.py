@@ -17,12 +17,15 @@ from engine.record import Record
 from engine.replay import replay
 from protocol import client_messages as c
 from protocol.errors import ErrorCode
+from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
 from server.errors import Refused
 from tests.server.core.drive import handle, tick
 from tests.server.core.test_referee import T0, bots_play, host, join, phase_of
 
-CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, away_turn_s=5)  # default bot delay
+CONFIG = Settings(
+    grace_s=60, claim_window_s=15, away_turn_s=5
+).referee_config()  # default bot delay
 assert CONFIG.bot_delay_s > 0
 
 

@@ -9,12 +9,13 @@ from engine.phase import Phase
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.bots import decide
-from server.core.referee import Outcome, Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Outcome, Referee
 from tests.server.core.drive import attach, bot_act, detach, handle, tick
 
 T0 = 1_000_000.0
 EARLY = 1e-3
-CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.5, away_turn_s=5)
+CONFIG = Settings(grace_s=60, claim_window_s=15, bot_delay_s=0.5, away_turn_s=5).referee_config()
 
 
 def shown_to(out: Outcome, conn: str, before: list[s.Deadline]) -> list[s.Deadline]:

@@ -6,6 +6,7 @@ import pytest
 
 from engine.actions import Play
 from protocol import client_messages as c
+from server.config import Settings
 from server.core import commands
 from server.core.commands import (
     Attach,
@@ -19,7 +20,7 @@ from server.core.commands import (
     Tick,
     Ticket,
 )
-from server.core.referee import Referee, RefereeConfig
+from server.core.referee import Referee
 
 EXAMPLES: list[Command] = [
     Attach("c1", "Ana", c.Join(rid=3, key="k" * 22, seat=2), "join"),
@@ -50,7 +51,10 @@ def test_bytes_that_are_no_command_are_refused(data: bytes) -> None:
 
 def test_the_referee_applies_a_decoded_command_as_the_value_itself() -> None:
     """A forwarded command (its bytes) and a local one take the same path: ``apply``."""
-    tables = [Referee.create("pagat-4p", {}, 0, RefereeConfig(), seeds=lambda: 7) for _ in "ab"]
+    tables = [
+        Referee.create("pagat-4p", {}, 0, Settings().referee_config(), seeds=lambda: 7)
+        for _ in "ab"
+    ]
     local, remote = tables
     remote.table.table_id, remote.table.keys = local.table_id, local.keys
     join = Attach("c1", "Ana", c.Join(rid=1, key=local.keys["join"], seat=1), "join")

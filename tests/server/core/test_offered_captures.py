@@ -10,7 +10,8 @@ from engine import Play
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
-from server.core.referee import Outcome, Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Outcome, Referee
 from tests.server.core.drive import attach, handle
 
 T0 = 1_000_000.0
@@ -24,7 +25,9 @@ def decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
 
 
 def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R7() -> None:
-    ref = Referee.create("pagat-4p", {}, 0, RefereeConfig(bot_delay_s=0.0), seeds=lambda: 11)
+    ref = Referee.create(
+        "pagat-4p", {}, 0, Settings(bot_delay_s=0.0).referee_config(), seeds=lambda: 11
+    )
     conns = [f"p{seat}" for seat in range(4)]
     attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
     for each in range(1, 4):

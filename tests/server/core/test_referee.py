@@ -15,12 +15,13 @@ from protocol import server_messages as s
 from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server.bots import decide
+from server.config import Settings
 from server.core.referee import Outcome, Referee, RefereeConfig
 from server.errors import Refused
 from tests.server.core.drive import attach, bot_act, bots_due, detach, handle, resume, tick
 
 T0 = 1_000_000.0
-CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
+CONFIG = Settings(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5).referee_config()
 
 
 def new_table(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Referee:

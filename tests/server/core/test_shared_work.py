@@ -20,7 +20,8 @@ from protocol import client_messages as c
 from protocol import encode
 from protocol import server_messages as s
 from protocol.convert import view_fields
-from server.core.referee import Outcome, Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Outcome, Referee
 from server.core.storage import compact
 from server.frames import Built
 from tests.server.core.drive import attach, handle
@@ -30,7 +31,11 @@ T0 = 1_000_000.0
 
 def seated() -> tuple[Referee, list[str], Outcome]:
     ref = Referee.create(
-        "pagat-4p", {"special_claims": "auto"}, 0, RefereeConfig(bot_delay_s=0.0), seeds=lambda: 5
+        "pagat-4p",
+        {"special_claims": "auto"},
+        0,
+        Settings(bot_delay_s=0.0).referee_config(),
+        seeds=lambda: 5,
     )
     conns = [f"p{seat}" for seat in range(4)]
     attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)

@@ -16,12 +16,13 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
-from server.core.referee import Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Referee
 from server.errors import Refused
 from tests.server.core.drive import attach, bot_act, bots_due, handle
 
 T0 = 1_000_000.0
-CONFIG = RefereeConfig(bot_delay_s=0.0)
+CONFIG = Settings(bot_delay_s=0.0).referee_config()
 
 
 def table(profile: str, people: int) -> Referee:

@@ -16,15 +16,16 @@ from engine.actions import Action, Play, action_from_json
 from protocol import server_messages as s
 from protocol.convert import action_to_wire
 from server.bots import decide
+from server.config import Settings
 from server.core.chica import BOT_SEAT, PERSON_SEAT
 from server.core.commands import DealChica
-from server.core.referee import Referee, RefereeConfig
+from server.core.referee import Referee
 from server.ladder.outcome import chica_outcome
 from tests.server.core.drive import bot_act, detach, handle, resume, tick
 
 T0 = 1_000_000.0
 DAY = 24 * 3600.0
-CONFIG = RefereeConfig(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5)
+CONFIG = Settings(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5).referee_config()
 LATER = (CONFIG.away_turn_s + 1, CONFIG.grace_s + 1, 3600.0, DAY, 7 * DAY)
 """Times after a departure: past the away turn, past the grace, an hour, a day, a week."""
 

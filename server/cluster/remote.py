@@ -1,0 +1,296 @@
+"""A table owned by another process, as this process's connections see it (invariant 4).
+
+``RemoteRoom`` takes the connections' commands like ``Room.run`` and forwards each to the
+table's owner as its bytes; the owner's messages for them come back through the relay and are
+put in order per connection (``server.cluster.sequencer``) before they are passed on. It keeps a
+ticket per local connection so that, should this process take the table over, they stay seated.
+
+The owner a command goes to is remembered from the last answer (no Redis read per command); a
+remembered owner that no longer holds the table refuses the command (``moved``: the store's
+fence refuses its commit, or it relays to the owner it knows) or is gone (``PeerGone``): the
+command is then retried at the owner Redis names, so a stale memory costs a retry, never a
+command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import structlog
+
+from protocol import decode_server
+from protocol import server_messages as s
+from protocol.errors import ErrorCode
+from server.cluster.relay import PeerGone
+from server.cluster.sequencer import Resuming, Verdict, judge
+from server.core import commands
+from server.core.commands import (
+    Attach,
+    ConnectionCommand,
+    Detach,
+    Request,
+    Resume,
+    Ticket,
+)
+from server.core.referee import Outcome
+from server.errors import Refused
+from server.frames import Built
+from server.store.base import StoreError
+
+if TYPE_CHECKING:
+    from server.cluster.tables import Cluster
+
+log = structlog.get_logger("server.cluster")
+
+REQUEST_TIMEOUT_S = 10.0
+RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
+
+
+class RemoteRoom:
+    """A table owned by another process, as this process's connections see it."""
+
+    def __init__(self, cluster: Cluster, table_id: str) -> None:
+        self.cluster = cluster
+        self.table_id = table_id
+        self.tickets: dict[str, Ticket] = {}
+        #: connections whose attach or resume is on its way: its own retry seats them, so a
+        #: takeover or rejoin must not seat them first (they would be sent events twice)
+        self.joining: set[str] = set()
+        self.failed = False
+        self.owner: str | None = None  # the process that last answered a forwarded request
+        self._route: str | None = None  # where commands go: the owner, until it refuses one
+        self._resuming: dict[str, Resuming] = {}  # connections resuming after lost messages
+        self._dropped: set[str] = set()  # connections some of whose messages were dropped
+        #: per connection, the owner's count (``m``) on the last message that arrived
+        self.arrived: dict[str, int] = {}
+
+    async def run(self, command: ConnectionCommand) -> Outcome:
+        if not isinstance(command, Attach | Resume):
+            return await self._forward(command)
+        self.joining.add(command.conn)
+        try:
+            return await self._forward(command)
+        finally:
+            self.joining.discard(command.conn)
+
+    def settled_tickets(self) -> list[Ticket]:
+        """The tickets a takeover or a new owner must seat again: all but the joining ones."""
+        return [ticket for conn, ticket in self.tickets.items() if conn not in self.joining]
+
+    async def _forward(self, command: ConnectionCommand) -> Outcome:
+        """Send the command to the table's owner (or run it here, once this process owns it)."""
+        conn = command.conn
+        deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.cluster.closing:  # shutting down: a connection's last detach must not wait
+                raise Refused(ErrorCode.INTERNAL, "this server is shutting down")
+            local = self.cluster.lobby.loaded(self.table_id)
+            if local is not None:  # taken over meanwhile
+                return await local.run(command)
+            owner = self._route or await self.cluster.store.lease_owner(self.table_id)
+            log.debug(
+                "forwarding", table=self.table_id, command=type(command).__name__, owner=owner
+            )
+            if owner is None or owner == self.cluster.process:
+                if await self.cluster.lobby.room(self.table_id) is None:
+                    raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
+                continue
+            before = self.tickets.get(conn)
+            self._remember(command)  # first: the reply follows the messages that update it
+            try:
+                reply = await self.cluster.relay.request(
+                    owner,
+                    {"k": "cmd", "table": self.table_id, "cmd": commands.encode(command)},
+                    REQUEST_TIMEOUT_S,
+                )
+            except PeerGone:
+                self._restore(conn, before)
+                if self._route is None:  # Redis named it: wait for its lease to lapse
+                    await self.cluster.wait_for_lapse(self.table_id)
+                self._route = None  # ask Redis again
+                continue
+            if not reply["ok"]:
+                self._restore(conn, before)
+            if reply.get("moved"):
+                self._route = None  # it no longer owns the table: ask Redis again
+                continue
+            if not reply["ok"]:
+                raise Refused(ErrorCode(reply["code"]), str(reply["message"]))
+            self.owner_is(owner, answered=conn)
+            if isinstance(command, Request):
+                self._acknowledge(command, reply.get("m", 0))
+            return Outcome()
+        raise Refused(ErrorCode.INTERNAL, "the table is moving between servers: try again")
+
+    def _acknowledge(self, request: Request, relayed: int) -> None:
+        """The owner carried the request out: its acknowledgement may have been in a message
+        dropped here, or lost on its way (fewer arrived than the owner relayed before its
+        reply): acknowledge it here, and resume the connection for the rest."""
+        conn = request.conn
+        lost = relayed > self.arrived.get(conn, 0)
+        if conn not in self._dropped and not lost:
+            return
+        self._dropped.discard(conn)
+        connection = self.cluster.connections.get(conn)
+        if connection is not None:
+            connection.push(s.Ack(rid=request.message.rid))
+        ticket = self.tickets.get(conn)
+        if lost and ticket is not None:
+            self.resync(ticket)
+
+    def note(self, conn: str, message: Built) -> None:
+        """Keep a connection's ticket current from the envelopes relayed to it (their headers;
+        only a ``seated``, once a seat, is read for its token)."""
+        ticket = self.tickets.get(conn)
+        if ticket is None:
+            return
+        if message.type == "seated":
+            seated = decode_server(message.data)
+            assert isinstance(seated, s.Seated)
+            self.tickets[conn] = replace(ticket, token=seated.token)
+        elif message.last_event is not None:
+            number = max(ticket.last_event or 0, message.last_event)
+            self.tickets[conn] = replace(ticket, last_event=number)
+        elif message.type == "goodbye":
+            self.forget(conn)
+
+    def owner_is(self, owner: str, answered: str | None = None) -> None:
+        """Note the table's owner; if it changed, rejoin our other connections through it.
+
+        ``answered`` is a connection the new owner has just served (it needs no rejoin).
+        """
+        previous, self.owner, self._route = self.owner, owner, owner
+        if previous is None or previous == owner:
+            return
+        # the new owner counts its messages afresh (the one it answered: from its own)
+        self.arrived = {c: n for c, n in self.arrived.items() if c == answered}
+        others = [ticket for ticket in self.settled_tickets() if ticket.conn != answered]
+        log.info(
+            "table changed owner; rejoining through the new one",
+            table=self.table_id,
+            owner=owner,
+            connections=len(others),
+        )
+        if others:
+            self.cluster._spawn(self.rejoin(others), "rejoin")
+
+    async def rejoin(self, tickets: list[Ticket] | None = None) -> None:
+        """After an ownership change, put local connections back through the new owner."""
+        for ticket in self.settled_tickets() if tickets is None else tickets:
+            command = ticket.command()
+            if command is None:
+                continue  # no seat token and no link: nothing to rejoin with
+            with contextlib.suppress(Refused, StoreError):
+                await self.run(command)
+
+    def sequence(self, conn: str, message: Built, previous: int | None) -> bool:
+        """Whether to pass a relayed message on (``server.cluster.sequencer``); a gap resumes
+        the connection, and a message passed on keeps its ticket current."""
+        ticket = self.tickets.get(conn)
+        resuming = self._resuming.get(conn)
+        if resuming is not None and not resuming.answered:
+            if not _answers_resume(message):
+                self._dropped.add(conn)
+                return False
+            resuming.answered = True
+        elif ticket is not None:
+            verdict = judge(message, previous, ticket.last_event)
+            if verdict is not Verdict.PASS:
+                self._dropped.add(conn)
+                if verdict is Verdict.GAP:
+                    self.resync(ticket)
+                return False
+        self.note(conn, message)
+        return True
+
+    def resync(self, ticket: Ticket) -> None:
+        """Messages to this connection were lost: resume it from the last event it was sent.
+
+        One resume at a time: a gap seen while one runs asks for one more after it.
+        """
+        resuming = self._resuming.get(ticket.conn)
+        if resuming is not None:
+            resuming.again = resuming.again or resuming.answered
+            return
+        if ticket.command() is None:
+            return
+        log.warning(
+            "relayed messages lost; resuming the connection",
+            table=self.table_id,
+            conn=ticket.conn,
+            last_event=ticket.last_event,
+        )
+        self._resuming[ticket.conn] = Resuming()
+        self.cluster._spawn(self._resync(ticket.conn), "resync")
+
+    async def _resync(self, conn: str) -> None:
+        """Resume the connection from its ticket as it is when each resume starts (unless the
+        table was taken over here meanwhile: the takeover resumed it from that same ticket);
+        again while a resume's answer was lost or a gap followed it."""
+        try:
+            while True:
+                ticket = self.tickets.get(conn)
+                command = None if ticket is None else ticket.command(RESYNC_RID)
+                if command is None or self.cluster.relayed.get(conn) is not self:
+                    return
+                resuming = self._resuming[conn] = Resuming()
+                await self.run(command)
+                if resuming.answered and not resuming.again:
+                    return
+        except (Refused, StoreError) as exc:
+            log.warning("resuming a connection failed", conn=conn, error=str(exc))
+        finally:
+            self._resuming.pop(conn, None)
+
+    async def close(self) -> None:
+        self.cluster.remotes.pop(self.table_id, None)
+
+    def forget(self, conn: str) -> None:
+        """The connection left this table (or was sent away)."""
+        self.tickets.pop(conn, None)
+        self.arrived.pop(conn, None)
+        if self.cluster.relayed.get(conn) is self:
+            del self.cluster.relayed[conn]
+
+    def keep(self, ticket: Ticket) -> None:
+        """Hold a ticket for one of our connections at this table."""
+        self.tickets[ticket.conn] = ticket
+        self.cluster.relayed[ticket.conn] = self
+
+    def _restore(self, conn: str, ticket: Ticket | None) -> None:
+        """A forwarded request was refused or lost: the ticket is what it was before (none once
+        this process has taken the table over: its retry runs at the local room)."""
+        if ticket is None or self.cluster.remotes.get(self.table_id) is not self:
+            self.forget(conn)
+            return
+        now = self.tickets.get(conn)
+        if now is not None and now.last_event is not None:  # envelopes received meanwhile count
+            ticket = replace(ticket, last_event=max(ticket.last_event or 0, now.last_event))
+        self.keep(ticket)
+
+    def _remember(self, command: ConnectionCommand) -> None:
+        match command:
+            case Detach(conn):
+                self.forget(conn)
+            case Attach(conn, name, request, role, last_event):
+                # a spectator resumed (a watch from its last event) goes on from that event
+                self.keep(Ticket(conn, name, request.key, role, last_event=last_event))
+            case Resume(conn, name, token, last_event, _):
+                # a retried resume must not take the ticket back behind envelopes received since
+                known = self.tickets.get(conn)
+                if known is not None and known.token == token and known.last_event is not None:
+                    last_event = max(known.last_event, last_event or 0)
+                self.keep(Ticket(conn, name, None, "join", token=token, last_event=last_event))
+            case Request():
+                pass
+
+
+def _answers_resume(message: Built) -> bool:
+    """Whether this is a resume's answer (its ``seated``, or a watch's ``ack``, with
+    ``RESYNC_RID``): the replay follows it."""
+    if message.type not in ("seated", "ack"):
+        return False
+    return getattr(decode_server(message.data), "rid", None) == RESYNC_RID

@@ -79,7 +79,8 @@ class Lobby:
         self.seeds = seeds
         self.owner = f"proc-{secrets.token_hex(6)}"
         self.rooms: dict[str, Room] = {}
-        self.placement = Placement()  # which table each connection here is at
+        #: which table each connection here is at
+        self.placement: Placement[Room | RemoteRoom] = Placement()
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s

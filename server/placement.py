@@ -10,16 +10,12 @@ connection at, so a late change never undoes a newer one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Generic, TypeVar
 
-if TYPE_CHECKING:
-    from server.cluster import RemoteRoom
-    from server.room import Room
-
-    Place: TypeAlias = Room | RemoteRoom
+Place = TypeVar("Place")  # a table as the lobby serves it: ``Room | RemoteRoom``
 
 
-class Placement:
+class Placement(Generic[Place]):
     """Connection id -> the table it is at."""
 
     __slots__ = ("_at",)

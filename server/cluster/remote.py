@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
@@ -41,7 +42,10 @@ from server.frames import Built
 from server.store.base import StoreError
 
 if TYPE_CHECKING:
-    from server.cluster.tables import Cluster
+    from server.cluster.relay import Relay
+    from server.placement import Placement
+    from server.room import Room
+    from server.store.redis import RedisStore
 
 log = structlog.get_logger("server.cluster")
 
@@ -49,10 +53,67 @@ REQUEST_TIMEOUT_S = 10.0
 RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
 
 
+# ---------------------------------------------------------------------- the interface it owns
+# What the cluster needs of the rest of the server: nothing else of the lobby or the
+# connections is reachable from here.
+class Tables(Protocol):
+    """The registry of the tables this process has loaded."""
+
+    @property
+    def owner(self) -> str:
+        """This process's name as a lease owner."""
+        ...
+
+    @property
+    def placement(self) -> Placement[Room | RemoteRoom]:
+        """Which table each of this process's connections is at."""
+        ...
+
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if this process owns it and has it loaded."""
+        ...
+
+    def forget(self, room: Room) -> None:
+        """Drop a table this process no longer owns from the registry."""
+        ...
+
+    async def room(self, table_id: str) -> Room | RemoteRoom | None:
+        """The table, loaded (or relayed) if needed; None if it does not exist."""
+        ...
+
+    async def load(self, table_id: str, token: int | None = None) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here with ``token``)."""
+        ...
+
+
+class Local(Protocol):
+    """One of this process's connections."""
+
+    def push(self, message: s.ServerMessage | Built) -> None: ...
+
+
+class Hub(Protocol):
+    """What a ``RemoteRoom`` needs of its process's ``Cluster``."""
+
+    process: str
+    lease_s: float
+    closing: bool
+    store: RedisStore
+    lobby: Tables
+    relay: Relay
+    connections: Mapping[str, Local]
+    remotes: dict[str, RemoteRoom]  # tables owned elsewhere that this process relays
+    relayed: dict[str, RemoteRoom]  # this process's connections at those tables
+
+    async def wait_for_lapse(self, table_id: str) -> None: ...
+
+    def _spawn(self, work: Any, what: str) -> None: ...
+
+
 class RemoteRoom:
     """A table owned by another process, as this process's connections see it."""
 
-    def __init__(self, cluster: Cluster, table_id: str) -> None:
+    def __init__(self, cluster: Hub, table_id: str) -> None:
         self.cluster = cluster
         self.table_id = table_id
         self.tickets: dict[str, Ticket] = {}

@@ -29,14 +29,14 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.cluster.relay import Envelope, Relay
-from server.cluster.remote import RemoteRoom
+from server.cluster.remote import Local, RemoteRoom, Tables
 from server.core import commands
 from server.core.commands import (
     ConnectionCommand,
@@ -49,52 +49,12 @@ from server.store.base import LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
-    from server.placement import Placement
     from server.room import Room
     from server.store.redis import RedisStore
 
 log = structlog.get_logger("server.cluster")
 
 UNSENT_TRIES = 30  # rounds of the lease watcher a lost envelope's resync notice is retried
-
-
-# ---------------------------------------------------------------------- the interface it owns
-# What the cluster needs of the rest of the server: nothing else of the lobby or the
-# connections is reachable from here.
-class Tables(Protocol):
-    """The registry of the tables this process has loaded."""
-
-    @property
-    def owner(self) -> str:
-        """This process's name as a lease owner."""
-        ...
-
-    @property
-    def placement(self) -> Placement:
-        """Which table each of this process's connections is at."""
-        ...
-
-    def loaded(self, table_id: str) -> Room | None:
-        """The table if this process owns it and has it loaded."""
-        ...
-
-    def forget(self, room: Room) -> None:
-        """Drop a table this process no longer owns from the registry."""
-        ...
-
-    async def room(self, table_id: str) -> Room | RemoteRoom | None:
-        """The table, loaded (or relayed) if needed; None if it does not exist."""
-        ...
-
-    async def load(self, table_id: str, token: int | None = None) -> Room | None:
-        """Rebuild the table from the store here (its lease is held here with ``token``)."""
-        ...
-
-
-class Local(Protocol):
-    """One of this process's connections."""
-
-    def push(self, message: s.ServerMessage | Built) -> None: ...
 
 
 class Cluster:

@@ -57,13 +57,8 @@ class Core(CoreState):
 
     def copy(self) -> Core:
         """Return an independent copy (lists copied, values shared)."""
-        other = Core.__new__(Core)
-        other.rules, other.seats, other.per_packet = self.rules, self.seats, self.per_packet
-        other.packets, other.target, other.manual = self.packets, self.target, self.manual
-        other.forfeit, other.mandatory, other.awards = self.forfeit, self.mandatory, self.awards
-        other.window, other.announce_manual = self.window, self.announce_manual
-        other.pack_seed, other.next_pack = self.pack_seed, self.next_pack
-        other.packs = self.packs[:]
+        other = Core(self.rules, self.dealer, self.pack_seed, self.packs[:])
+        other.next_pack = self.next_pack
         other.dealer, other.hand_number, other.packet = self.dealer, self.hand_number, self.packet
         other.pack, other.deal_pos, other.hands = self.pack, self.deal_pos, self.hands[:]
         other.table = self.table[:]

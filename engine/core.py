@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from engine.captures import RANK_UNIT, low_code, missed_cards, usable_sums
+from engine.captures import _USABLE, RANK_UNIT, low_code, missed_cards, usable_sums
 from engine.cards import codes
 from engine.corecaps import capture_masks, rank_capture_masks
 from engine.corestate import (
@@ -60,7 +60,8 @@ class Core(CoreState):
         other = Core(self.rules, self.dealer, self.pack_seed, self.packs[:])
         other.next_pack = self.next_pack
         other.dealer, other.hand_number, other.packet = self.dealer, self.hand_number, self.packet
-        other.pack, other.deal_pos, other.hands = self.pack, self.deal_pos, self.hands[:]
+        other.pack, other.deal_pos = self.pack, self.deal_pos
+        other.hands = [hand[:] for hand in self.hands]
         other.table = self.table[:]
         other.by_rank = [cards[:] for cards in self.by_rank]
         other.low, other.piles = self.low, self.piles[:]
@@ -107,13 +108,11 @@ class Core(CoreState):
         code = self.low
         if code < 0:
             code = self.low = low_code(by)
-        usable = usable_sums(code)
-        hand = self.hands[seat]
+        usable = _USABLE.get(code)
+        if usable is None:
+            usable = usable_sums(code)
         mandatory = self.mandatory
-        while hand:
-            low_bit = hand & -hand
-            card = low_bit.bit_length() - 1
-            hand ^= low_bit
+        for card in self.hands[seat]:
             rank = card >> 2
             sums = usable[rank]
             if not by[rank] and not sums:
@@ -145,14 +144,18 @@ class Core(CoreState):
         rank = card >> 2
         if self.caps:
             self.caps.clear()
-        self.hands[seat] ^= 1 << card
+        self.hands[seat].remove(card)
         self.played += 1
         self.played_ranks[rank] += 1
         if self.missed:
             self.missed = []
             self.missed_team = -1
-        if not mask:
-            self.trail(card, rank)
+        if not mask:  # a trail (R7)
+            self.table.append(card)
+            self.by_rank[rank].append(card)
+            if rank < 6 and self.low >= 0:
+                self.low += RANK_UNIT[rank]
+            self.last_trail = card
         elif self.capture(seat, card, rank, mask):
             return
         if self.played < self.per_packet:
@@ -161,14 +164,6 @@ class Core(CoreState):
             self.deal_packet()
         else:
             self.end_hand()
-
-    def trail(self, card: int, rank: int) -> None:
-        """Leave ``card`` on the table (R7)."""
-        self.table.append(card)
-        self.by_rank[rank].append(card)
-        if rank < 6 and self.low >= 0:
-            self.low += RANK_UNIT[rank]
-        self.last_trail = card
 
     def capture(self, seat: int, card: int, rank: int, mask: int) -> bool:
         """Take the cards of ``mask`` with ``card`` (R7-R9); return whether the game is won."""
@@ -281,7 +276,7 @@ class Core(CoreState):
     def reset_hand(self) -> None:
         """Empty everything a hand holds (R4)."""
         self.pack, self.deal_pos, self.packet = [], 0, -1
-        self.hands = [0] * self.seats
+        self.hands = [[] for _ in range(self.seats)]
         self.table, self.by_rank, self.low = [], [[] for _ in range(10)], 0
         self.piles, self.pile_counts = [0, 0], [0, 0]
         self.missed, self.missed_team, self.r10 = [], -1, []
@@ -307,10 +302,10 @@ class Core(CoreState):
         pos = self.deal_pos
         order = [(dealer + offset) % seats for offset in range(1, seats + 1)]
         for seat in order:
-            hand = 0
+            hand = pack[pos : pos + 5]
+            hand.sort()
             counts = [0] * 10
-            for card in pack[pos : pos + 5]:
-                hand |= 1 << card
+            for card in hand:
                 counts[card >> 2] += 1
             pos += 5
             self.hands[seat] = hand

@@ -61,7 +61,7 @@ class CoreState:
     packet: int
     pack: list[int]
     deal_pos: int
-    hands: list[int]
+    hands: list[list[int]]
     table: list[int]
     by_rank: list[list[int]]
     low: int
@@ -100,7 +100,7 @@ class CoreState:
         self.pack_seed, self.next_pack, self.packs = pack_seed, 0, packs
         self.dealer, self.hand_number, self.packet = dealer, -1, -1
         self.pack, self.deal_pos = [], 0
-        self.hands = [0] * seats
+        self.hands = [[] for _ in range(seats)]
         self.table, self.by_rank, self.low = [], [[] for _ in range(10)], 0
         self.piles, self.pile_counts, self.scores = [0, 0], [0, 0], [0, 0]
         self.turn, self.phase, self.last_trail = -1, WAITING, -1

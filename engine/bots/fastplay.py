@@ -24,14 +24,6 @@ WIN_VALUE: Final = counting.WIN_VALUE
 GIFT: Final = counting.GIFT
 
 
-def _bits(mask: int) -> int:
-    count = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
 def _margin(dealer_own: bool, own: int, other: int) -> float:
     """`odds.count_margin` (R11)."""
     return MARGINS[1 if dealer_own else 0][own if own < 40 else 40][other if other < 40 else 40]
@@ -42,17 +34,14 @@ class Seat:
 
     def __init__(self, core: Core, seat: int) -> None:
         unseen = [4 - count for count in core.played_ranks]
-        hand = core.hands[seat]
-        while hand:
-            low = hand & -hand
-            unseen[(low.bit_length() - 1) >> 2] -= 1
-            hand ^= low
+        for card in core.hands[seat]:
+            unseen[card >> 2] -= 1
         seats = core.seats
         held = 0
         for each in core.hands:
-            held += _bits(each)
+            held += len(each)
         if held > 1:
-            next_hand, caida_next = _bits(core.hands[(seat + 1) % seats]), True
+            next_hand, caida_next = len(core.hands[(seat + 1) % seats]), True
         elif core.deal_pos < len(core.pack):
             next_hand, caida_next = 5, False  # R9: the dealer's last card is safe from caída
         else:

@@ -59,7 +59,7 @@ def core_state(core: Core) -> tuple[Any, ...]:
         core._phase,
         core._winner,
         tuple(core.table),
-        [_bits(hand) for hand in core.hands],
+        [sorted(hand) for hand in core.hands],
         [_bits(pile) for pile in core.piles],
         core.last_trail,
         tuple(core.missed),

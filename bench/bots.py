@@ -18,7 +18,8 @@ samples, and the deals a decision plays out at the server's budget (its search s
 level's budget, on the process's CPU clock so the machine's load does not change it), median
 and mean, and per CPU-second (a search stops early once its choice is clear, or at its
 ``max_samples``: then the deals it needs, not the budget, bound them). Each level decides
-every position once untimed first: a server's workers are warm. The baseline runs this file's `compare_figures` on its own engine, in a child.
+every position once untimed first: a server's workers are warm. The baseline runs this
+file's `compare_figures` on its own engine, in a child.
 """
 
 from __future__ import annotations

@@ -25,7 +25,10 @@ from engine.corestate import (
     TAKE_MISSED,
     other_move,
 )
+from engine.determinize import played_cards, ronda_caida_events
 from engine.game import Game
+from engine.state import Hidden
+from engine.views import View
 
 Core = _core.Core
 
@@ -127,3 +130,45 @@ def core_of(game: Game, module: ModuleType | None = None) -> _core.Core:
     winner = game._winner
     core.winner = -1 if winner is None else 2 if winner == "draw" else int(winner)
     return core
+
+
+class Deals:
+    """The cores of one view's sampled deals (a search's playouts start from each).
+
+    Everything a deal does not change is read from the view once, into a first core built
+    as `Game.from_view` builds a game; each deal then copies it and lays its own hands and
+    stock, and what they decide: this packet's rondas and fours (R6), the R10 events of
+    this packet's caídas (`determinize.ronda_caida_events`). A test holds each to
+    ``core_of(Game.from_view(view, hidden))``.
+    """
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.first: _core.Core | None = None
+        self.played = played_cards(view)
+
+    def core(self, hidden: Hidden) -> _core.Core:
+        """Return the core of ``view`` with the hidden cards ``hidden``."""
+        if self.first is None:
+            self.first = core_of(Game.from_view(self.view, hidden))
+            return self.first.copy()
+        view = self.view
+        core = self.first.copy()
+        seats = view.rules.seats
+        dealt = {key: cards[:] for key, cards in self.played.items()}
+        for seat in range(seats):
+            own = seat == view.viewer and view.hand is not None
+            hand = sorted(view.hand if own and view.hand is not None else hidden.hands[seat])
+            core.hands[seat] = hand
+            current = dealt.setdefault((view.packet, seat), [])
+            current.extend(hand)
+            counts = [0] * 10
+            for card in current:
+                counts[card >> 2] += 1
+            core.ronda[seat] = counts.index(3) if 3 in counts else -1
+            core.four[seat] = counts.index(4) if 4 in counts else -1
+        core.pack = [-1] * (40 - len(hidden.stock)) + list(hidden.stock)
+        events, caught = ronda_caida_events(view, dealt)
+        core.r10 = events
+        core.ronda_caught = [(view.packet, seat) in caught for seat in range(seats)]
+        return core

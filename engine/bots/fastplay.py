@@ -18,7 +18,6 @@ from engine.bots.odds import MARGINS
 from engine.captures import RANK_UNIT
 from engine.core import Core
 from engine.corestate import ANNOUNCE, ANNOUNCE_MOVE, PLAY, TAKE_MISSED, other_move
-from engine.memo import keep
 
 WIN_VALUE: Final = counting.WIN_VALUE
 GIFT: Final = counting.GIFT
@@ -62,12 +61,18 @@ class Seat:
             code += len(core.by_rank[rank]) * RANK_UNIT[rank]
         self.code = code
         total = sum(unseen)
-        points, wins = counting._stakes(core.rules, self.other_score)
+        rules = core.rules
+        stakes = counting._STAKES.get((id(rules), self.other_score))
+        if stakes is None or stakes[0] is not rules:
+            points, wins = counting._stakes(rules, self.other_score)
+        else:
+            points, wins = stakes[1], stakes[2]
         self.points: tuple[int, ...] = points
         self.wins: tuple[bool, ...] = wins
         self.chances: tuple[float, ...] = counting._chances(total, next_hand)
         known = (*unseen, total, next_hand, self.other_pile, self.dealer_own)
-        self.known = counting._known_id(known, points, wins)
+        number = counting._KNOWN.get((*known, points, wins))
+        self.known = counting._known_id(known, points, wins) if number is None else number
 
     def risk(self, code: int, size: int, target: int, pile: int, other_pile: int) -> float:
         """`counting._reply_risk`: the expected value of the next player's best capture."""
@@ -102,7 +107,11 @@ class Seat:
             chance = chances[held]
             risk += none_yet * chance * value
             none_yet *= 1.0 - chance
-        return keep(counting._RISKS, key, risk, counting._RISKS_LIMIT)
+        risks = counting._RISKS
+        if len(risks) >= counting._RISKS_LIMIT:  # `memo.keep`, written out
+            risks.clear()
+        risks[key] = risk
+        return risk
 
     def appraise(self, card: int, mask: int) -> float:
         """`counting._appraise` of playing ``card`` taking ``mask`` (R7-R9, R11)."""

@@ -36,7 +36,7 @@ from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
 from engine.bots.routine import routine
 from engine.bots.sampling import evidence_of, sample_hidden
-from engine.bridge import core_of, move_of
+from engine.bridge import Deals, move_of
 from engine.core import Core
 from engine.game import Game
 from engine.phase import Phase
@@ -145,11 +145,12 @@ def search(
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
     values: list[list[float]] = [[] for _ in candidates]
     moves = [move_of(play) for play in candidates]
+    deals = Deals(view)
     live = list(range(len(candidates)))  # the candidates still played out (`race`)
     done = 0
     while done < limit and not budget.expired():
         hidden = sample_hidden(view, evidence, rng)
-        base = core_of(Game.from_view(view, hidden))  # the fast core plays it out
+        base = deals.core(hidden)  # the fast core plays it out
         deal: list[float] = []
         for index in live:
             if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished

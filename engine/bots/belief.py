@@ -36,10 +36,10 @@ import random
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, Play
-from engine.bots import Budget, register
 from engine.bots.counting import Position, own_plays, position_of, ranked_plays, without_gifts
 from engine.bots.deep import GAME_VALUE, LEVEL5, POINT_WEIGHT, SAMPLE_FACTOR, chance_of
 from engine.bots.partner import partner_ranked
+from engine.bots.registry import Budget, register
 from engine.bots.rest import key_of, known, rest_chance
 from engine.bots.routine import routine
 from engine.bots.search import (

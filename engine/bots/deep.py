@@ -32,7 +32,7 @@ from functools import lru_cache
 from math import comb
 
 from engine.actions import Action
-from engine.bots import Budget, register
+from engine.bots.registry import Budget, register
 from engine.bots.search import (
     Outcome,
     SearchSettings,

@@ -29,11 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import Action, Play
-from engine.bots import Budget, register
 from engine.bots.counting import WIN_VALUE, own_plays, position_of, ranked_plays, without_gifts
 from engine.bots.fastplay import play_out
 from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
+from engine.bots.registry import Budget, register
 from engine.bots.routine import routine
 from engine.bots.sampling import evidence_of, sample_hidden
 from engine.bridge import Deals, move_of

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from engine import Game, Phase
 from engine.bots import fastplay, playout
-from engine.bridge import CORE_KIND, action_of, core_of, move_of, pure_core
+from engine.bots.sampling import evidence_of, sample_hidden
+from engine.bridge import CORE_KIND, Deals, action_of, core_of, move_of, pure_core
 from engine.core import Core
 from engine.errors import InvalidOptions
 from engine.rules import OPTION_VALUES, PROFILES, check_options
@@ -154,3 +155,33 @@ def test_level3_playouts_move_as_on_a_game(
         game.apply(expected)
         core.apply(move_of(expected))
     assert core_state(core) == game_state(game)
+
+
+@settings(max_examples=20, deadline=None)
+@given(variants(), st.integers(0, 2**32), st.integers(0, 30))
+def test_a_sampled_deal_is_laid_as_a_game_built_from_the_view_would_be(
+    variant: tuple[str, dict[str, object]], seed: int, steps: int
+) -> None:
+    profile, options = variant
+    game = Game.new(profile, options, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_actions()
+        if game.phase is not Phase.PLAY or not legal:
+            return
+        game.apply(rng.choice(legal))
+    if game.phase is not Phase.PLAY or game.turn is None:
+        return
+    view = game.view(game.turn)
+    evidence = evidence_of(view, declined=True)
+    deals = Deals(view)
+    for _ in range(4):
+        hidden = sample_hidden(view, evidence, rng)
+        laid, built = deals.core(hidden), core_of(Game.from_view(view, hidden))
+        assert core_state(laid) == core_state(built)
+        assert (laid.ronda, laid.four, laid.ronda_caught) == (
+            built.ronda,
+            built.four,
+            built.ronda_caught,
+        )
+        assert laid.pack[laid.deal_pos :] == built.pack[built.deal_pos :]

@@ -18,9 +18,19 @@ from engine.bots.odds import MARGINS
 from engine.captures import RANK_UNIT
 from engine.core import Core
 from engine.corestate import ANNOUNCE, ANNOUNCE_MOVE, PLAY, TAKE_MISSED, other_move
+from engine.rules import Rules
 
 WIN_VALUE: Final = counting.WIN_VALUE
 GIFT: Final = counting.GIFT
+#: counting's memos, the very same dicts (filled and read by both; never rebound there)
+_RISKS: Final[dict[tuple[int, int, int, int, int, int], float]] = counting._RISKS
+_KNOWN: Final[dict[tuple[object, ...], int]] = counting._KNOWN
+_STAKES: Final[dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[bool, ...]]]] = (
+    counting._STAKES
+)
+_RISKS_LIMIT: Final = counting._RISKS_LIMIT
+#: `counting._chances` by unseen total and next hand (at most 41 x 6 entries)
+_CHANCES: Final[dict[int, tuple[float, ...]]] = {}
 
 
 def _margin(dealer_own: bool, own: int, other: int) -> float:
@@ -62,16 +72,19 @@ class Seat:
         self.code = code
         total = sum(unseen)
         rules = core.rules
-        stakes = counting._STAKES.get((id(rules), self.other_score))
+        stakes = _STAKES.get((id(rules), self.other_score))
         if stakes is None or stakes[0] is not rules:
             points, wins = counting._stakes(rules, self.other_score)
         else:
             points, wins = stakes[1], stakes[2]
         self.points: tuple[int, ...] = points
         self.wins: tuple[bool, ...] = wins
-        self.chances: tuple[float, ...] = counting._chances(total, next_hand)
+        chances = _CHANCES.get(total * 64 + next_hand)
+        if chances is None:
+            chances = _CHANCES[total * 64 + next_hand] = counting._chances(total, next_hand)
+        self.chances: tuple[float, ...] = chances
         known = (*unseen, total, next_hand, self.other_pile, self.dealer_own)
-        number = counting._KNOWN.get((*known, points, wins))
+        number = _KNOWN.get((*known, points, wins))
         self.known = counting._known_id(known, points, wins) if number is None else number
 
     def risk(self, code: int, size: int, target: int, pile: int, other_pile: int) -> float:
@@ -80,7 +93,7 @@ class Seat:
             return 0.0
         target_rank = target >> 2 if target >= 0 else -1
         key = (self.known, code, size, target_rank, pile, other_pile)
-        known = counting._RISKS.get(key)
+        known = _RISKS.get(key)
         if known is not None:
             return known
         margins = MARGINS[1 if self.dealer_own else 0][pile if pile < 40 else 40]
@@ -107,8 +120,8 @@ class Seat:
             chance = chances[held]
             risk += none_yet * chance * value
             none_yet *= 1.0 - chance
-        risks = counting._RISKS
-        if len(risks) >= counting._RISKS_LIMIT:  # `memo.keep`, written out
+        risks = _RISKS
+        if len(risks) >= _RISKS_LIMIT:  # `memo.keep`, written out
             risks.clear()
         risks[key] = risk
         return risk

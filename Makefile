@@ -28,13 +28,17 @@ $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
 	@$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml requirements.lock | $(BIN)/python
+# The fast core that setup.py compiles with mypyc (in place, by `pip install -e .`): an edit
+# to one of them reinstalls, so no stale build shadows the source.
+CORE_SRC := setup.py engine/core.py engine/corecaps.py engine/corestate.py engine/bots/fastplay.py
+
+$(STAMP): pyproject.toml requirements.lock $(CORE_SRC) | $(BIN)/python
 	$(PIP) --upgrade pip
 	$(PIP) -c requirements.lock -e '.[dev]'
 	@touch $@ $(RUN_STAMP)
 
 # Quiet: pip's output goes to a log that is shown only if the install fails.
-$(RUN_STAMP): pyproject.toml requirements.lock | $(BIN)/python
+$(RUN_STAMP): pyproject.toml requirements.lock $(CORE_SRC) | $(BIN)/python
 	@echo "setting up .venv (the server's packages only)..."
 	@$(PIP) -c requirements.lock -e . >$(VENV)/pip-run.log 2>&1 || { cat $(VENV)/pip-run.log; exit 1; }
 	@touch $@

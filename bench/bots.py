@@ -11,6 +11,15 @@ up in its worker pool within their own budgets, `server.bots`), from the server'
 by ``--tables`` tables at once (each asks its next decision when its last is answered), and
 the time is wall time from the request to the answer: queueing for a worker included. The
 pool is started before the clock runs (a server's is warm).
+
+``--compare``: the searching levels side by side with a baseline tree (``--baseline PATH``,
+else ``git archive main``), in alternated rounds, as ratios: CPU per decision at fixed
+samples, and the deals a decision plays out at the server's budget (its search share of the
+level's budget, on the process's CPU clock so the machine's load does not change it), median
+and mean, and per CPU-second (a search stops early once its choice is clear, or at its
+``max_samples``: then the deals it needs, not the budget, bound them). Each level decides
+every position once untimed first: a server's workers are warm. The baseline runs this
+file's `compare_figures` on its own engine, in a child.
 """
 
 from __future__ import annotations
@@ -21,13 +30,16 @@ import json
 import math
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from engine import Game, Phase, Play
 from engine.bots import Budget, choose, levels
 from engine.rules import PROFILES
 from engine.views import View
-from server.bots import INLINE_MAX_LEVEL, BotRunner, budget_of
+from server.bots import INLINE_MAX_LEVEL, SEARCH_SHARE, BotRunner, budget_of
 from server.config import Settings
 
 Position = tuple[View, tuple[Play, ...]]
@@ -141,6 +153,115 @@ def measure_served(
     }
 
 
+def compare_figures(
+    profile: str, count: int, samples: int, chosen: tuple[int, ...]
+) -> dict[str, dict[str, float]]:
+    """Return, per level, CPU ms per decision at ``samples``, and the deals played out per
+    decision at the server's budget (`SEARCH_SHARE` of it, on the CPU clock)."""
+    from engine.bots import search as searching
+
+    decisions = positions(profile, count)
+    dealt = [0]  # deals per decision (the first counts those at fixed samples)
+    sample = vars(searching)["sample_hidden"]
+
+    def counted(*args: object) -> object:
+        dealt[-1] += 1
+        return sample(*args)
+
+    vars(searching)["sample_hidden"] = counted
+    figures: dict[str, dict[str, float]] = {}
+    try:
+        for level in chosen:
+            for index, (view, legal) in enumerate(decisions):  # warm, as a server's workers are
+                choose(level, view, legal, random.Random(index), Budget(samples=samples))
+            start = time.process_time()
+            for index, (view, legal) in enumerate(decisions):
+                choose(level, view, legal, random.Random(index), Budget(samples=samples))
+            cpu_ms = 1000 * (time.process_time() - start) / len(decisions)
+            share = SEARCH_SHARE * budget_of(level, Settings().bot_budget_s)
+            start = time.process_time()
+            for index, (view, legal) in enumerate(decisions):
+                dealt.append(0)
+                deadline = time.process_time() + share
+                budget = Budget(deadline=deadline, clock=time.process_time)
+                choose(level, view, legal, random.Random(index), budget)
+            deals = dealt[-len(decisions) :]
+            figures[str(level)] = {
+                "cpu_ms": cpu_ms,
+                "deals_median": statistics.median(deals),
+                "deals_mean": statistics.fmean(deals),
+                "deals_per_cpu_s": sum(deals) / (time.process_time() - start),
+            }
+    finally:
+        vars(searching)["sample_hidden"] = sample
+    return figures
+
+
+_CHILD = (
+    "import importlib.util, json, sys; sys.path.insert(0, sys.argv[1])"
+    "\nspec = importlib.util.spec_from_file_location('bench_bots_probe', sys.argv[2])"
+    "\nprobe = importlib.util.module_from_spec(spec); spec.loader.exec_module(probe)"
+    "\nlevels = tuple(int(level) for level in sys.argv[6].split(','))"
+    "\nprint(json.dumps(probe.compare_figures(sys.argv[3], int(sys.argv[4]), int(sys.argv[5]),"
+    " levels)))"
+)
+
+
+def compare(
+    tree: Path, profile: str, count: int, samples: int, chosen: tuple[int, ...], rounds: int
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Return ``compare_figures`` of the baseline ``tree`` (``main``) and of this tree
+    (``now``), each averaged over ``rounds`` alternated runs."""
+    levels_arg = ",".join(map(str, chosen))
+    runs: dict[str, list[dict[str, dict[str, float]]]] = {"main": [], "now": []}
+    for _ in range(rounds):
+        argv = [sys.executable, "-c", _CHILD, str(tree), __file__, profile, str(count)]
+        argv += [str(samples), levels_arg]
+        child = subprocess.run(argv, check=False, capture_output=True, text=True)
+        if child.returncode != 0:
+            raise RuntimeError(f"the baseline's bench failed:\n{child.stderr}")
+        runs["main"].append(json.loads(child.stdout))
+        runs["now"].append(compare_figures(profile, count, samples, chosen))
+    return {
+        name: {
+            level: {key: statistics.fmean(run[level][key] for run in done) for key in row}
+            for level, row in done[0].items()
+        }
+        for name, done in runs.items()
+    }
+
+
+def _print_compare(args: argparse.Namespace, chosen: tuple[int, ...]) -> int:
+    from bench.engine import baseline_tree  # not needed by a baseline's child process
+    from engine.bridge import CORE_KIND
+
+    searching = tuple(level for level in chosen if level > INLINE_MAX_LEVEL)
+    with baseline_tree(args) as tree:
+        if tree is None:
+            print("bench bots --compare: no baseline (git archive main failed; --baseline PATH)")
+            return 2
+        result = compare(tree, args.profile, args.positions, args.samples, searching, args.rounds)
+    if args.json:
+        print(json.dumps({"profile": args.profile, "core": CORE_KIND, **result}))
+        return 0
+    print(
+        f"bots, main vs now ({CORE_KIND} core), {args.positions} plays, {args.profile}, "
+        f"{args.rounds} alternated rounds; CPU at {args.samples} samples, deals at the "
+        "server's budget (CPU clock)"
+    )
+    for level in map(str, searching):
+        main, now = result["main"][level], result["now"][level]
+        deals = now["deals_median"] / max(main["deals_median"], 1)
+        print(
+            f"level {level}: CPU/decision {main['cpu_ms']:.1f} -> {now['cpu_ms']:.1f} ms "
+            f"({now['cpu_ms'] / main['cpu_ms']:.2f}x)  median deals {main['deals_median']:.0f}"
+            f" -> {now['deals_median']:.0f} ({deals:.2f}x)"
+            f"  mean deals {main['deals_mean']:.1f} -> {now['deals_mean']:.1f}"
+            f"  deals/CPU-s {main['deals_per_cpu_s']:.0f} -> {now['deals_per_cpu_s']:.0f}"
+        )
+    return 0
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Describe the command line (see the module docstring)."""
     parser.add_argument("--profile", default="pagat-4p", choices=PROFILES)
@@ -154,11 +275,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--tables", type=int, default=2, help="as served: tables asking at once")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--compare", action="store_true", help="main vs now, as ratios")
+    parser.add_argument("--baseline", type=Path, help="--compare: the tree (default: main)")
+    parser.add_argument("--no-baseline", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=2, help="--compare: alternated rounds")
 
 
 def run(args: argparse.Namespace) -> int:
     """Time every chosen level and print the figures."""
     chosen = tuple(int(text) for text in args.levels.split(",") if text) or levels()
+    if args.compare:
+        return _print_compare(args, chosen)
     if args.as_served:
         served = measure_served(args.profile, args.positions, chosen, args.tables)
         if args.json:

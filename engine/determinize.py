@@ -7,18 +7,15 @@ hand gives the piles, the R10 ronda-caída events and the packet hands played so
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from engine.cards import RANKS
 from engine.errors import EngineError
 from engine.phase import Phase
-from engine.state import Hidden
+from engine.state import GameState, Hidden
 from engine.views import View
 
-if TYPE_CHECKING:
-    from engine.game import Game
-
-G = TypeVar("G", bound="Game")
+G = TypeVar("G", bound=GameState)
 
 
 def _rank_with(count: int, cards: list[int]) -> int:
@@ -144,7 +141,7 @@ def ronda_caida_events(
     return events, caught
 
 
-def _rebuild_r10(game: Game, view: View, dealt: dict[tuple[int, int], list[int]]) -> None:
+def _rebuild_r10(game: GameState, view: View, dealt: dict[tuple[int, int], list[int]]) -> None:
     """Recompute the R10 events of the hand from its caídas and the packet hands."""
     events, caught = ronda_caida_events(view, dealt)
     game._r10.extend(events)

@@ -100,29 +100,6 @@ class Flow(Legal):
             if not self._rule_misdeal(pack, events):
                 return
 
-    def _reset_hand(self) -> None:
-        self._pack = []
-        self._deal_pos = 0
-        self.packet = -1
-        for hand in self._hands:
-            hand.clear()
-        self._table = []
-        self._by_rank = [[] for _ in range(10)]
-        self._low = 0
-        self._piles = [[], []]
-        self._missed = []
-        self._missed_team = -1
-        self._r10 = []
-        self._claims_ended = [False, False]
-        self._claims_made = []
-        self._hand_rondas = []
-        self._history = []
-        self._discarded = []
-        self._last_trail = -1
-        self._announced = []
-        self._cuarenta = None
-        self._played_in_packet = 0
-
     def _misdeal(self, reason: str, events: list[Event]) -> None:
         if self._rule_misdeal(reason, events):
             self._start_hand(events)

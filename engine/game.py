@@ -23,6 +23,7 @@ from engine.actions import (
 )
 from engine.captures import RANK_UNIT, missed_cards
 from engine.cards import RANKS
+from engine.determinize import game_from_view
 from engine.errors import IllegalAction
 from engine.events import (
     Announced,
@@ -160,8 +161,6 @@ class Game(Flow):
         For bots' sampling: the result plays the rest of the hand out like a real game (it
         waits for a pack when the hand ends). See `engine.determinize`.
         """
-        from engine.determinize import game_from_view
-
         return game_from_view(cls, view, hidden)
 
     def copy(self) -> Game:

@@ -34,7 +34,9 @@ class Hidden:
     stock: tuple[int, ...]
 
 
-def _how(start: str, copy: str = "share", key: str | None = "") -> dict[str, str | None]:
+def _how(
+    start: str, copy: str = "share", key: str | None = "", hand: str | None = None
+) -> dict[str, str | None]:
     """A `GameState` field's metadata: how it starts, how `copy` copies it, how it is compared.
 
     ``start`` is its value in a blank state, an expression over `GameState._init_state`'s
@@ -42,11 +44,14 @@ def _how(start: str, copy: str = "share", key: str | None = "") -> dict[str, str
     changed), ``list`` (a list of values), ``lists`` (a list of lists), ``cache`` (a copy starts
     it empty). ``key``, its form in the fingerprint: ``value``, ``tuple``, ``tuples``, ``items``
     (a dict), None (derived or a cache: left out), or "" for the one its copy implies.
+    ``hand``: its value when a hand starts (`_reset_hand`: "start" for ``start``), None for a
+    field a hand does not reset.
     """
     if copy not in _COPY_FORMS:
         raise ValueError(f"unknown copy kind {copy!r}")
     implied = {"share": "value", "list": "tuple", "lists": "tuples", "cache": None}[copy]
-    return {"start": start, "copy": copy, "key": implied if key == "" else key}
+    reset = start if hand == "start" else hand
+    return {"start": start, "copy": copy, "key": implied if key == "" else key, "hand": reset}
 
 
 #: How a field of each copy kind is copied into ``other`` (the generated `_copy_state_into`).
@@ -70,8 +75,9 @@ class GameState:
     """Every field of a game; see `engine.game.Game` for what they mean in play.
 
     The fields below are the one list of them: the slots, the blank state (`_init_state`), the
-    copy (`_copy_state_into`) and the fingerprint are generated from it at import time (plain
-    straight-line functions, as fast as written out), so a new field is one line here.
+    copy (`_copy_state_into`), the fingerprint and the reset of a new hand (`_reset_hand`) are
+    generated from it at import time (plain straight-line functions, as fast as written out),
+    so a new field is one line here.
     """
 
     rules: Rules = field(metadata=_how("rules"))
@@ -85,43 +91,47 @@ class GameState:
     dealer: int = field(metadata=_how("dealer"))
     first_dealer: int = field(metadata=_how("dealer"))
     hand_number: int = field(metadata=_how("-1"))
-    packet: int = field(metadata=_how("-1"))
+    packet: int = field(metadata=_how("-1", hand="start"))
     #: never changed: a hand's pack is replaced, not changed
-    _pack: list[int] = field(metadata=_how("[]", key="tuple"))
-    _deal_pos: int = field(metadata=_how("0"))
-    _hands: list[list[int]] = field(metadata=_how("[[] for _ in range(seats)]", "lists"))
+    _pack: list[int] = field(metadata=_how("[]", key="tuple", hand="start"))
+    _deal_pos: int = field(metadata=_how("0", hand="start"))
+    _hands: list[list[int]] = field(
+        metadata=_how("[[] for _ in range(seats)]", "lists", hand="start")
+    )
     _packet_hands: list[tuple[int, ...]] = field(
         metadata=_how("[() for _ in range(seats)]", "list")
     )
     _ronda: list[int] = field(metadata=_how("[-1] * seats", "list"))
     _four: list[int] = field(metadata=_how("[-1] * seats", "list"))
     _ronda_caught: list[bool] = field(metadata=_how("[False] * seats", "list"))
-    _table: list[int] = field(metadata=_how("[]", "list"))
-    _by_rank: list[list[int]] = field(metadata=_how("[[] for _ in range(10)]", "lists"))
+    _table: list[int] = field(metadata=_how("[]", "list", hand="start"))
+    _by_rank: list[list[int]] = field(
+        metadata=_how("[[] for _ in range(10)]", "lists", hand="start")
+    )
     #: `_by_rank`'s counts of A-6 in base 5 (`engine.captures.low_code`), kept up to date by
     #: every change of the table; -1 until known (a table laid from outside, as by
     #: `engine.determinize`, after `_init_state`), and then derived on first use.
-    _low: int = field(metadata=_how("-1", key=None))
-    _piles: list[list[int]] = field(metadata=_how("[[], []]", "lists"))
+    _low: int = field(metadata=_how("-1", key=None, hand="0"))
+    _piles: list[list[int]] = field(metadata=_how("[[], []]", "lists", hand="start"))
     _scores: list[int] = field(metadata=_how("[0, 0]", "list"))
     _turn: int | None = field(metadata=_how("None"))
     _phase: Phase = field(metadata=_how("Phase.WAITING"))
-    _last_trail: int = field(metadata=_how("-1"))
-    _missed: list[int] = field(metadata=_how("[]", "list"))
-    _missed_team: int = field(metadata=_how("-1"))
-    _r10: list[tuple[int, int]] = field(metadata=_how("[]", "list"))
-    _claims_ended: list[bool] = field(metadata=_how("[False, False]", "list"))
-    _claims_made: list[tuple[int, str, bool]] = field(metadata=_how("[]", "list"))
+    _last_trail: int = field(metadata=_how("-1", hand="start"))
+    _missed: list[int] = field(metadata=_how("[]", "list", hand="start"))
+    _missed_team: int = field(metadata=_how("-1", hand="start"))
+    _r10: list[tuple[int, int]] = field(metadata=_how("[]", "list", hand="start"))
+    _claims_ended: list[bool] = field(metadata=_how("[False, False]", "list", hand="start"))
+    _claims_made: list[tuple[int, str, bool]] = field(metadata=_how("[]", "list", hand="start"))
     _announce_queue: list[int] = field(metadata=_how("[]", "list"))
-    _announced: list[tuple[int, str]] = field(metadata=_how("[]", "list"))
-    _hand_rondas: list[tuple[int, int, int]] = field(metadata=_how("[]", "list"))
-    _cuarenta: tuple[int, tuple[int, ...]] | None = field(metadata=_how("None"))
-    _history: list[HistoryEntry] = field(metadata=_how("[]", "list"))
-    _played_in_packet: int = field(metadata=_how("0"))
+    _announced: list[tuple[int, str]] = field(metadata=_how("[]", "list", hand="start"))
+    _hand_rondas: list[tuple[int, int, int]] = field(metadata=_how("[]", "list", hand="start"))
+    _cuarenta: tuple[int, tuple[int, ...]] | None = field(metadata=_how("None", hand="start"))
+    _history: list[HistoryEntry] = field(metadata=_how("[]", "list", hand="start"))
+    _played_in_packet: int = field(metadata=_how("0", hand="start"))
     _winner: int | str | None = field(metadata=_how("None"))
     _counted: list[tuple[int, tuple[int, int]]] = field(metadata=_how("[]", "list"))
     _actions: list[Action] = field(metadata=_how("[]", "list"))
-    _discarded: list[int] = field(metadata=_how("[]", "list"))
+    _discarded: list[int] = field(metadata=_how("[]", "list", hand="start"))
     #: the captures listed for this very state, per played rank (`engine.legal`)
     _caps: dict[int, Any] = field(metadata=_how("{}", "cache"))
     start_events: tuple[Any, ...] = field(metadata=_how("()", key=None))
@@ -140,6 +150,8 @@ class GameState:
         ) -> None: ...
 
         def _copy_state_into(self, other: GameState) -> None: ...
+
+        def _reset_hand(self) -> None: ...
 
         def fingerprint(self) -> tuple[Any, ...]: ...
 
@@ -240,11 +252,13 @@ _GENERATED_DOCS: Final = {
     "_copy_state_into": "Fill ``other`` with a copy of this state (lists copied, values shared).",
     "fingerprint": "Return every field of the state as nested tuples (equal states, equal"
     " fingerprints); derived fields and caches are left out.",
+    "_reset_hand": "Empty everything a hand holds (R4): each field at its ``hand`` value.",
 }
 
 
 def _generated(cls: type[GameState]) -> dict[str, Any]:
-    """Write `_init_state`, `_copy_state_into` and `fingerprint` from ``cls``'s fields."""
+    """Write `_init_state`, `_copy_state_into`, `fingerprint` and `_reset_hand` from ``cls``'s
+    fields."""
     forms = [(each.name, each.metadata) for each in fields(cls)]
     for name, meta in forms:
         if "copy" not in meta:
@@ -252,6 +266,7 @@ def _generated(cls: type[GameState]) -> dict[str, Any]:
     init = [f"    self.{name} = {meta['start']}" for name, meta in forms]
     copy = [f"    other.{name} = {_COPY_FORMS[meta['copy']].format(name)}" for name, meta in forms]
     keys = [_KEY_FORMS[meta["key"]].format(name) for name, meta in forms if meta["key"]]
+    reset = [f"    self.{name} = {meta['hand']}" for name, meta in forms if meta["hand"]]
     source = "\n".join(
         [
             "def _init_state(self, rules, options, pack_seed, packs, dealer, draw_start,"
@@ -262,6 +277,9 @@ def _generated(cls: type[GameState]) -> dict[str, Any]:
             *copy,
             "def fingerprint(self):",
             "    return (" + ", ".join(keys) + ",)",
+            "def _reset_hand(self):",
+            "    seats = self.rules.seats",
+            *reset,
         ]
     )
     namespace: dict[str, Any] = {"Phase": Phase}

@@ -10,15 +10,12 @@ the cards still to be dealt, who announced ronda this packet.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from engine.events import Announced, Event, PacketDealt
+from engine.legal import Legal  # a game's state and legal actions: all a view reads
 from engine.memo import keep
 from engine.phase import Phase
 from engine.rules import Rules
-
-if TYPE_CHECKING:
-    from engine.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +96,7 @@ def _seen_play(entry: tuple[int, int, int, tuple[int, ...], bool]) -> SeenPlay:
     return seen
 
 
-def own_hand(game: Game, viewer: int | None) -> tuple[int, ...] | None:
+def own_hand(game: Legal, viewer: int | None) -> tuple[int, ...] | None:
     """The only hand ``viewer`` may see: its own (None for a spectator).
 
     A seat's view is the spectator's view plus this hand (and ``viewer``): a server that sends
@@ -110,13 +107,13 @@ def own_hand(game: Game, viewer: int | None) -> tuple[int, ...] | None:
     return game.hand(viewer)
 
 
-def seen_history(game: Game, start: int = 0) -> tuple[SeenPlay, ...]:
+def seen_history(game: Legal, start: int = 0) -> tuple[SeenPlay, ...]:
     """The hand's public history (``View.history``) from entry ``start`` on: a server that
     keeps what it has already sent asks only for the entries after it."""
     return tuple(map(_seen_play, game._history[start:]))
 
 
-def view_of(game: Game, viewer: int | None, with_history: bool = True) -> View:
+def view_of(game: Legal, viewer: int | None, with_history: bool = True) -> View:
     """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator); without the
     hand's history (empty) when the caller takes it from `seen_history`."""
     seats = game.rules.seats

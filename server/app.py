@@ -18,6 +18,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.frames import CloseCode
 
+from engine.bridge import CORE_KIND
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.club_routes import ClubRoutes
@@ -139,7 +140,7 @@ class TableServer:
             server_header="cuarenta",
         )
         self._lag_task = asyncio.create_task(self._measure_lag())
-        log.info("listening", url=self.url)
+        log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
 
     @property
     def port(self) -> int:

@@ -11,32 +11,11 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from engine.actions import Action
+from engine.bots.registry import LEVELS, Budget, Policy, register
 from engine.errors import EngineError
 from engine.views import View
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much a searching bot may spend: samples, and/or a deadline on a given clock."""
-
-    samples: int | None = None
-    deadline: float | None = None
-    clock: Callable[[], float] | None = None
-
-    def expired(self) -> bool:
-        """Tell whether the deadline has passed (never, without a deadline and a clock)."""
-        if self.deadline is None or self.clock is None:
-            return False
-        return self.clock() >= self.deadline
-
-
-Policy = Callable[[View, tuple[Action, ...], random.Random, Budget], Action | None]
-
-LEVELS: dict[int, Policy] = {}
 
 #: modules that register further levels when imported (added by their authors).
 _PLUGINS: tuple[str, ...] = (
@@ -45,16 +24,6 @@ _PLUGINS: tuple[str, ...] = (
     "engine.bots.deep",
     "engine.bots.belief",
 )
-
-
-def register(level: int) -> Callable[[Policy], Policy]:
-    """Register a policy as bot ``level`` (a decorator)."""
-
-    def decorate(policy: Policy) -> Policy:
-        LEVELS[level] = policy
-        return policy
-
-    return decorate
 
 
 def levels() -> tuple[int, ...]:

@@ -36,13 +36,14 @@ import random
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, Play
-from engine.bots import Budget, register
 from engine.bots.counting import Position, own_plays, position_of, ranked_plays, without_gifts
 from engine.bots.deep import GAME_VALUE, LEVEL5, POINT_WEIGHT, SAMPLE_FACTOR, chance_of
 from engine.bots.partner import partner_ranked
+from engine.bots.registry import Budget, register
 from engine.bots.rest import key_of, known, rest_chance
 from engine.bots.routine import routine
 from engine.bots.search import (
+    Outcome,
     SearchSettings,
     clearly_better,
     margins_of,
@@ -51,7 +52,6 @@ from engine.bots.search import (
     search,
 )
 from engine.captures import can_capture, captures
-from engine.game import Game
 from engine.phase import Phase
 from engine.state import Hidden
 from engine.views import View
@@ -221,7 +221,7 @@ def deal_weight(view: View, pasts: list[PastPlay], hidden: Hidden) -> float:
     return weight
 
 
-def rest_value(game: Game, team: int) -> float:
+def rest_value(game: Outcome, team: int) -> float:
     """Return a playout's worth as level 5 reckons it (`deep.win_value`), but where the playout
     stopped at a packet's deal mid-hand, the chance of winning from what the rest of the hand
     brought in self-play (`rest`), not from an even split of the cards left."""

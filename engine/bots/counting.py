@@ -25,8 +25,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine.actions import Action, Play
-from engine.bots import Budget, register
 from engine.bots.odds import MARGINS, chance_holds, count_margin
+from engine.bots.registry import Budget, register
 from engine.bots.routine import routine
 from engine.captures import RANK_UNIT, SUM_PARTS, table_code
 from engine.memo import keep

@@ -32,10 +32,15 @@ from functools import lru_cache
 from math import comb
 
 from engine.actions import Action
-from engine.bots import Budget, register
-from engine.bots.search import SearchSettings, decide, points_and_count, scores_with_awards
+from engine.bots.registry import Budget, register
+from engine.bots.search import (
+    Outcome,
+    SearchSettings,
+    decide,
+    points_and_count,
+    scores_with_awards,
+)
 from engine.bots.winchance import win_chance
-from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import count_points
 from engine.views import View
@@ -90,7 +95,7 @@ def expected_chance(
     return total
 
 
-def chance_of(game: Game, team: int) -> float:
+def chance_of(game: Outcome, team: int) -> float:
     """Return the chance ``team`` wins the game from where a playout stopped (see above)."""
     rules = game.rules
     if game._phase is Phase.FINISHED:
@@ -116,7 +121,7 @@ def chance_of(game: Game, team: int) -> float:
     )
 
 
-def win_value(game: Game, team: int) -> float:
+def win_value(game: Outcome, team: int) -> float:
     """Return a playout's worth: the chance of winning the game, in points, plus a little."""
     return GAME_VALUE * chance_of(game, team) + POINT_WEIGHT * points_and_count(game, team)
 

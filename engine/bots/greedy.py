@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action, Announce, Claim, Play, TakeMissed
-from engine.bots import Budget, register
 from engine.bots.claims import entitled_claims
+from engine.bots.registry import Budget, register
 from engine.phase import Phase
 from engine.scoring import play_points
 from engine.views import View

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action
-from engine.bots import Budget, register
+from engine.bots.registry import Budget, register
 from engine.views import View
 
 

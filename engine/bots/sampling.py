@@ -45,6 +45,7 @@ class Evidence:
     no_four: bool  # nobody holds four of a rank this packet
     forbidden: tuple[frozenset[int], ...]  # ranks a seat cannot hold now
     declined: tuple[frozenset[int], ...]  # ranks a seat probably does not hold (how it played)
+    unseen: tuple[int, ...] = ()  # the cards the viewer cannot place (`View.unseen`)
 
 
 def _could_capture_at_trails(view: View) -> list[set[int]]:
@@ -114,7 +115,22 @@ def evidence_of(view: View, declined: bool = False) -> Evidence:
         no_four,
         forbidden,
         tuple(frozenset(ranks) for ranks in unlikely),
+        view.unseen(),
     )
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does: the same walk and
+    the same draws (an index below n is ``getrandbits(n.bit_length())``, drawn again while
+    it is n or more, as `engine.flow.shuffled_pack`), without a method call per item."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _counts(cards: list[int]) -> list[int]:
@@ -148,14 +164,14 @@ def _seed_ronda(evidence: Evidence, seat: int, pool: list[int], rng: random.Rand
         return []
     rank, need = rng.choice(options)
     cards = [card for card in pool if card >> 2 == rank]
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     return cards[:need]
 
 
 def _deal_once(view: View, evidence: Evidence, rng: random.Random) -> list[list[int]]:
     seats = view.rules.seats
-    pool = list(view.unseen())
-    rng.shuffle(pool)
+    pool = list(evidence.unseen or view.unseen())
+    shuffle(pool, rng)
     hands: list[list[int]] = [[] for _ in range(seats)]
     others = [seat for seat in range(seats) if seat != view.viewer]
     # constrained seats first: a ronda announcer gets its three, then forbidden ranks are avoided

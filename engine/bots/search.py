@@ -29,13 +29,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import Action, Play
-from engine.bots import Budget, register
 from engine.bots.counting import WIN_VALUE, own_plays, position_of, ranked_plays, without_gifts
+from engine.bots.fastplay import play_out
 from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
-from engine.bots.playout import play_out
+from engine.bots.registry import Budget, register
 from engine.bots.routine import routine
 from engine.bots.sampling import evidence_of, sample_hidden
+from engine.bridge import Deals, move_of
+from engine.core import Core
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import count_points
@@ -81,10 +83,12 @@ LEVEL4 = SearchSettings(
     whole_hand=False,
 )
 
-Evaluate = Callable[[Game, int], float]
+#: what a playout's end is read as: a fast core (a search's playouts), or a `Game` (others)
+Outcome = Core | Game
+Evaluate = Callable[[Outcome, int], float]
 
 
-def points_and_count(game: Game, team: int) -> float:
+def points_and_count(game: Outcome, team: int) -> float:
     """Return the team's score margin plus its expected count margin (R11) and R10 awards."""
     scores = game._scores
     value = float(scores[team] - scores[1 - team])
@@ -98,7 +102,7 @@ def points_and_count(game: Game, team: int) -> float:
     return float(due[team] - due[1 - team] + count[team] - count[1 - team])
 
 
-def scores_with_awards(game: Game) -> tuple[int, int]:
+def scores_with_awards(game: Outcome) -> tuple[int, int]:
     """Return the scores once the R10 awards still due are claimed (bots claim them all):
     each adds 10 while its team is below 30, checked claim by claim (R10)."""
     scores = list(game._scores)
@@ -140,17 +144,19 @@ def search(
     evidence = evidence_of(view, settings.declined)
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
     values: list[list[float]] = [[] for _ in candidates]
+    moves = [move_of(play) for play in candidates]
+    deals = Deals(view)
     live = list(range(len(candidates)))  # the candidates still played out (`race`)
     done = 0
     while done < limit and not budget.expired():
         hidden = sample_hidden(view, evidence, rng)
-        base = Game.from_view(view, hidden)
+        base = deals.core(hidden)  # the fast core plays it out
         deal: list[float] = []
         for index in live:
             if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
                 return values
             game = base.copy()
-            game.apply(candidates[index])
+            game.apply(moves[index])
             play_out(game, settings.whole_hand)
             deal.append(evaluate(game, team))
         for index, value in zip(live, deal, strict=True):

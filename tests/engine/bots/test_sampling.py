@@ -87,3 +87,16 @@ def test_level_5_believes_a_seat_that_trailed_could_not_capture_R7() -> None:
         return sum(1 for hand in hands if _counts(hand)[2])
 
     assert threes_dealt_to_seat_0(believed) < threes_dealt_to_seat_0(evidence_of(view)) / 2
+
+
+def test_the_samplers_shuffle_draws_exactly_as_random_shuffle() -> None:
+    from engine.bots.sampling import shuffle
+
+    for seed in range(50):
+        for size in (0, 1, 2, 7, 23, 40):
+            mine, theirs = list(range(size)), list(range(size))
+            ours, reference = random.Random(seed), random.Random(seed)
+            shuffle(mine, ours)
+            reference.shuffle(theirs)
+            assert mine == theirs
+            assert ours.random() == reference.random()  # the same draws were consumed

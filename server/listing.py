@@ -213,14 +213,22 @@ class Listing:
 
 
 def summary(referee: Referee) -> dict[str, Any]:
-    """What the lobby shows of a table: public information only (a spectator's)."""
+    """What the lobby shows of a table: public information only (a spectator's).
+
+    ``join`` is the join key of a public table still waiting for players with a chair free: its
+    host listed it so strangers take the chair (the lobby's Sit button). A club's table, one being
+    played, or a full one never shows it.
+    """
     game = referee.game
+    free = any(seat.occupant == "empty" for seat in referee.seats)
+    offered = referee.public and not referee.keys.get("club") and referee.stage == "lobby" and free
     return {
         "table": referee.table_id,
         "profile": referee.profile,
         "club": referee.keys.get("club"),
         "public": referee.public,
         "watch": referee.keys["watch"],
+        "join": referee.keys["join"] if offered else None,
         "stage": referee.stage,
         "game": referee.game_no,
         "seats": [

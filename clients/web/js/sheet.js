@@ -48,6 +48,10 @@ export function sheetRows(events, seats) {
     } else if (e.type === "awarded" && e.points) {
       row.teams[e.team].awards += e.points;
       running[e.team] += e.points;
+    } else if (e.type === "misdeal_ruled" && e.points) { // R5: the other team scores the penalty
+      const other = 1 - teamOf(e.dealer, seats);
+      row.teams[other].awards += e.points;
+      running[other] += e.points;
     } else if (e.type === "hand_counted") {
       [0, 1].forEach((i) => { teams[i].count = e.points[i]; running[i] += e.points[i]; });
       row.counted = true;

@@ -19,9 +19,9 @@ export function pageChrome(redraw, links = {}) {
       h("a.brand", { href: "/", "aria-label": "Cuarenta" }, h("span.brand-mark", { "aria-hidden": "true" }, "40"),
         h("span.brand-name", "Cuarenta")),
       h("span.topbar-status"),
-      h("a.topbar-rules#tables-link", { href: "/tables" }, t("lobby.link")),
-      h("a.topbar-rules#rules-link", { href: links.rules || "/rules.html" }, t("rules.link")),
-      h("label.lang-picker", h("span.visually-hidden#lang-label", t("app.language")),
+      h("a#tables-link.topbar-rules", { href: "/tables" }, t("lobby.link")),
+      h("a#rules-link.topbar-rules", { href: links.rules || "/rules.html" }, t("rules.link")),
+      h("label.lang-picker", h("span#lang-label.visually-hidden", t("app.language")),
         h("select#lang", { "aria-labelledby": "lang-label", onchange: (/** @type {{target: HTMLSelectElement}} */ e) => {
           setLanguage(e.target.value, { remember: true });
           fill();

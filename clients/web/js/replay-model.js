@@ -109,7 +109,8 @@ export function headline(state) {
   if (!step) return "";
   if (!step.action) return t("replay.dealt");
   const told = toldAt(state);
-  const play = told.find((line) => line.kind === "play" || line.kind === "score" || line.kind === "claim");
+  const play = told.find((line) => line.kind === "end")
+    ?? told.find((line) => line.kind === "play" || line.kind === "score" || line.kind === "claim");
   if (play) return play.text;
   if (step.action === "close-claims") return t("replay.claimsShut");
   return told[0]?.text ?? t("replay.nothingNew");

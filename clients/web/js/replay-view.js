@@ -68,7 +68,7 @@ function controls(state, act) {
       t("replay.handN", { hand: steps[index].hand + 1 }))))),
     h("label", t("replay.speed"), h("select#replay-speed", {
       onchange: (/** @type {{target: HTMLSelectElement}} */ e) => act.speed(Number(e.target.value)) },
-    [2000, 1000, 400, 150].map((ms) => h("option", { value: ms, selected: ms === state.speed }, `${1000 / ms}×`)))),
+    [2000, 1000, 400, 150].map((ms) => h("option", { value: ms, selected: ms === state.speed }, `${formatNumber(Math.round(10000 / ms) / 10)}×`)))),
     h("p.replay-keys.hint", t("replay.keys")));
 }
 
@@ -123,6 +123,7 @@ export function replayView(state, act) {
   return h("div.replay.replay-view",
     head(state),
     controls(state, act),
-    h("div.replay-stage", felt(state), explain(state)),
-    h("aside.replay-sheet.panel", h("h2", t("sheet.title")), sheetTable(sheetSoFar(state), namesOf(state))));
+    h("div.replay-stage", felt(state)),
+    h("div.replay-side", explain(state),
+      h("aside.replay-sheet.panel", h("h2", t("sheet.title")), sheetTable(sheetSoFar(state), namesOf(state)))));
 }

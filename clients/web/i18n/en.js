@@ -466,7 +466,8 @@ export default {
   "lobby.filter": "Show",
   "lobby.anyGame": "Every game",
   "lobby.freeOnly": "Only tables with a free seat",
-  "lobby.free": "{count} free seat(s)",
+  "lobby.free.one": "1 free seat",
+  "lobby.free.other": "{count} free seats",
   "lobby.sit": "Sit down",
   "lobby.noneMatch": "No table matches: show every game, or open your own table.",
   "lobby.open": "Open a table",
@@ -517,4 +518,6 @@ export default {
   "rules.l2.end": "The first to 40 wins; a new game starts when you ask for it.",
   "lobby.publicOption": "Public table: list it in the lobby, where anyone can watch or take a free seat",
   "lobby.join": "Find a table to join or watch",
+  "lobby.title": "Tables to join or watch",
+  "lobby.lede": "Public tables: sit down at one waiting for players, or watch one being played.",
 };

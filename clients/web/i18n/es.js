@@ -466,7 +466,8 @@ export default {
   "lobby.filter": "Mostrar",
   "lobby.anyGame": "Todos los juegos",
   "lobby.freeOnly": "Solo mesas con un asiento libre",
-  "lobby.free": "{count} asiento(s) libre(s)",
+  "lobby.free.one": "1 asiento libre",
+  "lobby.free.other": "{count} asientos libres",
   "lobby.sit": "Sentarse",
   "lobby.noneMatch": "Ninguna mesa coincide: muestra todos los juegos, o abre tu propia mesa.",
   "lobby.open": "Abrir una mesa",
@@ -517,4 +518,6 @@ export default {
   "rules.l2.end": "Gana el primero en llegar a 40; un juego nuevo empieza cuando lo pides.",
   "lobby.publicOption": "Mesa pública: aparece en la sala, donde cualquiera puede mirar o ocupar un asiento libre",
   "lobby.join": "Buscar una mesa para jugar o mirar",
+  "lobby.title": "Mesas para jugar o mirar",
+  "lobby.lede": "Mesas públicas: siéntate en una que espera jugadores, o mira una que se está jugando.",
 };

@@ -466,7 +466,8 @@ export default {
   "lobby.filter": "Mostrar",
   "lobby.anyGame": "Todos os jogos",
   "lobby.freeOnly": "Só mesas com um lugar livre",
-  "lobby.free": "{count} lugar(es) livre(s)",
+  "lobby.free.one": "1 lugar livre",
+  "lobby.free.other": "{count} lugares livres",
   "lobby.sit": "Sentar",
   "lobby.noneMatch": "Nenhuma mesa corresponde: mostre todos os jogos, ou abra sua própria mesa.",
   "lobby.open": "Abrir uma mesa",
@@ -517,4 +518,6 @@ export default {
   "rules.l2.end": "Vence o primeiro a chegar a 40; um jogo novo começa quando você pedir.",
   "lobby.publicOption": "Mesa pública: aparece no salão, onde qualquer um pode assistir ou ocupar um lugar livre",
   "lobby.join": "Procurar uma mesa para jogar ou assistir",
+  "lobby.title": "Mesas para jogar ou assistir",
+  "lobby.lede": "Mesas públicas: sente-se numa que espera jogadores, ou assista a uma em andamento.",
 };

@@ -5,7 +5,7 @@
 // games with their result, score sheet and replay link, and the results export for the host.
 // Names are set as text (h() makes text nodes).
 import { h, renderInto } from "./dom.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { teamName, teamPlayers } from "./seats.js";
 import { pageChrome } from "./page-chrome.js";
 
@@ -42,7 +42,7 @@ function tableCard(table) {
     // Each fact whole on its line ("1 mirando" never split on a phone): the row breaks between them.
     h("p.lobby-meta", h("span", t(`profile.${table.profile}`)), " · ", h("span", t(`club.stage.${table.stage}`)),
       " · ", h("span", t("club.spectators", { count: table.spectators })),
-      freeSeats(table) ? [" · ", h("span.lobby-free-count", t("lobby.free", { count: freeSeats(table) }))] : null),
+      freeSeats(table) ? [" · ", h("span.lobby-free-count", tn("lobby.free", freeSeats(table)))] : null),
     h("div.lobby-actions",
       table.join ? h("a.btn.btn-primary.lobby-sit", { href: `/t/${encodeURIComponent(table.join)}` }, t("lobby.sit")) : null,
       h(`a.btn${table.join ? "" : ".btn-primary"}.lobby-watch`, { href: `/t/${encodeURIComponent(table.watch)}?screen` },
@@ -125,11 +125,11 @@ async function refresh() {
 
 /** The page around the list: title, filters (the lobby), the way back to open a table. */
 function drawPage() {
-  document.title = club ? t("club.title", { club }) : t("club.lobbyTitle");
+  document.title = club ? t("club.title", { club }) : t("lobby.title");
   list = h("div.lobby-list");
   renderInto(root, h("div.lobby",
-    h("h1", club ? t("club.title", { club }) : t("club.lobbyTitle")),
-    h("p.lede", club ? t("club.lede") : t("club.lobbyLede"), " ",
+    h("h1", club ? t("club.title", { club }) : t("lobby.title")),
+    h("p.lede", club ? t("club.lede") : t("lobby.lede"), " ",
       club ? null : h("a#lobby-open", { href: "/" }, t("lobby.open"))),
     club ? null : filters(),
     list));

@@ -5,7 +5,7 @@ const PROFILES = ["pagat-4p", "heads-up", "libre-2p"];
 
 /** The rules page of `profile` (the three games' page when it is none of them). @param {string | null | undefined} profile */
 export function rulesHref(profile) {
-  return profile && PROFILES.includes(profile) ? `/rules.html?game=${profile}#${profile}` : "/rules.html";
+  return profile && PROFILES.includes(profile) ? `/rules.html?game=${profile}` : "/rules.html";
 }
 
 /** Point the page's Rules link at `profile`'s rules (idempotent: the views call it as they draw). @param {string | null | undefined} profile */

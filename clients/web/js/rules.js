@@ -20,7 +20,7 @@ const SHARED = ["cards", "capture", "sum", "sequence", "caida", "limpia", "count
 const WORDS = ["caida", "limpia", "ronda", "tantos"];
 
 function asked() {
-  const game = new URLSearchParams(location.search).get("game") || location.hash.slice(1);
+  const game = new URLSearchParams(location.search).get("game") || "";
   return game in OWN ? game : null;
 }
 
@@ -50,7 +50,7 @@ function draw() {
     h("h1#rules-title", game ? t("rules.titleOf", { game: t(`profile.${game}`) }) : t("rules.title")),
     h("p.lede", t("rules.lede")),
     h("nav.rules-nav", { "aria-label": t("rules.games") }, Object.keys(OWN).map((g) =>
-      h("a.btn.btn-small", { href: `/rules.html?game=${g}#${g}`, "aria-current": g === game ? "page" : null },
+      h("a.btn.btn-small", { href: `/rules.html?game=${g}`, "aria-current": g === game ? "page" : null },
         t(`profile.${g}`)))),
     Object.keys(OWN).map((g) => gameSection(g, game ? g === game : g === "pagat-4p")),
     glossary(),

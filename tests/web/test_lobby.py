@@ -71,11 +71,15 @@ def test_the_listing_offers_no_join_key_for_a_private_or_started_table(
         running = started.open()
         page = new_context().new_page()
         page.goto(f"{web_url}/tables?lang=en")
-        expect(page.locator(f".lobby-table[data-table='{running.table}']")).to_be_visible(timeout=5000)
+        expect(page.locator(f".lobby-table[data-table='{running.table}']")).to_be_visible(
+            timeout=5000
+        )
         listed = page.evaluate("async () => (await fetch('/tables.json')).json()")
         mine = [t for t in listed["tables"] if t["table"] == running.table]
-        assert mine and mine[0]["join"] is None
-        assert hidden.join_key not in str(listed) and hidden.table not in str(listed)
+        assert mine
+        assert mine[0]["join"] is None
+        assert hidden.join_key not in str(listed)
+        assert hidden.table not in str(listed)
     finally:
         private.close()
         started.close()

@@ -1,4 +1,4 @@
-"""The replay viewer in Debian's Chromium: each link names its game, the final score is the engine's.
+"""The replay viewer in Chromium: each link names its game, and the final score is the engine's.
 
 A Python player (seat 0, holding the host key) plays whole games against bots at machine speed; the
 browser opens the table, the game-over links and the replays as a newcomer would. The final score
@@ -25,6 +25,7 @@ from playwright.sync_api import Page, expect
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.base import Profile
 from tests.server.players import play_until_finished
 from tests.web.conftest import NewContext
 
@@ -34,9 +35,9 @@ ENGINE_WORDS = re.compile(r"\b[0-3] [A2-7JQK][CDHS]\b|close-claims|take-missed|\
 
 
 class Player:
-    """Ana at seat 0 (a Python client on its own event-loop thread) with bots in the other chairs."""
+    """Ana at seat 0 (a Python client on its own event-loop thread), bots in the other chairs."""
 
-    def __init__(self, web_url: str, profile: str = "pagat-4p", public: bool = False) -> None:
+    def __init__(self, web_url: str, profile: Profile = "pagat-4p", public: bool = False) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -51,7 +52,9 @@ class Player:
 
     async def _open(self, bots: bool, start: bool) -> s.TableCreated:
         self.session = await ClientSession.connect(self.ws_url, "Ana")
-        created = await self.session.request(c.CreateTable(profile=self.profile, public=self.public))
+        created = await self.session.request(
+            c.CreateTable(profile=self.profile, public=self.public)
+        )
         assert isinstance(created, s.TableCreated)
         await self.session.request(c.Join(key=created.host_key))
         seats = 4 if self.profile == "pagat-4p" else 2
@@ -123,9 +126,8 @@ def test_after_a_rematch_game_ones_links_open_game_one_with_its_own_score(
         created = ana.open()
         ana.finish()
         page = new_context(viewport={"width": 1280, "height": 720}).new_page()
-        page.add_init_script(
-            f"localStorage.setItem('cuarenta.host.{created.join_key}', '{json.dumps(created.host_key)}')"
-        )
+        host = json.dumps(created.host_key)  # the host's browser knows the host key
+        page.add_init_script(f"localStorage.setItem('cuarenta.host.{created.join_key}', '{host}')")
         page.goto(f"{web_url}/t/{created.join_key}?lang=en")
         expect(page.locator("#replay-link")).to_be_visible(timeout=15000)
         page.screenshot(path=str(artifacts / "game-over-links-1280x720.png"))
@@ -142,12 +144,15 @@ def test_after_a_rematch_game_ones_links_open_game_one_with_its_own_score(
             "href", re.compile(r"%2F2%3F"), timeout=15000
         )
         game_one = engine_result(page, f"{web_url}{first_record}", tmp_path)
-        game_two = engine_result(page, f"{web_url}/record/{created.table}/2?key={created.host_key}", tmp_path)
+        game_two = engine_result(
+            page, f"{web_url}/record/{created.table}/2?key={created.host_key}", tmp_path
+        )
         page.goto(f"{web_url}{first_replay}")
         page.wait_for_selector("#replay-forward")
         page.keyboard.press("End")
         assert shown_score(page) == game_one["scores"]
-        assert len(page.locator(".replay-sheet tbody tr[data-team='0']").all()) >= len(game_one["hands"])
+        rows = page.locator(".replay-sheet tbody tr[data-team='0']")
+        assert rows.count() >= len(game_one["hands"])
         if game_two["scores"] != game_one["scores"]:
             assert shown_score(page) != game_two["scores"]
     finally:
@@ -157,7 +162,7 @@ def test_after_a_rematch_game_ones_links_open_game_one_with_its_own_score(
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("profile", ["pagat-4p", "heads-up", "libre-2p"])
 def test_the_replays_final_score_is_the_engines_and_every_step_speaks_the_logs_words(
-    profile: str, web_url: str, new_context: NewContext, artifacts: Path, tmp_path: Path
+    profile: Profile, web_url: str, new_context: NewContext, artifacts: Path, tmp_path: Path
 ) -> None:
     ana = Player(web_url, profile)
     try:
@@ -183,7 +188,8 @@ def test_the_replays_final_score_is_the_engines_and_every_step_speaks_the_logs_w
     assert shown_score(page) == expected["scores"], (profile, expected)
     text = "\n".join(seen)
     assert not ENGINE_WORDS.search(text), ENGINE_WORDS.search(text)
-    assert "Ana" in text and "Ana" in page.inner_text(".replay-head")
+    assert "Ana" in text
+    assert "Ana" in page.inner_text(".replay-head")
     if profile == "pagat-4p":
         assert "Luz" in page.inner_text(".replay-felt")
         expect(page.locator(".replay-head")).to_contain_text("Ana and Luz")

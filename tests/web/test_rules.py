@@ -15,12 +15,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from protocol.base import Profile
 from tests.web.conftest import NewContext
 from tests.web.test_replay import VIEWPORTS, Player
 
 pytestmark = pytest.mark.browser
 
-TEAM_WINS = {"en": r"^West and East win!$", "es": r"^¡Ganan Oeste y Este!$", "pt": r"^Oeste e Leste vencem!$"}
+TEAM_WINS = {
+    "en": r"^West and East win!$",
+    "es": r"^¡Ganan Oeste y Este!$",
+    "pt": r"^Oeste e Leste vencem!$",
+}
 
 
 def rules_from_table(page: Page) -> Page:
@@ -39,7 +44,7 @@ def rules_from_table(page: Page) -> Page:
     ("profile", "words"), [("pagat-4p", "partners"), ("heads-up", "must capture")]
 )
 def test_a_tables_rules_link_opens_the_rules_of_that_tables_game(
-    profile: str, words: str, web_url: str, new_context: NewContext, artifacts: Path
+    profile: Profile, words: str, web_url: str, new_context: NewContext, artifacts: Path
 ) -> None:
     ana = Player(web_url, profile)
     try:
@@ -122,7 +127,8 @@ def test_the_tv_says_who_won_in_each_language_and_its_sheet_is_labelled_and_whol
             whole = page.evaluate(
                 """() => {
               const box = document.querySelector('.tv-sheet').getBoundingClientRect();
-              const total = document.querySelector('.tv-sheet thead th:last-child').getBoundingClientRect();
+              const total = document.querySelector('.tv-sheet thead th:last-child')
+                .getBoundingClientRect();
               return total.right <= box.right && total.width > 0;
             }"""
             )
@@ -137,7 +143,11 @@ def test_home_words_the_two_player_form_and_shows_every_option_whole(
     web_url: str, new_context: NewContext, artifacts: Path
 ) -> None:
     page = new_context(viewport={"width": 1280, "height": 720}).new_page()
-    for lang, four in (("en", "four players"), ("es", "cuatro jugadores"), ("pt", "quatro jogadores")):
+    for lang, four in (
+        ("en", "four players"),
+        ("es", "cuatro jugadores"),
+        ("pt", "quatro jogadores"),
+    ):
         page.goto(f"{web_url}/?lang={lang}")
         expect(page.locator(".options .hint")).to_contain_text(four)
         page.select_option("#profile", "libre-2p")
@@ -160,7 +170,8 @@ def test_home_words_the_two_player_form_and_shows_every_option_whole(
           const need = probe.getBoundingClientRect().width;
           probe.remove();
           const style = getComputedStyle(select);
-          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          const room = select.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
           return need > room - 16;
         }"""
         )

@@ -82,7 +82,7 @@ function quietLines(replay) {
 /** How the replay calls seats and teams: the link's names, else the compass. @param {ReplayState} state @returns {import("./seats.js").Names} */
 export function namesOf(state) {
   const seats = state.replay?.seats ?? 4;
-  const people = Array.from({ length: seats }, (_, seat) => {
+  const people = !state.people.length ? [] : Array.from({ length: seats }, (_, seat) => {
     const name = state.people[seat] || "";
     return { empty: false, name, bot: name ? null : 1 };
   });

@@ -41,9 +41,9 @@ function head(state) {
     h(`span.sheet-dot.dot-${n}`), who.teamOf(n));
   return h("header.replay-head",
     h("h1", t("replay.title"), replay.profile ? h("span.replay-profile", ` · ${t(`profile.${replay.profile}`)}`) : null),
-    h("p.replay-score", { id: "replay-score" }, team(0), " ",
+    h("p.replay-score", team(0), " ", h("span#replay-score",
       h("span.replay-points", { dataset: { score: "0" } }, step.scores[0]), " – ",
-      h("span.replay-points", { dataset: { score: "1" } }, step.scores[1]), " ", team(1)),
+      h("span.replay-points", { dataset: { score: "1" } }, step.scores[1])), " ", team(1)),
     h("p.replay-where", t("replay.where", { step: state.at, steps: lastStep(state), hand: step.hand + 1 })));
 }
 

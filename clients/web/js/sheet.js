@@ -81,7 +81,7 @@ export function sheetTable(rows, names) {
     h("tbody", rows.flatMap((row) => [0, 1].map((team) => {
       const s = row.teams[team];
       return h("tr", { class: team === 0 ? "sheet-first" : null, dataset: { hand: String(row.hand),
-        team: String(team) } },
+        team: String(team), counted: String(row.counted) } },
       team === 0 ? h("th", { scope: "rowgroup", rowspan: "2" }, formatNumber(row.hand + 1)) : null,
       h("td.sheet-team", { title: names.teamOf(team) }, h(`span.sheet-dot.dot-${team}`),
         h("span.sheet-team-name", names.teamOf(team))),

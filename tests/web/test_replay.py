@@ -229,6 +229,15 @@ def test_a_step_has_its_link_and_the_arrow_keys_home_and_end_move_through_the_ga
     expect(page).to_have_url(re.compile(r"#step=0$"))
     expect(page.locator("#replay-back")).to_be_disabled()
     expect(page.locator(".replay-headline")).not_to_be_empty()
+    played = page.evaluate(
+        "globalThis.__replay.replay.steps.findIndex((s, i) => i > 1 && s.events.some("
+        "(e) => e.type === 'played'))"
+    )
+    page.goto(replay_url(web_url, created, 1, ["Ana"]) + f"#step={played - 1}")
+    page.wait_for_selector(".replay-felt")
+    page.keyboard.press("ArrowRight")
+    moving = page.evaluate("document.getAnimations().length")
+    assert moving > 0, "the played card moves from its chair to the felt"
     page.select_option("#lang", "es")
     expect(page.locator("#replay-forward")).to_contain_text("Adelante")
     for width, height in VIEWPORTS:

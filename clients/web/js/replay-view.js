@@ -104,18 +104,25 @@ function felt(state) {
         h(`span.sheet-dot.dot-${team}`), t("replay.pile", { team: who.teamOf(team), count: formatNumber(piles[team]) }))))));
 }
 
-/** What this step did, in the log's words, with the cards it moved. @param {ReplayState} state */
+/**
+ * What this step did, in the log's words, with the cards it moved: every line the log has for
+ * it, the main one (the play, the count, the end) first and large.
+ * @param {ReplayState} state
+ */
 function explain(state) {
   const played = stepPlay(state);
   const told = toldAt(state);
   const title = headline(state);
-  const rest = told.filter((line) => line.text !== title);
+  const main = told.find((line) => line.text === title);
+  const rest = told.filter((line) => line !== main);
+  const moved = played ? h("div.replay-moved", cardElement(played.card),
+    played.take.length ? h("span.replay-arrow", { "aria-hidden": "true" }, "→") : null,
+    played.take.map((code) => cardElement(code))) : null;
   return h("section.replay-explain", { id: "replay-explain", "aria-live": "polite" },
-    h("h2.replay-headline", title),
-    played ? h("div.replay-moved", cardElement(played.card),
-      played.take.length ? h("span.replay-arrow", { "aria-hidden": "true" }, "→") : null,
-      played.take.map((code) => cardElement(code))) : null,
-    rest.length ? h("ul", rest.map((line) => h(`li.log-${line.kind}`, line.text))) : null);
+    main ? null : h("h2.replay-headline", title),
+    h("ul.replay-lines",
+      main ? h(`li.replay-headline.log-${main.kind}`, main.text, moved) : null,
+      rest.map((line) => h(`li.log-${line.kind}`, line.text))));
 }
 
 /** @param {ReplayState} state @param {ReplayActions} act */

@@ -34,6 +34,15 @@ VIEWPORTS = [(1280, 720), (1366, 768), (1920, 1080), (390, 844)]
 ENGINE_WORDS = re.compile(r"\b[0-3] [A2-7JQK][CDHS]\b|close-claims|take-missed|\bannounce\b|Play:")
 
 
+SHEETS_WHOLE = """() => [...document.querySelectorAll('.sheet-scroll')]
+  .filter((scroll) => scroll.offsetParent !== null)
+  .filter((scroll) => {
+    const total = scroll.querySelector('thead th:last-child').getBoundingClientRect();
+    const right = scroll.getBoundingClientRect().right;
+    return total.right > right + 0.5 || scroll.scrollWidth > scroll.clientWidth;
+  }).map((scroll) => scroll.closest('section, details, div.end-sheet')?.className)"""
+
+
 class Player:
     """Ana at seat 0 (a Python client on its own event-loop thread), bots in the other chairs."""
 
@@ -130,7 +139,11 @@ def test_after_a_rematch_game_ones_links_open_game_one_with_its_own_score(
         page.add_init_script(f"localStorage.setItem('cuarenta.host.{created.join_key}', '{host}')")
         page.goto(f"{web_url}/t/{created.join_key}?lang=en")
         expect(page.locator("#replay-link")).to_be_visible(timeout=15000)
-        page.screenshot(path=str(artifacts / "game-over-links-1280x720.png"))
+        for width, height in VIEWPORTS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(artifacts / f"game-over-links-{width}x{height}.png"))
+            assert page.evaluate(SHEETS_WHOLE) == [], f"a sheet's Total is cut at {width}x{height}"
+        page.set_viewport_size({"width": 1280, "height": 720})
         first_replay = page.get_attribute("#replay-link", "href") or ""
         first_record = page.get_attribute("#record-link", "href") or ""
         assert urlsplit(first_record).path == f"/record/{created.table}/1"
@@ -141,7 +154,7 @@ def test_after_a_rematch_game_ones_links_open_game_one_with_its_own_score(
         ana.rematch()
         ana.finish()  # game 2 over too: "the table's latest game" is now game 2
         expect(page.locator("#replay-link")).to_have_attribute(
-            "href", re.compile(r"%2F2%3F"), timeout=15000
+            "href", re.compile(r"%2F2%3F"), timeout=30000
         )
         game_one = engine_result(page, f"{web_url}{first_record}", tmp_path)
         game_two = engine_result(

@@ -221,6 +221,7 @@ def entry_of(table: TableSummary) -> dict[str, Any]:
         "club": table.club,
         "public": table.public,
         "watch": table.watch,
+        "join": table.join,
         "stage": table.stage,
         "game": table.game_no,
         "seats": [

@@ -35,6 +35,7 @@ class TableSummary:
     public: bool
     solo: bool
     watch: str
+    join: str | None  # offered to strangers: ``offered_join``
     stage: str
     game_no: int
     seats: tuple[SeatSummary, ...]
@@ -51,6 +52,7 @@ class TableSummary:
 def summarize(table: Table) -> TableSummary:
     """The table's summary now."""
     game = table.game
+    free = any(seat.occupant == "empty" for seat in table.seats)
     return TableSummary(
         table.table_id,
         table.profile,
@@ -58,6 +60,7 @@ def summarize(table: Table) -> TableSummary:
         table.public,
         table.solo,
         table.keys["watch"],
+        offered_join(table, free),
         table.stage,
         table.game_no,
         tuple([SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats]),
@@ -66,3 +69,11 @@ def summarize(table: Table) -> TableSummary:
         sum(1 for viewer in table.viewers.values() if viewer.seat is None),
         table.finished_record,
     )
+
+
+def offered_join(table: Table, free: bool) -> str | None:
+    """The join key of a public table still waiting for players with a chair free: its host
+    listed it so strangers take the chair (the lobby's Sit button). A club's table, one being
+    played, or a full one never offers it."""
+    offered = table.public and not table.keys.get("club") and table.stage == "lobby" and free
+    return table.keys["join"] if offered else None

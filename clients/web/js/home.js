@@ -65,7 +65,7 @@ export function renderHome(root, app) {
 
   function drawOptions() {
     renderInto(optionBox, h("legend", t("home.houseRules")), optionFields(state.profile, state.options),
-      h("p.hint", t("home.houseRules.hint")));
+      h("p.hint", t(state.profile === "pagat-4p" ? "home.houseRules.hint" : "home.houseRules.hintTwo")));
   }
 
   form.append(
@@ -86,8 +86,9 @@ export function renderHome(root, app) {
     select("bot-level", BOT_LEVELS, t("home.botLevel"), 3, (l) => t(`bot.level.${l}`)),
     h("div.field.field-inline", // issue 15: listed in the lobby of public tables (/tables)
       h("input#public-table", { type: "checkbox" }),
-      h("label", { for: "public-table" }, t("club.publicOption"))),
-    h("div.form-actions", h("button.btn.btn-primary", { type: "submit" }, t("home.create"))),
+      h("label", { for: "public-table" }, t("lobby.publicOption"))),
+    h("div.form-actions", h("button.btn.btn-primary", { type: "submit" }, t("home.create")),
+      h("a#home-tables.btn", { href: "/tables" }, t("lobby.join"))),
     h("p.form-error", { role: "alert", id: "create-error" }),
   );
   drawOptions();

@@ -5,8 +5,11 @@
 // games with their result, score sheet and replay link, and the results export for the host.
 // Names are set as text (h() makes text nodes).
 import { h, renderInto } from "./dom.js";
-import { detectLanguage, setLanguage, t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { teamName, teamPlayers } from "./seats.js";
+import { pageChrome } from "./page-chrome.js";
+
+const PROFILES = ["pagat-4p", "heads-up", "libre-2p"];
 
 /**
  * A table, a result or the whole answer of /tables.json and /c/<club>.json, read field by field as
@@ -38,8 +41,50 @@ function tableCard(table) {
         h("strong.lobby-score", table.scores[1]))),
     // Each fact whole on its line ("1 mirando" never split on a phone): the row breaks between them.
     h("p.lobby-meta", h("span", t(`profile.${table.profile}`)), " · ", h("span", t(`club.stage.${table.stage}`)),
-      " · ", h("span", t("club.spectators", { count: table.spectators }))),
-    h("a.btn.btn-primary.lobby-watch", { href: `/t/${encodeURIComponent(table.watch)}?screen` }, t("club.watch")));
+      " · ", h("span", t("club.spectators", { count: table.spectators })),
+      freeSeats(table) ? [" · ", h("span.lobby-free-count", tn("lobby.free", freeSeats(table)))] : null),
+    h("div.lobby-actions",
+      table.join ? h("a.btn.btn-primary.lobby-sit", { href: `/t/${encodeURIComponent(table.join)}` }, t("lobby.sit")) : null,
+      h(`a.btn${table.join ? "" : ".btn-primary"}.lobby-watch`, { href: `/t/${encodeURIComponent(table.watch)}?screen` },
+        t("club.watch"))));
+}
+
+/** @param {Listed} table */
+function freeSeats(table) {
+  return table.seats.filter((/** @type {Listed} */ seat) => seat.occupant === "empty").length;
+}
+
+/** The lobby's choice of tables (kept in the address: a shared link shows the same). */
+const filter = (() => {
+  const asked = new URLSearchParams(location.search);
+  const profile = asked.get("profile") || "";
+  return { profile: PROFILES.includes(profile) ? profile : "", free: asked.get("free") === "1" };
+})();
+
+/** @param {Listed} table */
+function shown(table) {
+  return (!filter.profile || table.profile === filter.profile) && (!filter.free || Boolean(table.join));
+}
+
+function keepFilterInAddress() {
+  const query = new URLSearchParams(location.search);
+  if (filter.profile) query.set("profile", filter.profile); else query.delete("profile");
+  if (filter.free) query.set("free", "1"); else query.delete("free");
+  const search = query.toString();
+  history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}`);
+}
+
+/** The filters: drawn once, outside the list the poll redraws (an open menu stays open). */
+function filters() {
+  return h("form.lobby-filters", { role: "search", onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
+    h("label", { for: "lobby-profile" }, t("lobby.filter")),
+    h("select#lobby-profile", { onchange: (/** @type {{target: HTMLSelectElement}} */ e) => {
+      filter.profile = e.target.value; keepFilterInAddress(); refresh(); } },
+    h("option", { value: "", selected: !filter.profile }, t("lobby.anyGame")),
+    PROFILES.map((p) => h("option", { value: p, selected: filter.profile === p }, t(`profile.${p}`)))),
+    h("label.lobby-free", h("input#lobby-free", { type: "checkbox", checked: filter.free || null,
+      onchange: (/** @type {{target: HTMLInputElement}} */ e) => { filter.free = e.target.checked; keepFilterInAddress(); refresh(); } }),
+    t("lobby.freeOnly")));
 }
 
 /** @param {Listed} result */
@@ -51,7 +96,9 @@ function resultRow(result) {
   const who = (/** @type {number} */ team) => teamPlayers(team, seats, people);
   const winner = result.winner === "draw" ? t("end.draw")
     : result.winner == null ? "" : t("end.winner", { team: teamName(result.winner, seats) });
-  const replay = `/replay?record=${encodeURIComponent(`/record/club/${club}/${result.table}/${result.game}`)}`;
+  const query = new URLSearchParams({ record: `/record/club/${club}/${result.table}/${result.game}` });
+  for (const seat of people) query.append("seat", seat.bot ? "" : seat.name);
+  const replay = `/replay?${query}`;
   return h("li.club-result", { dataset: { table: result.table, game: String(result.game) } },
     h("p.club-result-head", h("time", result.ended.slice(11, 16)), " ", h("strong", winner)),
     h("p.club-result-score", `${who(0)} ${result.scores[0]} – ${result.scores[1]} ${who(1)}`),
@@ -62,23 +109,42 @@ function resultRow(result) {
     h("a.btn.btn-small", { href: replay }, t("replay.open")));
 }
 
+/** @type {Listed | null} the last answer, redrawn on a filter or language change */
+let last = null;
+/** @type {HTMLElement | null} */
+let list = null;
+
 async function refresh() {
   try {
-    const data = await (await fetch(club ? `/c/${encodeURIComponent(club)}.json` : "/tables.json")).json();
-    draw(data);
+    last = await (await fetch(club ? `/c/${encodeURIComponent(club)}.json` : "/tables.json")).json();
   } catch {
     /* the next poll tries again */
   }
+  if (last) drawList(last);
+}
+
+/** The page around the list: title, filters (the lobby), the way back to open a table. */
+function drawPage() {
+  document.title = club ? t("club.title", { club }) : t("lobby.title");
+  list = h("div.lobby-list");
+  renderInto(root, h("div.lobby",
+    h("h1", club ? t("club.title", { club }) : t("lobby.title")),
+    h("p.lede", club ? t("club.lede") : t("lobby.lede"), " ",
+      club ? null : h("a#lobby-open", { href: "/" }, t("lobby.open"))),
+    club ? null : filters(),
+    list));
+  if (last) drawList(last);
 }
 
 /** @param {Listed} data */
-function draw(data) {
-  const tables = data.tables || [];
+function drawList(data) {
+  if (!list) return;
+  const all = data.tables || [];
+  const tables = club ? all : all.filter(shown);
   const parts = [
-    h("h1", club ? t("club.title", { club }) : t("club.lobbyTitle")),
-    h("p.lede", club ? t("club.lede") : t("club.lobbyLede")),
     h("h2", club ? t("club.tables") : t("club.live")),
-    tables.length ? h("ul.lobby-tables", tables.map(tableCard)) : h("p.hint", t("club.none")),
+    tables.length ? h("ul.lobby-tables", tables.map(tableCard))
+      : h("p.hint", all.length ? t("lobby.noneMatch") : t("club.none")),
   ];
   if (club) {
     const results = data.results || [];
@@ -93,9 +159,9 @@ function draw(data) {
   }
   const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
   const typing = active?.id === "club-key" ? active.value : null;
-  renderInto(root, h("div.lobby", parts));
+  renderInto(list, parts);
   if (typing !== null) {
-    const input = /** @type {HTMLInputElement | null} */ (root.querySelector("#club-key"));
+    const input = /** @type {HTMLInputElement | null} */ (list.querySelector("#club-key"));
     if (input) {
       input.value = typing;
       input.focus();
@@ -103,7 +169,7 @@ function draw(data) {
   }
 }
 
-setLanguage(detectLanguage());
-document.title = club ? t("club.title", { club }) : t("club.lobbyTitle");
+pageChrome(drawPage);
+drawPage();
 refresh();
 setInterval(refresh, POLL_MS);

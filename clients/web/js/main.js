@@ -9,6 +9,7 @@ import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
 import { clearToasts } from "./toasts.js";
+import "./tap-tips.js"; // every hover explanation also opens with a tap (a phone)
 
 /** An element index.html always has. @param {string} selector */
 function part(selector) {

@@ -6,6 +6,7 @@ import { t } from "../i18n/index.js";
 import { describeEvent, quietEvents } from "./event-text.js";
 import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
+import { pointRulesAt } from "./rules-link.js";
 
 /** A short explanation of the game's own words where they appear (caída, limpia, ronda). */
 /** @param {import("./wire.js").Message} event */
@@ -24,6 +25,7 @@ export function explain(event) {
  */
 /** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names */
 export function logPanel(model, names) {
+  pointRulesAt(model.table.profile); // the top bar's Rules link: this table's game
   const events = gameEvents(model);
   const quiet = quietEvents(events, viewerOf(model));
   const entries = events.filter(([n]) => !quiet.has(n)).map(([n, event]) => ({ n, tip: explain(event),
@@ -114,8 +116,32 @@ export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,
     rematchLine(model, asked),
-    record ? h("a.btn.btn-quiet", { href: record, download: "" }, t("end.record")) : null,
-    record ? h("a#replay-link.btn.btn-quiet", { href: `/replay?record=${encodeURIComponent(record)}` }, // issue 15
+    record ? h("a#record-link.btn.btn-quiet", { href: ofGame(record, model.table.gameNumber), download: "" },
+      t("end.record")) : null,
+    record ? h("a#replay-link.btn.btn-quiet", { href: replayLink(ofGame(record, model.table.gameNumber), model) },
       t("replay.open")) : null,
-    sheet);
+    sheet,
+    h("p.end-more", h("a#lobby-link", { href: "/tables" }, t("lobby.more"))));
+}
+
+/**
+ * The record of this game, not the table's latest: `/record/<table>?key=…` becomes
+ * `/record/<table>/<game>?key=…`, so a link kept past a rematch still opens the game it named.
+ * @param {string} record @param {number} game
+ */
+export function ofGame(record, game) {
+  const [path, query = ""] = record.split("?");
+  const named = /\/record\/[^/]+\/\d+$/.test(path) ? path : `${path}/${game}`;
+  return query ? `${named}?${query}` : named;
+}
+
+/**
+ * The replay of `record` with the players' names as the table shows them (a bot or a free chair
+ * as an empty name: the replay calls it by its compass point, as the log does).
+ * @param {string} record @param {import("./model-types.js").TableModel} model
+ */
+export function replayLink(record, model) {
+  const query = new URLSearchParams({ record });
+  for (const o of model.table.occupants) query.append("seat", o.empty || o.bot ? "" : o.name || "");
+  return `/replay?${query}`;
 }

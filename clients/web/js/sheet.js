@@ -48,6 +48,10 @@ export function sheetRows(events, seats) {
     } else if (e.type === "awarded" && e.points) {
       row.teams[e.team].awards += e.points;
       running[e.team] += e.points;
+    } else if (e.type === "misdeal_ruled" && e.points) { // R5: the other team scores the penalty
+      const other = 1 - teamOf(e.dealer, seats);
+      row.teams[other].awards += e.points;
+      running[other] += e.points;
     } else if (e.type === "hand_counted") {
       [0, 1].forEach((i) => { teams[i].count = e.points[i]; running[i] += e.points[i]; });
       row.counted = true;
@@ -77,7 +81,7 @@ export function sheetTable(rows, names) {
     h("tbody", rows.flatMap((row) => [0, 1].map((team) => {
       const s = row.teams[team];
       return h("tr", { class: team === 0 ? "sheet-first" : null, dataset: { hand: String(row.hand),
-        team: String(team) } },
+        team: String(team), counted: String(row.counted) } },
       team === 0 ? h("th", { scope: "rowgroup", rowspan: "2" }, formatNumber(row.hand + 1)) : null,
       h("td.sheet-team", { title: names.teamOf(team) }, h(`span.sheet-dot.dot-${team}`),
         h("span.sheet-team-name", names.teamOf(team))),

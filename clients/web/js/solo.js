@@ -36,7 +36,7 @@ export function openSolo(root, { errorText }) {
   const tableRoot = h("div.solo-table");
 
   const conn = new Connection(socketUrl(), {
-    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest" }),
+    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || t("solo.playerName") }),
     onMessage: () => {},
     onStatus: () => {},
     onWelcome: () => { refresh({ deal: !shownTable }); },

@@ -12,6 +12,7 @@ import { cardElement, cardShort } from "./cards.js";
 import { describeEvent, quietEvents } from "./event-text.js";
 import { finalScore } from "./panels.js";
 import { teamOf } from "./seats.js";
+import { sheetRows, sheetTable } from "./sheet.js";
 import { qrCode, tableUrl } from "./share.js";
 
 /**
@@ -168,32 +169,19 @@ function lastPlayLine(event, names) {
 /** @param {import("./model-types.js").Game} g @param {import("./seats.js").Names} names */
 function finalLine(g, names) {
   return h("section.game-over.tv-final", { "aria-labelledby": "end-title" },
-    h("h2#end-title", typeof g.winner !== "number" ? t("end.draw") : t("end.winner", { team: names.teamOf(g.winner) })),
+    h("h2#end-title", typeof g.winner !== "number" ? t("end.draw")
+      : t(names.seats === 2 ? "end.oneWins" : "end.teamWins", { team: names.teamOf(g.winner) })),
     finalScore(g, names));
 }
 
-/** The score sheet: one row per counted hand (R11), the running score from the events' points. */
+/**
+ * The score sheet as the players' (sheet.js): labelled columns, one pair of lines per hand, the
+ * hand being played (or the one the game ended in) with its count still open.
+ */
 /** @param {[number, import("./wire.js").Message][]} events @param {import("./seats.js").Names} names @param {number} seats */
 function sheet(events, names, seats) {
-  const running = [0, 0];
-  /** @type {HTMLElement[]} */
-  const rows = [];
-  for (const [, e] of events) {
-    if (["played", "announced", "claimed"].includes(e.type) && e.points) running[teamOf(e.seat, seats)] += e.points;
-    if (e.type === "awarded") running[e.team] += e.points;
-    if (e.type === "misdeal_ruled" && e.points) running[1 - teamOf(e.dealer, seats)] += e.points;
-    if (e.type === "hand_counted") {
-      running[0] += e.points[0];
-      running[1] += e.points[1];
-      rows.push(h("tr", { dataset: { hand: String(e.hand) } }, h("th", { scope: "row" }, e.hand + 1),
-        h("td", e.piles[0]), h("td", `+${e.points[0]}`), h("td.tv-sheet-total", running[0]),
-        h("td", e.piles[1]), h("td", `+${e.points[1]}`), h("td.tv-sheet-total", running[1])));
-    }
-  }
+  const rows = sheetRows(events, seats);
   return h("section.tv-sheet", { "aria-labelledby": "tv-sheet-title" },
     h("h2#tv-sheet-title", t("tv.sheet")),
-    rows.length ? h("table",
-      h("thead", h("tr", h("th", t("tv.sheetHand")),
-        h("th", { colspan: 3 }, names.teamOf(0)), h("th", { colspan: 3 }, names.teamOf(1)))),
-      h("tbody", rows)) : h("p.hint", t("tv.sheetEmpty")));
+    rows.length ? sheetTable(rows, names) : h("p.hint", t("tv.sheetEmpty")));
 }

@@ -16,7 +16,7 @@ from types import ModuleType
 #: the benchmarks ``all`` runs, in order (modules that do not exist yet are skipped).
 ORDER = ("engine", "bots", "server", "store")
 #: benchmarks run only by name (minutes long): ``cuarenta bench soak``.
-BY_NAME = ("soak", "scaling")
+BY_NAME = ("soak", "scaling", "ceiling")
 
 
 def _module(what: str) -> ModuleType | None:

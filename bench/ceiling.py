@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"clairvoyant vs each level  seeds {args.seed_list}  samples {args.samples}")
     for result in results:
         margin, wins = result["headroom_per_hand"], result["win_rate"]
-        assert isinstance(margin, dict) and isinstance(wins, dict)
+        assert isinstance(margin, dict)
+        assert isinstance(wins, dict)
         print(
             f"level {result['level']}: headroom {margin['mean']:+.2f} points a hand "
             f"(95% CI {margin['low']:+.2f} .. {margin['high']:+.2f}), clairvoyant wins "

@@ -17,6 +17,7 @@ seat cannot see can change it.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -61,25 +62,36 @@ class PlayValue:
 @dataclass(frozen=True, slots=True)
 class Appraisal:
     """Every distinct play of a position, valued on the same ``deals``; ``best`` indexes the
-    recommended one in ``plays`` (level 3's ranking first, then the others)."""
+    recommended one in ``plays`` (level 3's ranking first, then the others).
+
+    Values compare deal by deal: `gain` is the mean gain of one play over another and its
+    standard error, much smaller than either value's spread, since the deals are shared."""
 
     plays: tuple[PlayValue, ...]
     best: int
     deals: int
     target: int  # the card a caída would catch (-1: none), to match plays up to suits
+    values: tuple[tuple[float, ...], ...]  # each play's value on each deal, for paired errors
 
     @property
     def recommended(self) -> PlayValue:
         """The play level 5 makes here."""
         return self.plays[self.best]
 
-    def find(self, play: Play) -> PlayValue:
-        """Return the appraised play equal to ``play`` up to suits (R2)."""
+    def index_of(self, play: Play) -> int:
+        """Return the index in ``plays`` of the play equal to ``play`` up to suits (R2)."""
         wanted = play_key(play, self.target)
-        for each in self.plays:
+        for index, each in enumerate(self.plays):
             if play_key(each.play, self.target) == wanted:
-                return each
+                return index
         raise ValueError(f"{play} is not one of the appraised plays")
+
+    def gain(self, one: int, other: int) -> tuple[float, float]:
+        """Return the mean gain of play ``one`` over play ``other`` and its standard error."""
+        gains = [a - b for a, b in zip(self.values[one], self.values[other], strict=True)]
+        if len(gains) < 2:
+            return (gains[0] if gains else 0.0), 0.0
+        return statistics.fmean(gains), statistics.stdev(gains) / math.sqrt(len(gains))
 
 
 def play_key(play: Play, target: int) -> tuple[int, tuple[int, ...], bool]:
@@ -157,7 +169,7 @@ def appraise(
         )
         for play, each in zip(ordered, values, strict=True)
     )
-    return Appraisal(appraised, best, len(values[0]), target)
+    return Appraisal(appraised, best, len(values[0]), target, tuple(map(tuple, values)))
 
 
 def hint(

@@ -71,8 +71,14 @@ class Step:
     played: PlayValue
     best: PlayValue
     loss: float
+    error: float
     grade: str
     deals: int
+
+    @property
+    def charged(self) -> float:
+        """The loss the grade and the accuracy count: less one standard error, at least 0."""
+        return max(0.0, self.loss - self.error)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON-able form."""
@@ -84,6 +90,7 @@ class Step:
             "played": self.played.to_json(),
             "best": self.best.to_json(),
             "loss": round(self.loss, 3),
+            "error": round(self.error, 3),
             "grade": self.grade,
             "deals": self.deals,
         }
@@ -131,40 +138,35 @@ class Review:
 
 
 def judge(
-    view: View, legal: tuple[Action, ...], made: Play, budget: Budget, seed: int
-) -> tuple[PlayValue, PlayValue, float, str, int]:
-    """Judge ``made`` in ``view`` (the seat's own view, nothing more): the play made, the
-    recommended play, the loss, the grade and the deals it was judged on."""
+    view: View, legal: tuple[Action, ...], made: Play, budget: Budget, seed: int, index: int = -1
+) -> Step:
+    """Judge ``made``, action ``index`` of a record, in ``view`` (its seat's own view and
+    nothing more) against level 5's play; see the module docstring."""
+    seat, hand, packet = made.seat, view.hand_number, view.packet
     if len(distinct_plays(view, legal)) == 1:
         forced = PlayValue(made, False, False, 0, 0.0)
-        return forced, forced, 0.0, "forced", 0
+        return Step(index, seat, hand, packet, forced, forced, 0.0, 0.0, "forced", 0)
     appraisal = appraise(view, legal, budget, seed)
     assert appraisal is not None, "a play was made, so the seat had plays"
-    played = replace(appraisal.find(made), play=made)  # the very cards, not an equal play
+    at = appraisal.index_of(made)
+    played = replace(appraisal.plays[at], play=made)  # the very cards, not an equal play
+    gain, error = appraisal.gain(appraisal.best, at)
+    if gain <= 0.0:  # worth level 5's play or more: nothing better to show
+        return Step(index, seat, hand, packet, played, played, 0.0, 0.0, "good", appraisal.deals)
     best = appraisal.recommended
-    if played.value >= best.value:  # as good as level 5's play: nothing better to show
-        best = played
-    loss = best.value - played.value
-    return played, best, loss, grade_of(loss), appraisal.deals
+    grade = grade_of(max(0.0, gain - error))  # = Step.charged
+    return Step(index, seat, hand, packet, played, best, gain, error, grade, appraisal.deals)
 
 
 def summarize(seat: int, steps: list[Step]) -> SeatReview:
     """Return ``seat``'s figures from its judged steps (see the module docstring)."""
-    losses = [step.loss for step in steps if step.seat == seat and step.grade != "forced"]
-    counts = tuple(
-        (grade, sum(1 for s in steps if s.seat == seat and s.grade == grade)) for grade in GRADES
-    )
-    if not losses:
+    judged = [step for step in steps if step.seat == seat and step.grade != "forced"]
+    counts = tuple((grade, sum(1 for s in judged if s.grade == grade)) for grade in GRADES)
+    if not judged:
         return SeatReview(seat, 0, None, None, counts)
-    accuracy = 100 * statistics.fmean(math.exp(-loss / ACCURACY_SCALE) for loss in losses)
-    return SeatReview(seat, len(losses), accuracy, statistics.fmean(losses), counts)
-
-
-def _step(index: int, view: View, game: Game, made: Play, budget: Budget, seed: int) -> Step:
-    """Judge one play from its seat's view (``game`` only lists that seat's legal plays)."""
-    legal = game.legal_actions(made.seat)
-    played, best, loss, grade, deals = judge(view, legal, made, budget, seed)
-    return Step(index, made.seat, view.hand_number, view.packet, played, best, loss, grade, deals)
+    credit = [math.exp(-step.charged / ACCURACY_SCALE) for step in judged]
+    mean_loss = statistics.fmean(step.loss for step in judged)
+    return SeatReview(seat, len(judged), 100 * statistics.fmean(credit), mean_loss, counts)
 
 
 def review(record: Record, budget: Budget = REVIEW_BUDGET, seed: int = 0) -> Review:
@@ -179,7 +181,9 @@ def review(record: Record, budget: Budget = REVIEW_BUDGET, seed: int = 0) -> Rev
         try:
             action = action_from_json(obj)
             if isinstance(action, Play) and action in game.legal_actions(action.seat):
-                steps.append(_step(index, game.view(action.seat), game, action, budget, seed))
+                legal = game.legal_actions(action.seat)
+                view = game.view(action.seat)
+                steps.append(judge(view, legal, action, budget, seed, index))
             game.apply(action)
         except IllegalAction as error:
             error.index = index

@@ -72,9 +72,9 @@ def test_a_card_gifted_to_the_opponents_caida_is_a_blunder_r9(reviewed: Review) 
     assert step.seat == 2
     assert card_code(step.played.play.card) == "5C"
     assert step.grade == "blunder"
-    assert step.loss >= 3.0
+    assert step.charged >= 3.0
     assert step.best.play != step.played.play
-    assert step.best.value - step.played.value == step.loss
+    assert step.best.value - step.played.value == pytest.approx(step.loss)
 
 
 def test_the_better_play_is_marked_good_when_played_instead(reviewed: Review) -> None:
@@ -125,6 +125,7 @@ def test_a_judgement_never_reads_a_hidden_card_of_another_seat() -> None:
     view, legal = game.view(2), game.legal_actions(2)
     made = Play(2, parse_card("5C"))
     expected = judge(view, legal, made, REVIEW_BUDGET, 0)
+    assert expected.grade == "blunder"
     evidence = evidence_of(view, declined=True)
     for redeal in range(3):
         other = Game.from_view(view, sample_hidden(view, evidence, random.Random(redeal)))
@@ -150,14 +151,18 @@ def test_grades_follow_the_documented_thresholds(loss: float, grade: str) -> Non
     assert grade_of(loss) == grade
 
 
-def test_accuracy_is_the_mean_of_exp_minus_loss_over_the_scale() -> None:
+def test_accuracy_is_the_mean_of_exp_minus_the_charged_loss_over_the_scale() -> None:
+    """A play is charged its loss less one standard error: noise alone costs no accuracy."""
     play = PlayValue(Play(0, 0), False, False, 0, 0.0)
     steps = [
-        Step(i, 0, 0, 0, play, play, loss, grade_of(loss), 8) for i, loss in enumerate((0.0, 2.0))
+        Step(0, 0, 0, 0, play, play, 0.0, 0.0, "good", 8),
+        Step(1, 0, 0, 0, play, play, 2.5, 0.5, "mistake", 8),
+        Step(2, 0, 0, 0, play, play, 0.3, 0.4, "good", 8),
+        Step(3, 0, 0, 0, play, play, 0.0, 0.0, "forced", 0),
     ]
-    steps.append(Step(2, 0, 0, 0, play, play, 0.0, "forced", 0))
     seat = summarize(0, steps)
-    assert seat.judged == 2
-    assert seat.accuracy == pytest.approx(100 * (1 + math.exp(-2.0 / ACCURACY_SCALE)) / 2)
-    assert seat.mean_loss == 1.0
+    assert seat.judged == 3
+    assert seat.accuracy == pytest.approx(100 * (2 + math.exp(-2.0 / ACCURACY_SCALE)) / 3)
+    assert seat.mean_loss == pytest.approx(2.8 / 3)
+    assert dict(seat.grades) == {"good": 2, "inaccuracy": 0, "mistake": 1, "blunder": 0}
     assert summarize(1, steps).accuracy is None

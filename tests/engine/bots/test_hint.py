@@ -115,3 +115,13 @@ def test_the_same_position_always_gets_the_same_hint() -> None:
     two = hint(game.view(seat), game.legal_actions(seat), SMALL)
     assert one == two
     assert one is not None
+
+
+def test_a_hint_out_of_time_is_level_3s_play_on_no_deals() -> None:
+    """Under a deadline already passed no deal is played out: level 3's choice stands."""
+    game = _caida_position()
+    late = Budget(deadline=0.0, clock=lambda: 1.0)
+    found = hint(game.view(2), game.legal_actions(2), late)
+    assert found is not None
+    assert found.deals == 0
+    assert found.play.caida  # level 3 takes a caída with limpia too (R9)

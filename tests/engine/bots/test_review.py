@@ -166,3 +166,11 @@ def test_accuracy_is_the_mean_of_exp_minus_the_charged_loss_over_the_scale() -> 
     assert seat.mean_loss == pytest.approx(2.8 / 3)
     assert dict(seat.grades) == {"good": 2, "inaccuracy": 0, "mistake": 1, "blunder": 0}
     assert summarize(1, steps).accuracy is None
+
+
+def test_a_two_player_record_is_reviewed_too_r14() -> None:
+    record = Record.from_json(json.loads((GAMES / "heads-up-bots.json").read_text()))
+    steps = review(_first_plays(record, 6)).steps
+    assert [step.seat for step in steps] == [
+        action["seat"] for action in record.actions[:6] if action["type"] == "play"
+    ]

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import sys
 import time
 from multiprocessing import Pool
 
@@ -108,14 +109,18 @@ def headroom(level: int, pairs: list[PairResult]) -> dict[str, object]:
 
 
 def measure(level: int, args: argparse.Namespace) -> dict[str, object]:
-    """Play ``args.pairs`` pairs against ``level`` on ``args.jobs`` processes."""
+    """Play ``args.pairs`` pairs against ``level`` on ``args.jobs`` processes; with
+    ``args.progress`` each finished pair is a JSON line on stderr (a stopped run's record)."""
     work = [(level, index, args.seed_list, args.samples) for index in range(args.pairs)]
     start = time.perf_counter()
-    if args.jobs <= 1:
-        pairs = list(map(play_pair, work))
-    else:
-        with Pool(args.jobs) as pool:
-            pairs = list(pool.imap_unordered(play_pair, work, chunksize=1))
+    pairs: list[PairResult] = []
+    with Pool(max(1, args.jobs)) as pool:
+        for pair in pool.imap_unordered(play_pair, work, chunksize=1):
+            pairs.append(pair)
+            if args.progress:
+                margins = [[game.margin, game.hands] for game in pair.games]
+                line = {"level": level, "index": pair.index, "games": margins}
+                print(json.dumps(line), file=sys.stderr, flush=True)
     pairs.sort(key=lambda pair: pair.index)
     return {**headroom(level, pairs), "wall_s": time.perf_counter() - start}
 
@@ -132,6 +137,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--progress", action="store_true", help="print each finished pair on stderr"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

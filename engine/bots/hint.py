@@ -32,7 +32,7 @@ from engine.bots.search import candidates_of, clearly_better, margins_of, search
 from engine.cards import card_code
 from engine.views import View
 
-#: the budget of a hint or a review step when none is given: level 5's at a tournament.
+#: the budget of a hint when none is given: level 5's at a tournament (96 deals).
 DEFAULT_BUDGET = Budget(samples=24)
 
 
@@ -102,7 +102,10 @@ def play_key(play: Play, target: int) -> tuple[int, tuple[int, ...], bool]:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """Level 5's play and by how much it beats the next best play (None: the only play)."""
+    """Level 5's play and by how much it beats the next best play (None: the only play).
+
+    The margin can be a little below 0: level 5 keeps level 3's play against one that is
+    not clearly better (`search.clearly_better`), and such a play may average a bit more."""
 
     play: PlayValue
     margin: float | None
@@ -162,7 +165,7 @@ def appraise(
     appraised = tuple(
         PlayValue(
             play=play,
-            caida=target in play.take,
+            caida=target in play.take and target >> 2 == play.card >> 2,  # R9: by match
             limpia=bool(play.take) and len(play.take) == table,
             points=capture_points(view, play) if play.take else 0,
             value=statistics.fmean(each) if each else 0.0,

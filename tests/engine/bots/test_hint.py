@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine import Game, Record, card_code
 from engine.bots import Budget
-from engine.bots.hint import hint
+from engine.bots.hint import appraise, hint
 from engine.bots.sampling import evidence_of, sample_hidden
 
 GAMES = Path(__file__).parents[2] / "data" / "games"
@@ -125,3 +125,27 @@ def test_a_hint_out_of_time_is_level_3s_play_on_no_deals() -> None:
     assert found is not None
     assert found.deals == 0
     assert found.play.caida  # level 3 takes a caída with limpia too (R9)
+
+
+def test_taking_the_trailed_card_by_a_sum_is_a_limpia_but_no_caida_r9() -> None:
+    record = Record.from_json(
+        {
+            "format": "cuarenta-record/1",
+            "dealer": 0,
+            "packs": [PACK],
+            "actions": [
+                {"type": "play", "seat": 1, "card": "4C", "take": []},
+                {"type": "play", "seat": 2, "card": "2D", "take": []},
+            ],
+        }
+    )
+    game = Game.from_record(record)
+    appraisal = appraise(game.view(3), game.legal_actions(3), SMALL)
+    assert appraisal is not None
+    (summed,) = [
+        each for each in appraisal.plays if card_code(each.play.card) == "6H" and each.play.take
+    ]
+    assert sorted(map(card_code, summed.play.take)) == ["2D", "4C"]
+    assert not summed.caida
+    assert summed.limpia
+    assert summed.points == 2

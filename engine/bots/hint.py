@@ -135,6 +135,18 @@ def distinct_plays(view: View, legal: tuple[Action, ...]) -> list[Play]:
     return plays
 
 
+def play_value(view: View, play: Play, value: float) -> PlayValue:
+    """Return ``play`` in ``view`` as a `PlayValue` worth ``value``."""
+    target = view.caida_target
+    return PlayValue(
+        play=play,
+        caida=target is not None and target in play.take and target >> 2 == play.card >> 2,
+        limpia=bool(play.take) and len(play.take) == len(view.table),
+        points=capture_points(view, play) if play.take else 0,
+        value=value,
+    )
+
+
 def position_seed(view: View, seed: int) -> str:
     """Return the generator seed of a position: the fixed seed and where the view stands
     (hand, packet, plays so far, seat), nothing the seat cannot see."""
@@ -160,18 +172,11 @@ def appraise(
     values = search(view, ordered, rng, budget, LEVEL5, win_value)
     kept = values[: len(candidates)]
     best = clearly_better(kept, LEVEL5, margins_of(view, candidates, LEVEL5)) if kept[0] else 0
-    target = -1 if view.caida_target is None else view.caida_target
-    table = len(view.table)
     appraised = tuple(
-        PlayValue(
-            play=play,
-            caida=target in play.take and target >> 2 == play.card >> 2,  # R9: by match
-            limpia=bool(play.take) and len(play.take) == table,
-            points=capture_points(view, play) if play.take else 0,
-            value=statistics.fmean(each) if each else 0.0,
-        )
+        play_value(view, play, statistics.fmean(each) if each else 0.0)
         for play, each in zip(ordered, values, strict=True)
     )
+    target = -1 if view.caida_target is None else view.caida_target
     return Appraisal(appraised, best, len(values[0]), target, tuple(map(tuple, values)))
 
 

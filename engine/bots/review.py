@@ -9,15 +9,18 @@ re-dealing them consistently with the view changes nothing.
 
 A play's **loss** is the expected points (level 5's measure: the chance of winning, a game
 being worth 40 points, plus a quarter of the score margin) of the recommended play minus
-those of the play made, never below 0. A play whose seat had one choice (up to suits, R2)
-is ``forced`` and not judged. The grades, by loss in points:
+those of the play made, deal by deal, never below 0; its **charged** loss is that less one
+standard error (the deals are shared, so the error is small), never below 0, so the noise
+of the deals alone never makes a sound play a mistake. A play whose seat had one choice (up
+to suits, R2) is ``forced`` and not judged. The grades, by charged loss in points (chosen
+from reviews of bot games, where they separate levels 1, 2, 3 and 5: docs/coach.md):
 
 - ``good`` below `INACCURACY` (0.5): within the noise of the deals, or a sound alternative;
 - ``inaccuracy`` below `MISTAKE` (1.5): about a card of the count or a few % of the game;
 - ``mistake`` below `BLUNDER` (3.0): about a caída (R9, 2 points) or more given away;
 - ``blunder`` from 3.0: a caída with limpia handed over, or worse.
 
-A seat's **accuracy** is 100 times the mean, over its judged plays, of ``exp(-loss /
+A seat's **accuracy** is 100 times the mean, over its judged plays, of ``exp(-charged /
 ACCURACY_SCALE)``: 100 for a seat that always played level 5's play (or as well), about 78
 for a loss of half a point a play, 22 for three. Announcements, claims and missed-card
 takes are the routine of every bot (`routine`) and are not judged.
@@ -32,7 +35,7 @@ from typing import Any
 
 from engine.actions import Action, Play, action_from_json
 from engine.bots import Budget
-from engine.bots.hint import PlayValue, appraise, distinct_plays
+from engine.bots.hint import PlayValue, appraise, distinct_plays, play_value
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.record import Record
@@ -144,7 +147,7 @@ def judge(
     nothing more) against level 5's play; see the module docstring."""
     seat, hand, packet = made.seat, view.hand_number, view.packet
     if len(distinct_plays(view, legal)) == 1:
-        forced = PlayValue(made, False, False, 0, 0.0)
+        forced = play_value(view, made, 0.0)
         return Step(index, seat, hand, packet, forced, forced, 0.0, 0.0, "forced", 0)
     appraisal = appraise(view, legal, budget, seed)
     assert appraisal is not None, "a play was made, so the seat had plays"
@@ -172,8 +175,8 @@ def summarize(seat: int, steps: list[Step]) -> SeatReview:
 def review(record: Record, budget: Budget = REVIEW_BUDGET, seed: int = 0) -> Review:
     """Review every play of ``record`` (see the module docstring); deterministic.
 
-    A record that stops early (in progress, or at an illegal action) is reviewed up to
-    there; the illegal action itself raises `IllegalAction`, as replaying it would.
+    A game in progress is reviewed up to its last action; an illegal action raises
+    `IllegalAction` with its index, as replaying the record would (R15).
     """
     game = Game.from_record(record, play_actions=False)
     steps: list[Step] = []

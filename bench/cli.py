@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "roots": ("bench.roots", "the searching levels' choices valued on the true deal"),
     "follow_up": ("bench.follow_up", "level 3 with the follow-up term against level 3"),
     "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
+    "ceiling": ("bench.ceiling", "a clairvoyant player against each level: the headroom"),
 }
 #: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
@@ -52,6 +53,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "roots": ("--positions", "4", "--samples", "2"),
     "follow_up": ("--pairs", "1"),
     "tournament": ("3", "2", "--pairs", "1", "--jobs", "1", "--samples", "2"),
+    "ceiling": ("--pairs", "1", "--levels", "1"),
 }
 
 

@@ -38,6 +38,7 @@ FIGURES = {
     "roots": "level 6:",
     "follow_up": "game win rate",
     "tournament": "margin per hand",
+    "ceiling": "headroom",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost"}
 

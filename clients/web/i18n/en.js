@@ -452,4 +452,14 @@ export default {
   "club.stage.playing": "playing",
   "club.stage.finished": "finished",
   "club.tables": "The club's tables",
+
+  // access, offline, confirm, install
+  "access.tableHeading": "Cuarenta table",
+  "access.handKeys": "Arrow keys move from card to card; Enter or Space chooses.",
+  "offline.prompt": "Offline: reconnecting…",
+  "confirm.setting": "Confirm plays",
+  "confirm.setting.tooltip": "Before a play is sent, show it and wait until you press “Play”",
+  "confirm.prompt": "Play this? {move}",
+  "confirm.play": "Play",
+  "confirm.change": "Change",
 };

@@ -452,4 +452,14 @@ export default {
   "club.stage.playing": "en juego",
   "club.stage.finished": "terminada",
   "club.tables": "Las mesas del club",
+
+  // access, offline, confirm, install
+  "access.tableHeading": "Mesa de Cuarenta",
+  "access.handKeys": "Flechas para pasar de carta en carta, Enter o Espacio para elegir.",
+  "offline.prompt": "Sin conexión: reconectando…",
+  "confirm.setting": "Confirmar jugadas",
+  "confirm.setting.tooltip": "Antes de enviar una jugada, mostrarla y esperar a que pulses «Jugar»",
+  "confirm.prompt": "¿Jugar esto? {move}",
+  "confirm.play": "Jugar",
+  "confirm.change": "Cambiar",
 };

@@ -452,4 +452,14 @@ export default {
   "club.stage.playing": "em jogo",
   "club.stage.finished": "terminada",
   "club.tables": "As mesas do clube",
+
+  // access, offline, confirm, install
+  "access.tableHeading": "Mesa de Cuarenta",
+  "access.handKeys": "Setas passam de carta em carta; Enter ou Espaço escolhe.",
+  "offline.prompt": "Sem conexão: reconectando…",
+  "confirm.setting": "Confirmar jogadas",
+  "confirm.setting.tooltip": "Antes de enviar uma jogada, mostrá-la e esperar que você toque em «Jogar»",
+  "confirm.prompt": "Jogar isto? {move}",
+  "confirm.play": "Jogar",
+  "confirm.change": "Mudar",
 };

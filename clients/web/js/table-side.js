@@ -11,6 +11,7 @@ import { freeGameButton } from "./free-game.js";
 import { sheetPanel } from "./sheet.js";
 import { remember } from "./storage.js";
 import { setFold } from "./table-choices.js";
+import { confirmSwitch } from "./confirm-play.js";
 
 /** @typedef {import("./model-types.js").TableModel} TableModel */
 /** @typedef {import("./seats.js").Names} Names */
@@ -28,6 +29,7 @@ import { setFold } from "./table-choices.js";
  * @property {() => void} toggleScreen
  * @property {(redraw: () => void) => (HTMLElement | null)[]} cueControls
  * @property {HTMLElement} chat
+ * @property {() => void} toggleConfirm the misclick guard's switch
  */
 
 /** @param {TableModel} model @param {SideContext} ctx */
@@ -42,6 +44,7 @@ export function toolbar(model, ctx) {
       type: "button", id: "screen-mode", dataset: { focus: "screen" }, onclick: ctx.toggleScreen,
     }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
     model.role === "player" ? ctx.cueControls(ctx.redraw) : null,
+    confirmSwitch(model, ctx.toggleConfirm),
     table.spectators && model.role === "player" ? h("span#watchers.badge.badge-watchers",
       { title: t("table.watchers.tooltip") }, tn("table.spectators", table.spectators)) : null,
     model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,

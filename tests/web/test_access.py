@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 
 from tests.web.axe import assert_accessible, axe_violations
 from tests.web.conftest import ROOT, NewContext
-from tests.web.test_browser import STEP_TIMEOUT_MS, create_table
+from tests.web.test_browser import STEP_TIMEOUT_MS, create_table, show_choices
 from tests.web.test_club_night import CLUB, Host, club_server, play_club_game
 
 pytestmark = pytest.mark.browser
@@ -45,6 +45,9 @@ def test_home_links_and_the_table_before_and_in_play(page: Page, web_url: str) -
     page.click("#start-game")
     page.wait_for_selector(".hand button.card, .game-over", timeout=STEP_TIMEOUT_MS)
     assert_accessible(page, "the table in play")
+    if page.locator(".hand button.card.is-playable").count():
+        show_choices(page)
+        assert_accessible(page, "the table, a card chosen")
 
 
 @pytest.mark.timeout(120)

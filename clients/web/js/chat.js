@@ -21,7 +21,7 @@ export function openChat({ request, model }) {
   /** @type {import("./wire.js").Message[]} */
   const lines = [];
   let unread = 0;
-  const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines") });
+  const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines"), tabindex: "0" });
   const note = h("p.chat-note", { role: "status" });
   const input = /** @type {HTMLInputElement} */ (h("input#chat-input", {
     maxlength: 280, autocomplete: "off", dataset: { focus: "chat-input" }, enterkeyhint: "send",

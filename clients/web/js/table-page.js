@@ -232,7 +232,8 @@ export function openTable(root, key, { errorText }) {
     h("div.table-main", h("h1.visually-hidden", t("access.tableHeading")), sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
       tableView(drawn, ctx),
       gameOverPanel(drawn, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
-        sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
+        sheet: rows.length ? h("div.end-sheet", { role: "region", tabindex: "0", "aria-label": t("sheet.title") },
+          sheetTable(rows, names)) : null })),
     h("aside.table-side", sideColumn(drawn, side, rows))));
     keepCaretAtEnd(root);
     fit(root);

@@ -28,7 +28,7 @@ def axe_violations(page: Page, where: str) -> list[dict[str, Any]]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found: list[dict[str, Any]] = page.evaluate(RUN)
-    counts = {impact: 0 for impact in ("critical", "serious", "moderate", "minor")}
+    counts = dict.fromkeys(("critical", "serious", "moderate", "minor"), 0)
     for violation in found:
         counts[violation["impact"] or "minor"] += len(violation["nodes"])
     print(f"axe {where}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

@@ -7,8 +7,6 @@ keyboard game of test_access_keyboard.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page
 
@@ -28,8 +26,8 @@ def web_url(club_server: tuple[str, str]) -> str:
 
 
 @pytest.fixture
-def page(new_context: NewContext) -> Iterator[Page]:
-    yield new_context(viewport=DESKTOP, locale="es-EC").new_page()
+def page(new_context: NewContext) -> Page:
+    return new_context(viewport=DESKTOP, locale="es-EC").new_page()
 
 
 @pytest.mark.timeout(120)

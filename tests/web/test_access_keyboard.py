@@ -120,7 +120,8 @@ def test_a_whole_game_by_keyboard_alone_told_through_the_live_region(
     # Every line of the log was said, in its words, as it happened (the log keeps the last 60).
     said = set(page.evaluate("window.__said"))
     logged = page.locator(".log li").all_inner_texts()
-    assert logged and set(logged) <= said, set(logged) - said
+    assert logged
+    assert set(logged) <= said, set(logged) - said
     assert page.evaluate(HEARD), "the live region holds the last lines"
     assert page.get_attribute("#plays-live", "aria-live") == "polite"
     print(f"keyboard game: {decisions} decisions; axe checked {sorted(player.checked)}")

@@ -15,7 +15,8 @@ const PHONE = "(max-width: 720px)";
 
 /**
  * @param {{request: (message: import("./wire.js").Message) => Promise<import("./wire.js").Message>, model: import("./model-types.js").Model}} table
- * @returns {{element: HTMLElement, receive: (line: import("./wire.js").Message) => void, refresh: () => void}}
+ * @returns {{element: HTMLElement, receive: (line: import("./wire.js").Message) => void,
+ *   restore: (kept: import("./model-types.js").ChatLine[]) => void, refresh: () => void}}
  */
 export function openChat({ request, model }) {
   /** @type {import("./wire.js").Message[]} */
@@ -73,6 +74,20 @@ export function openChat({ request, model }) {
     refresh();
   }
 
+  /**
+   * The lines a whole snapshot kept for this viewer (a reload, a second tab, a resume): they
+   * replace those shown, told neither as new nor in a notice.
+   * @param {import("./model-types.js").ChatLine[]} kept
+   */
+  function restore(kept) {
+    const same = kept.length === lines.length && kept.every((line, i) =>
+      line.text === lines[i].text && line.name === lines[i].name && line.channel === lines[i].channel);
+    if (same) return;
+    lines.splice(0, lines.length, ...kept.map((line) => ({ type: "chat", ...line })));
+    list.replaceChildren(...lines.map(lineOf));
+    list.scrollTop = list.scrollHeight;
+  }
+
   /** Whether any of `el` shows: inside the window and every clipping box around it (none if closed). */
   /** @param {Element} el */
   function onScreen(el) {
@@ -119,5 +134,5 @@ export function openChat({ request, model }) {
   }
 
   refresh();
-  return { element, receive, refresh };
+  return { element, receive, restore, refresh };
 }

@@ -9,6 +9,7 @@ import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
 import { clearToasts } from "./toasts.js";
+import { registerWorker } from "./install.js";
 
 /** An element index.html always has. @param {string} selector */
 function part(selector) {
@@ -92,3 +93,4 @@ function boot() {
 }
 
 boot();
+registerWorker();

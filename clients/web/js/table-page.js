@@ -79,6 +79,7 @@ export function openTable(root, key, { errorText }) {
     switch (message.type) {
       case "snapshot":
         applySnapshot(model, /** @type {import("./wire.js").Snapshot} */ (message));
+        if (message.chat) chat.restore(model.chatBefore); // a whole snapshot: the chat so far
         fetchHistory();
         persistEvent();
         legalChanged();

@@ -673,7 +673,6 @@ class Referee:
         )
 
     def _on_chat(self, out: Outcome, viewer: Viewer, msg: c.Chat, now: float) -> None:
-        table = self.table
         if not viewer.chat.allow(now):
             raise Refused(ErrorCode.RATE_LIMITED, "chat: too many lines, wait a moment")
         channel: Literal["players", "spectators"] = (
@@ -681,9 +680,7 @@ class Referee:
         )
         line = s.ChatLine(channel=channel, name=viewer.name, seat=viewer.seat, text=msg.text)
         out.ack(viewer.conn, msg.rid)
-        for other in table.viewers.values():
-            if channel == "players" or other.seat is None:
-                out.to(other.conn, line)
+        self.publisher.chat(out, line)
 
     def _on_play(self, out: Outcome, viewer: Viewer, msg: c.GameAction, now: float) -> None:
         table = self.table

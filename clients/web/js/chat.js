@@ -117,6 +117,11 @@ export function openChat({ request, model }) {
   /** Words that depend on the language and on who we are (a player or a spectator). */
   function refresh() {
     const spectator = model.role === "spectator";
+    // Read while watching, then seated: a player's panel keeps the table's lines only.
+    if (model.role === "player" && lines.some((line) => line.channel === "spectators")) {
+      restore(lines.filter((line) => line.channel !== "spectators")
+        .map((line) => ({ channel: line.channel, name: line.name, seat: line.seat, text: line.text })));
+    }
     title.textContent = t("chat.title");
     counter.textContent = unread ? t("chat.unread", { count: unread }) : "";
     target.textContent = spectator ? t("chat.toSpectators") : t("chat.toTable");

@@ -1,13 +1,14 @@
 // The service worker: the client installs as an app and says so kindly when the server cannot be
 // reached. Pages (HTML) come from the network first; when it fails, the friendly offline page.
-// Static files carrying a version (?v=…, and the lock-pinned /vendor/ libraries) come from the
-// cache first; the other static files from the network first, the cache kept for when it fails.
+// Static files whose address carries their version (?v=…) come from the cache first; the other
+// static files from the network first (a new client is seen at once), the cache kept for when it
+// fails.
 // The socket (/ws), records, logs and every JSON answer are never cached: they are the table's
 // live truth. Bump VERSION when this file's rules change: the old caches are dropped.
 const VERSION = "v1";
 const CACHE = `cuarenta-${VERSION}`;
 const OFFLINE = "/offline.html";
-const SHELL = [OFFLINE, "/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png"];
+const SHELL = [OFFLINE, "/manifest.webmanifest", "/icons/icon.svg?v=1", "/icons/icon-192.png?v=1"];
 const STATIC = /^\/(js|i18n|icons|vendor)\/|^\/[\w-]+\.(css|svg|png|webmanifest)$/;
 const NEVER = /^\/(ws|record|watch-log|replayed|healthz|readyz|metrics)(\/|$)|\.json$/;
 
@@ -29,8 +30,7 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   } else if (STATIC.test(url.pathname)) {
-    const versioned = url.searchParams.has("v") || url.pathname.startsWith("/vendor/");
-    event.respondWith(versioned ? cacheFirst(request) : networkFirst(request));
+    event.respondWith(url.searchParams.has("v") ? cacheFirst(request) : networkFirst(request));
   }
 });
 

@@ -89,6 +89,9 @@ def test_the_worker_registers_and_a_reload_without_the_server_shows_the_friendly
     page.wait_for_selector("#offline-title")
     assert page.inner_text("#offline-title") == "No hay conexión con Cuarenta"
     assert page.get_attribute("html", "lang") == "es"
+    # Without the server, the cached files still answer: a versioned icon, a module of the client.
+    for path in ("/icons/icon-192.png?v=1", "/js/main.js"):
+        assert page.evaluate("(p) => fetch(p).then((r) => r.ok, () => false)", path), path
     page.goto(f"{base}/t/some-table?lang=en")
     page.wait_for_selector("#offline-title")
     assert page.inner_text("#offline-title") == "Cuarenta cannot be reached"

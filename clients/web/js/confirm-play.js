@@ -1,6 +1,6 @@
 // @ts-check
 // The misclick guard (a setting, off by default): a play chosen is shown selected with a «Jugar»
-// button, and nothing is sent until it is pressed; «Cambiar» lets go of it. The toolbar's switch.
+// button, and nothing is sent until it is pressed; «Cambiar» lets go of it. The switch sits under the chat.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { cardName } from "./cards.js";
@@ -35,11 +35,13 @@ export function heldChoices(model, held, { confirm, release }) {
   ];
 }
 
-/** The toolbar's switch for the guard. @param {TableModel} model @param {() => void} toggle */
+/** The guard's switch, under the chat (the toolbar is full on a phone). @param {TableModel} model @param {() => void} toggle */
 export function confirmSwitch(model, toggle) {
   if (model.role !== "player") return null;
-  return h("button#confirm-toggle.btn.btn-small.btn-quiet", {
-    type: "button", "aria-pressed": String(model.confirmPlays), dataset: { focus: "confirm-toggle" },
-    title: t("confirm.setting.tooltip"), onclick: toggle,
-  }, t("confirm.setting"));
+  return h("div.panel.prefs-panel",
+    h("button#confirm-toggle.btn.btn-small.btn-quiet", {
+      type: "button", "aria-pressed": String(model.confirmPlays), dataset: { focus: "confirm-toggle" },
+      title: t("confirm.setting.tooltip"), onclick: toggle,
+    }, t("confirm.setting")),
+    h("p.hint", t("confirm.setting.tooltip")));
 }

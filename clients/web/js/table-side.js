@@ -44,7 +44,6 @@ export function toolbar(model, ctx) {
       type: "button", id: "screen-mode", dataset: { focus: "screen" }, onclick: ctx.toggleScreen,
     }, model.screenMode ? t("screen.leave") : t("screen.enter")) : null,
     model.role === "player" ? ctx.cueControls(ctx.redraw) : null,
-    confirmSwitch(model, ctx.toggleConfirm),
     table.spectators && model.role === "player" ? h("span#watchers.badge.badge-watchers",
       { title: t("table.watchers.tooltip") }, tn("table.spectators", table.spectators)) : null,
     model.role === "spectator" ? h("span.badge.badge-watch", t("table.watching")) : null,
@@ -74,5 +73,6 @@ export function sideColumn(model, ctx, rows) {
     model.isHost && watch && !table.started ? h("details.panel.share-panel", { open: true },
       h("summary", t("share.title")), sharePanel({ join: ctx.key, watch })) : null,
     ctx.chat,
+    confirmSwitch(model, ctx.toggleConfirm),
   ];
 }

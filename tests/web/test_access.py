@@ -49,6 +49,49 @@ def test_home_links_and_the_table_before_and_in_play(page: Page, web_url: str) -
 
 
 @pytest.mark.timeout(120)
+def test_the_table_on_a_phone_with_its_panels_and_a_notice(
+    new_context: NewContext, web_url: str
+) -> None:
+    page = new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+    create_table(page, web_url)
+    page.click("#go-to-table")
+    page.click("#start-game")
+    page.wait_for_selector(".hand button.card, .game-over", timeout=STEP_TIMEOUT_MS)
+    page.click("#chat summary")
+    page.fill("#chat-input", "Good luck!")
+    page.click("#chat-send")
+    page.wait_for_selector(".chat-line")
+    page.evaluate("import('/js/toasts.js').then((m) => m.toast('Marta hace caída: +2', 'score'))")
+    page.wait_for_selector(".toast")
+    page.click(".host-panel > summary")
+    assert_accessible(page, "the table on a phone, panels open, a notice")
+
+
+CLAIM_WINDOW = """async () => {
+  const { actionBar } = await import('/js/play.js');
+  const model = { you: 0, status: "open", table: { seats: 4 }, selection: { card: null, take: [] },
+    claimPassed: null, legal: "7K".split("").map((rank) => ({ type: "claim", rank })),
+    game: { phase: "claims", handNumber: 1, claims: [], hand: [], history: [
+      { seat: 2, card: "7H", take: ["7C"], caida: true },
+      { seat: 0, card: "KC", take: ["KD"], caida: true }] } };
+  const names = { nameOf: () => 'Ana', teamOf: () => 'Ana y Beto', seats: 4 };
+  const bar = actionBar(model, model.game, { act: () => {}, redraw: () => {},
+    passClaims: () => {}, names });
+  document.querySelector('#main').replaceChildren(bar);
+}"""
+
+
+@pytest.mark.timeout(60)
+def test_the_claim_window_as_the_page_draws_it(page: Page, web_url: str) -> None:
+    """R10's window lasts a second in these tests: its bar is drawn by the page's own code."""
+    page.goto(f"{web_url}/")
+    page.wait_for_selector("#player-name")
+    page.evaluate(CLAIM_WINDOW)
+    page.wait_for_selector("[data-action='claim-none']")
+    assert_accessible(page, "the claim window")
+
+
+@pytest.mark.timeout(120)
 def test_the_tv_screen_solo_and_the_free_game(page: Page, web_url: str) -> None:
     links = create_table(page, web_url)
     page.click("#go-to-table")

@@ -53,6 +53,7 @@ class Keys:
 KEYS: Final = Keys()
 NONE: Final = pack(None)
 NO_LEGAL: Final = KEYS.legal + pack([])
+NO_CHAT: Final = KEYS.chat + pack([])
 _VIEW_KEYS = len(s.GameView.model_fields)
 _EVENT_HEAD = map_header(len(s.Event.model_fields)) + KEYS.type + pack("event") + KEYS.n
 _WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + KEYS.type + pack("snapshot")
@@ -109,9 +110,15 @@ def snapshot_body(last_event: bytes, you: bytes, view: bytes, legal: bytes) -> t
     return (last_event, KEYS.you, you, KEYS.view, view, legal)
 
 
-def snapshot(body: Sequence[bytes], info: bytes, deadlines: bytes) -> bytes:
-    """A whole ``Snapshot``: ``info`` the packed ``TableInfo``, ``deadlines`` its field."""
-    return b"".join((_WHOLE_SNAPSHOT, *body, KEYS.info, info, deadlines))
+def snapshot(body: Sequence[bytes], info: bytes, deadlines: bytes, chat: bytes = NO_CHAT) -> bytes:
+    """A whole ``Snapshot``: ``info`` the packed ``TableInfo``, ``deadlines`` and ``chat``
+    their fields."""
+    return b"".join((_WHOLE_SNAPSHOT, *body, KEYS.info, info, deadlines, chat))
+
+
+def chat(lines: list[dict[str, Any]]) -> bytes:
+    """The ``chat`` field: the kept lines (``ChatLine`` wire forms)."""
+    return KEYS.chat + pack(lines)
 
 
 def change_tail(info: bytes, deadlines: bytes, history_from: int) -> bytes:

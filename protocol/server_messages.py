@@ -192,8 +192,19 @@ class GameView(WireModel):
     winner: Team | Literal["draw"] | None
 
 
+class ChatLine(WireModel):
+    type: Literal["chat"] = "chat"
+    channel: Literal["players", "spectators"]
+    name: PlayerName
+    seat: Seat | None
+    text: ChatText
+
+
 class Snapshot(WireModel):
-    """Everything a viewer needs to draw the table now; ``legal`` is non-empty on its decision."""
+    """Everything a viewer needs to draw the table now; ``legal`` is non-empty on its decision.
+    ``chat`` holds the last lines (at most 50) this viewer may read, oldest first: whole
+    snapshots only (a newcomer, a reload, a resume); an update's snapshot leaves it out, each new
+    line coming as a ``chat`` message."""
 
     type: Literal["snapshot"] = "snapshot"
     last_event: int
@@ -202,6 +213,7 @@ class Snapshot(WireModel):
     view: GameView | None
     legal: list[GameAction] = Field(default_factory=list)
     deadlines: list[Deadline] = Field(default_factory=list)
+    chat: list[ChatLine] = Field(default_factory=list)
 
 
 # --- numbered events ----------------------------------------------------------------------------
@@ -409,14 +421,6 @@ class Presence(WireModel):
 class Deadlines(WireModel):
     type: Literal["deadlines"] = "deadlines"
     deadlines: list[Deadline]
-
-
-class ChatLine(WireModel):
-    type: Literal["chat"] = "chat"
-    channel: Literal["players", "spectators"]
-    name: PlayerName
-    seat: Seat | None
-    text: ChatText
 
 
 class Goodbye(WireModel):

@@ -67,6 +67,13 @@ STATIC_SUFFIXES = frozenset(
         ".woff2",
     }
 )
+# The types the web client depends on, whatever the host's mime.types says: a module script and
+# the service worker must be JavaScript, the web app manifest its own JSON type.
+KNOWN_TYPES = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".webmanifest": "application/manifest+json",
+}
 PLACEHOLDER = b"""<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>Cuarenta</title>
 <body><h1>Cuarenta</h1><p>The table server is running; the web client is not installed here.
@@ -377,10 +384,9 @@ class HttpRoutes:
         if self.web_root / "node_modules" in resolved.parents and root == self.web_root:
             return _not_found()  # node_modules only through the /vendor whitelist
         body = await asyncio.to_thread(resolved.read_bytes)
-        kind = mimetypes.guess_type(resolved.name)[0] or "application/octet-stream"
-        if resolved.suffix == ".mjs":
-            kind = "text/javascript"
-        if kind.startswith("text/") or kind in {"application/javascript", "application/json"}:
+        kind = KNOWN_TYPES.get(resolved.suffix) or mimetypes.guess_type(resolved.name)[0]
+        kind = kind or "application/octet-stream"
+        if kind.startswith("text/") or kind.endswith("json"):
             kind += "; charset=utf-8"
         return _response(http.HTTPStatus.OK, body, kind)
 

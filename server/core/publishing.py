@@ -78,7 +78,8 @@ class Pieces:
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s whole snapshot message, encoded."""
-        return frames.snapshot(self._body(viewer, 0), self._info, self._deadlines)
+        chat = frames.chat(self.publisher.chat_for(viewer))
+        return frames.snapshot(self._body(viewer, 0), self._info, self._deadlines, chat)
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
@@ -259,6 +260,23 @@ class Publisher:
         (this viewer's baseline is not the last update's)."""
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.table.last_event))
         self.whole_next()
+
+    def chat(self, out: Outcome, line: s.ChatLine) -> None:
+        """Send a chat line to those who may read it and keep it for their whole snapshots:
+        players talk to the table (spectators read them), spectators among spectators only."""
+        table = self.table
+        fields = line.model_dump(mode="json")
+        table.chat["spectators"].append(fields)
+        if line.channel == "players":
+            table.chat["players"].append(fields)
+        for other in table.viewers.values():
+            if line.channel == "players" or other.seat is None:
+                out.to(other.conn, line)
+        out.dirty = True  # the lines are stored with the table
+
+    def chat_for(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """The kept lines ``viewer`` may read, oldest first."""
+        return list(self.table.chat["players" if viewer.seat is not None else "spectators"])
 
     def whole_next(self) -> None:
         """The next update tells every viewer everything: some viewer's snapshot (or lack of

@@ -81,6 +81,4 @@ def on_chat(step: Step, viewer: Viewer, msg: c.Chat) -> None:
     )
     line = s.ChatLine(channel=channel, name=viewer.name, seat=viewer.seat, text=msg.text)
     step.out.ack(viewer.conn, msg.rid)
-    for other in step.table.viewers.values():
-        if channel == "players" or other.seat is None:
-            step.out.to(other.conn, line)
+    step.publisher.chat(step.out, line)

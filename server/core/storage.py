@@ -98,6 +98,7 @@ def to_state(table: Table, text: StateText) -> bytes:
         "rematch": sorted(table.rematch),
         "last_event": len(table.log),
         "game_event": table.game_event,
+        "chat": {audience: list(lines) for audience, lines in table.chat.items()},
     }
     head = compact(state)[:-1]
     actions = text.actions(table.game)
@@ -146,6 +147,8 @@ def from_state(
     table.finished_record = state["finished_record"]
     table.log = [bytes(line) for line in log]
     table.game_event = state.get("game_event", len(table.log))
+    for audience, lines in state.get("chat", {}).items():
+        table.chat[audience].extend(lines)
     if len(table.log) != state["last_event"]:
         raise ValueError(f"log has {len(table.log)} events, state expects {state['last_event']}")
     return table

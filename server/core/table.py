@@ -9,6 +9,7 @@ modules read it: ``clocks`` (what is due when), ``publishing`` (what viewers are
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,16 @@ from server.core.seating import SeatState, Viewer
 from server.store.base import KeyRole
 
 SEATS_OF = {"pagat-4p": 4, "heads-up": 2, "libre-2p": 2}
+CHAT_KEPT = 50
+"""The chat lines each audience is shown again in a whole snapshot (a reload, a second tab)."""
+
+ChatRings = dict[str, deque[dict[str, Any]]]
+
+
+def chat_rings() -> ChatRings:
+    """The last lines each audience may read (``ChatLine`` wire forms): ``players`` the players'
+    lines, ``spectators`` the players' lines and their own (``Publisher.chat``)."""
+    return {"players": deque(maxlen=CHAT_KEPT), "spectators": deque(maxlen=CHAT_KEPT)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +84,7 @@ class Table:
     game_event: int = 0  # the number of the last event that changed the game
     viewers: dict[str, Viewer] = field(default_factory=dict)
     asked: set[tuple[int, int]] = field(default_factory=set)  # bot decisions asked: (seat, event)
+    chat: ChatRings = field(default_factory=chat_rings)
 
     def __post_init__(self) -> None:
         if not self.seats:

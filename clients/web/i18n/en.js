@@ -520,4 +520,13 @@ export default {
   "lobby.join": "Find a table to join or watch",
   "lobby.title": "Tables to join or watch",
   "lobby.lede": "Public tables: sit down at one waiting for players, or watch one being played.",
+  // access, offline, confirm, install
+  "access.tableHeading": "Cuarenta table",
+  "access.handKeys": "Arrow keys move from card to card; Enter or Space chooses.",
+  "offline.prompt": "Offline: reconnecting…",
+  "confirm.setting": "Confirm plays",
+  "confirm.setting.tooltip": "Before a play is sent, show it and wait until you press “Play”",
+  "confirm.prompt": "Play this? {move}",
+  "confirm.play": "Play",
+  "confirm.change": "Change",
 };

@@ -520,4 +520,13 @@ export default {
   "lobby.join": "Buscar una mesa para jugar o mirar",
   "lobby.title": "Mesas para jugar o mirar",
   "lobby.lede": "Mesas públicas: siéntate en una que espera jugadores, o mira una que se está jugando.",
+  // access, offline, confirm, install
+  "access.tableHeading": "Mesa de Cuarenta",
+  "access.handKeys": "Flechas para pasar de carta en carta, Enter o Espacio para elegir.",
+  "offline.prompt": "Sin conexión: reconectando…",
+  "confirm.setting": "Confirmar jugadas",
+  "confirm.setting.tooltip": "Antes de enviar una jugada, mostrarla y esperar a que pulses «Jugar»",
+  "confirm.prompt": "¿Jugar esto? {move}",
+  "confirm.play": "Jugar",
+  "confirm.change": "Cambiar",
 };

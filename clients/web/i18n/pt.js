@@ -520,4 +520,13 @@ export default {
   "lobby.join": "Procurar uma mesa para jogar ou assistir",
   "lobby.title": "Mesas para jogar ou assistir",
   "lobby.lede": "Mesas públicas: sente-se numa que espera jogadores, ou assista a uma em andamento.",
+  // access, offline, confirm, install
+  "access.tableHeading": "Mesa de Cuarenta",
+  "access.handKeys": "Setas passam de carta em carta; Enter ou Espaço escolhe.",
+  "offline.prompt": "Sem conexão: reconectando…",
+  "confirm.setting": "Confirmar jogadas",
+  "confirm.setting.tooltip": "Antes de enviar uma jogada, mostrá-la e esperar que você toque em «Jogar»",
+  "confirm.prompt": "Jogar isto? {move}",
+  "confirm.play": "Jogar",
+  "confirm.change": "Mudar",
 };

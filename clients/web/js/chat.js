@@ -15,13 +15,14 @@ const PHONE = "(max-width: 720px)";
 
 /**
  * @param {{request: (message: import("./wire.js").Message) => Promise<import("./wire.js").Message>, model: import("./model-types.js").Model}} table
- * @returns {{element: HTMLElement, receive: (line: import("./wire.js").Message) => void, refresh: () => void}}
+ * @returns {{element: HTMLElement, receive: (line: import("./wire.js").Message) => void,
+ *   restore: (kept: import("./model-types.js").ChatLine[]) => void, refresh: () => void}}
  */
 export function openChat({ request, model }) {
   /** @type {import("./wire.js").Message[]} */
   const lines = [];
   let unread = 0;
-  const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines") });
+  const list = h("ol.chat-lines", { "aria-live": "polite", "aria-label": t("chat.lines"), tabindex: "0" });
   const note = h("p.chat-note", { role: "status" });
   const input = /** @type {HTMLInputElement} */ (h("input#chat-input", {
     maxlength: 280, autocomplete: "off", dataset: { focus: "chat-input" }, enterkeyhint: "send",
@@ -73,6 +74,20 @@ export function openChat({ request, model }) {
     refresh();
   }
 
+  /**
+   * The lines a whole snapshot kept for this viewer (a reload, a second tab, a resume): they
+   * replace those shown, told neither as new nor in a notice.
+   * @param {import("./model-types.js").ChatLine[]} kept
+   */
+  function restore(kept) {
+    const same = kept.length === lines.length && kept.every((line, i) =>
+      line.text === lines[i].text && line.name === lines[i].name && line.channel === lines[i].channel);
+    if (same) return;
+    lines.splice(0, lines.length, ...kept.map((line) => ({ type: "chat", ...line })));
+    list.replaceChildren(...lines.map(lineOf));
+    list.scrollTop = list.scrollHeight;
+  }
+
   /** Whether any of `el` shows: inside the window and every clipping box around it (none if closed). */
   /** @param {Element} el */
   function onScreen(el) {
@@ -102,6 +117,11 @@ export function openChat({ request, model }) {
   /** Words that depend on the language and on who we are (a player or a spectator). */
   function refresh() {
     const spectator = model.role === "spectator";
+    // Read while watching, then seated: a player's panel keeps the table's lines only.
+    if (model.role === "player" && lines.some((line) => line.channel === "spectators")) {
+      restore(lines.filter((line) => line.channel !== "spectators")
+        .map((line) => ({ channel: line.channel, name: line.name, seat: line.seat, text: line.text })));
+    }
     title.textContent = t("chat.title");
     counter.textContent = unread ? t("chat.unread", { count: unread }) : "";
     target.textContent = spectator ? t("chat.toSpectators") : t("chat.toTable");
@@ -119,5 +139,5 @@ export function openChat({ request, model }) {
   }
 
   refresh();
-  return { element, receive, refresh };
+  return { element, receive, restore, refresh };
 }

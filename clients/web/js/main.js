@@ -10,6 +10,7 @@ import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
 import { clearToasts } from "./toasts.js";
 import "./tap-tips.js"; // every hover explanation also opens with a tap (a phone)
+import { registerWorker } from "./install.js";
 
 /** An element index.html always has. @param {string} selector */
 function part(selector) {
@@ -93,3 +94,4 @@ function boot() {
 }
 
 boot();
+registerWorker();

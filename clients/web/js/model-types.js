@@ -103,7 +103,12 @@
  * @property {boolean} wantsSeat the visitor asked to sit, so the next welcome joins
  * @property {number | null} wantedSeat the free chair clicked, or null for the first free one
  * @property {boolean} joinRefused this key cannot seat anyone (a watch link): offer no seat
+ * @property {boolean} confirmPlays the person asked to confirm each play before it is sent
+ * @property {LegalAction | null} held the play chosen and shown, waiting for its confirmation
+ * @property {ChatLine[]} chatBefore the chat this viewer may read, as the last snapshot kept it
  */
+
+/** A line of the table's chat (PROTOCOL.md `chat`). @typedef {{channel: string, seat?: number | null, name: string, text: string}} ChatLine */
 
 /** The model once a snapshot told the table: what the table's views draw. @typedef {Model & {table: Table}} TableModel */
 

@@ -34,7 +34,7 @@ export function logPanel(model, names) {
   return h("section.panel.log-panel", { "aria-labelledby": "log-title" },
     h("h2#log-title", t("log.title")),
     entries.length
-      ? h("ol.log", { reversed: true }, entries.map((e) => h(`li.log-${e.kind}`, {
+      ? h("ol.log", { reversed: true, tabindex: "0", "aria-labelledby": "log-title" }, entries.map((e) => h(`li.log-${e.kind}`, {
         dataset: { n: String(e.n) }, title: e.tip, class: e.tip ? "has-tip" : null }, e.text)))
       : h("p.hint", t("log.empty")));
 }

@@ -6,6 +6,8 @@ import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { byRank, cardElement, cardName, cardShort, RANKS } from "./cards.js";
 import { clearTake, pickHandCard } from "./table-choices.js";
+import { isOffline } from "./state.js";
+import { heldChoices } from "./confirm-play.js";
 import {
   capturesOf, captureMatching, legalOfType, playableCards, playsOf, takeableCards, trailOf,
 } from "./captures.js";
@@ -19,9 +21,10 @@ export function describeTake(take) {
 /** @param {import("./model-types.js").TableModel} model @param {() => void} redraw */
 export function handView(model, redraw) {
   const selection = model.selection;
-  const playable = playableCards(model.legal);
+  // While the socket is down no card can be chosen: the prompt says why (actionBar).
+  const playable = isOffline(model) ? new Set() : playableCards(model.legal);
   const cards = [...(model.game?.hand ?? [])].sort(byRank);
-  return h("div.hand", { role: "group", "aria-label": t("hand.label") },
+  return h("div.hand", { role: "group", "aria-label": t("hand.label"), "aria-describedby": "hand-keys" },
     cards.map((code) => cardElement(code, {
       onPick: playable.has(code) ? (c) => { pickHandCard(model, c); redraw(); } : null,
       pressed: playable.has(code) ? selection.card === code : null,
@@ -44,7 +47,7 @@ export function tableCardMarks(model, game) {
     if (takeable.has(code)) marks.push("takeable");
     if (selection.take.includes(code)) marks.push("chosen");
     if (game.missed.includes(code)) marks.push("missed");
-    return { marks, pickable: takeable.has(code) };
+    return { marks, pickable: takeable.has(code) && !isOffline(model) };
   };
 }
 
@@ -56,6 +59,10 @@ export function actionBar(model, game, ctx) {
   const legal = model.legal;
   /** @type {HTMLElement[]} */
   const parts = [];
+  if (isOffline(model)) {
+    return h("div.action-bar.is-offline", { role: "region", "aria-label": t("actions.label") },
+      h("p.prompt.is-offline", t("offline.prompt")));
+  }
 
   const announces = legalOfType(legal, "announce");
   if (announces.length) {
@@ -77,7 +84,8 @@ export function actionBar(model, game, ctx) {
     }, t("action.takeMissed", { count: game.missed.length })));
   }
 
-  if (selection.card) parts.push(...playChoices(model, selection.card, ctx));
+  if (model.held) parts.push(...heldChoices(model, model.held, ctx));
+  else if (selection.card) parts.push(...playChoices(model, selection.card, ctx));
   else if (playableCards(legal).size) parts.push(h("p.prompt", t("prompt.chooseCard")));
 
   if (!parts.length) parts.push(h("p.prompt.is-waiting", waitingText(model, names)));

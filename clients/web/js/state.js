@@ -34,6 +34,7 @@ export function emptyModel() {
     tallyMode: false, screenMode: false, summaryOpen: false, hostOpen: false, sheetOpen: false,
     selection: { card: null, take: [] }, legalKey: "", focusPending: false,
     resuming: false, ownMove: false, wantsSeat: false, wantedSeat: null, joinRefused: false,
+    confirmPlays: false, held: null, chatBefore: [],
   };
 }
 
@@ -138,6 +139,12 @@ export function applySnapshot(model, snap) {
   model.deadlines = localDeadlines(snap.deadlines);
   model.game = snap.view ? gameOf(model, snap.view) : null;
   if (model.lastEvent < snap.last_event) model.lastEvent = snap.last_event;
+  if (snap.chat) model.chatBefore = snap.chat;
+}
+
+/** Whether the socket is down with a table on screen: nothing can be chosen or sent. @param {Model} model */
+export function isOffline(model) {
+  return model.status === "lost" || model.status === "connecting";
 }
 
 /** @param {Model} model @param {{seats: SeatInfo[], spectators: number}} presence */

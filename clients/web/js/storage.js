@@ -54,6 +54,10 @@ export const remember = {
   sound: () => read("sound") === true,
   /** @param {boolean} on */
   setSound: (on) => write("sound", on),
+  /** The misclick guard: each play waits for a confirmation. Off unless the person turned it on. */
+  confirmPlays: () => read("confirm") === true,
+  /** @param {boolean} on */
+  setConfirmPlays: (on) => write("confirm", on),
   /** The solo ladder's token, kept as the bare string it always was. @returns {string | null} */
   ladderToken: () => {
     try {

@@ -25,6 +25,7 @@ export function followLegal(model) {
   const turnStarts = (!model.legalKey || model.legalKey === "[]") && model.legal.length > 0;
   model.legalKey = now;
   model.selection = newSelection();
+  model.held = null;
   model.focusPending = turnStarts;
   return { changed: true, turnStarts };
 }
@@ -39,12 +40,14 @@ export function focusDone(model) {
 /** Choose a hand card (again: unchoose it); its table cards are picked afresh. */
 /** @param {Model} model @param {string} code */
 export function pickHandCard(model, code) {
+  model.held = null;
   model.selection = { card: model.selection.card === code ? null : code, take: [] };
 }
 
 /** Toggle a table card in the manual pick (R8 prefixes: any legal take can be built by clicks). */
 /** @param {Model} model @param {string} code */
 export function pickTableCard(model, code) {
+  model.held = null;
   const take = model.selection.take;
   model.selection = { ...model.selection,
     take: take.includes(code) ? take.filter((c) => c !== code) : [...take, code] };
@@ -59,6 +62,24 @@ export function clearTake(model) {
 export function moveSent(model) {
   model.ownMove = true;
   model.selection = newSelection();
+  model.held = null;
+}
+
+/** The misclick guard on or off (the person's setting). @param {Model} model @param {boolean} on */
+export function setConfirmPlays(model, on) {
+  model.confirmPlays = on;
+  model.held = null;
+}
+
+/**
+ * A play chosen under the misclick guard: shown selected (its card and what it takes), sent only
+ * once confirmed. `null` lets go of it (the person chooses again).
+ * @param {Model} model
+ * @param {import("./wire.js").LegalAction | null} action
+ */
+export function holdMove(model, action) {
+  model.held = action;
+  if (action && action.card) model.selection = { card: String(action.card), take: [...(action.take || [])] };
 }
 
 /** R10: this viewer has nothing to claim this hand. @param {Model} model */

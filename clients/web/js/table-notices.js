@@ -7,6 +7,7 @@ import { describeEvent, quietEvents } from "./event-text.js";
 import { viewerOf } from "./panels.js";
 import { gameEvents } from "./state.js";
 import { toast } from "./toasts.js";
+import { announcePlay } from "./play-announcer.js";
 
 /** @typedef {import("./model-types.js").Model} Model */
 /** @typedef {import("./model-types.js").AnyEvent} AnyEvent */
@@ -26,7 +27,8 @@ export function tellEvent(model, n, event, names, standInPlayed) {
   if (standInPlayed) toast(t("notice.botPlayed", { card: cardName(event.card) }), "warn");
   if (event.type === "stand_in" && mine && event.active) toast(t("notice.standIn"), "warn");
   const told = describeEvent(event, names);
-  // A banner for a line the log leaves out (a claim window nobody here could use) is noise too.
-  if (told?.banner && document.visibilityState !== "hidden"
-    && !quietEvents(gameEvents(model), viewerOf(model)).has(n)) toast(told.text, told.kind);
+  // A line the log leaves out (a claim window nobody here could use) is noise in a banner too.
+  if (!told || quietEvents(gameEvents(model), viewerOf(model)).has(n)) return;
+  announcePlay(told.text);
+  if (told.banner && document.visibilityState !== "hidden") toast(told.text, told.kind);
 }

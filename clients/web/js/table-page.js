@@ -11,9 +11,8 @@ import {
   applyDeadlines, applyEvent, applyPresence, applySnapshot, dropLegal, emptyModel, gameEvents,
   keepEvent, logFetchFailed, mergeLog, setStatus, startLogFetch, welcomed,
 } from "./state.js";
-import {
-  claimsPassed, focusDone, followEvent, followLegal, moveSent, setScreen, setTally,
-} from "./table-choices.js";
+import { focusDone, followEvent, followLegal, setScreen, setTally } from "./table-choices.js";
+import { movesFor } from "./table-moves.js";
 import { namesAt } from "./seats.js";
 import { secondsLeft, tableView } from "./table-view.js";
 import { gameOverPanel } from "./panels.js";
@@ -33,6 +32,7 @@ import { sideColumn, toolbar } from "./table-side.js";
 import { bringTableIntoView, fit, unfit } from "./table-fit.js";
 import { announce, drawFailure, drawGone, drawStatus } from "./table-status.js";
 import { exposeForTests } from "./test-hooks.js";
+import { cardKeys } from "./card-keys.js";
 
 /** @typedef {import("./wire.js").Message} Message */
 /** @typedef {import("./wire.js").LegalAction} LegalAction */
@@ -60,7 +60,7 @@ export function openTable(root, key, { errorText }) {
   const conn = new Connection(socketUrl(), {
     hello: () => seating.hello(),
     onMessage: receive,
-    onStatus: (status) => { setStatus(model, status); showStatus(); },
+    onStatus: (status) => { setStatus(model, status); showStatus(); draw(); },
     onWelcome: () => { welcomed(model); seating.welcomed(); },
     onHelloError: (error) => {
       if (/** @type {import("./wire.js").Refusal} */ (error).code !== "bad_token") return;
@@ -72,12 +72,14 @@ export function openTable(root, key, { errorText }) {
   const chat = openChat({ request: (message) => conn.request(message), model });
   const tv = openTv(root, key, names);
   const sitPanel = sitPanelView((name) => seating.sitDown(name));
+  const moves = movesFor(model, send, draw);
 
   /** @param {Message} message */
   function receive(message) {
     switch (message.type) {
       case "snapshot":
         applySnapshot(model, /** @type {import("./wire.js").Snapshot} */ (message));
+        if (message.chat) chat.restore(model.chatBefore); // a whole snapshot: the chat so far
         fetchHistory();
         persistEvent();
         legalChanged();
@@ -172,19 +174,6 @@ export function openTable(root, key, { errorText }) {
     }
   }
 
-  /** @param {LegalAction} action */
-  function act(action) {
-    moveSent(model);
-    send({ ...action, at: model.lastEvent });
-  }
-
-  /** R10: "nothing to claim" (a table message, not a game action): the window need not wait. */
-  function passClaims() {
-    claimsPassed(model);
-    send({ type: "no_claim" });
-    draw();
-  }
-
   function toggleScreen() {
     setScreen(model, !model.screenMode);
     if (model.screenMode) document.documentElement.requestFullscreen?.().catch(() => {});
@@ -234,16 +223,18 @@ export function openTable(root, key, { errorText }) {
     }
     chat.refresh();
     const side = { names, key, redraw: draw, send, start: seating.start, fillBots: seating.fillsBots(),
-      toggleTally, toggleScreen, cueControls: cue.controls, chat: chat.element };
+      toggleTally, toggleScreen, cueControls: cue.controls, chat: chat.element,
+      toggleConfirm: moves.toggleConfirm };
     const rows = sheetRows(gameEvents(model), table.seats);
-    const ctx = { act, redraw: draw, names, tools: toolbar(drawn, side), passClaims,
+    const ctx = { ...moves, redraw: draw, names, tools: toolbar(drawn, side),
       chooseChair: seating.chairChoice() };
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
+    h("div.table-main", h("h1.visually-hidden", t("access.tableHeading")), sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
       tableView(drawn, ctx),
       gameOverPanel(drawn, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
-        sheet: rows.length ? h("div.end-sheet", sheetTable(rows, names)) : null })),
+        sheet: rows.length ? h("div.end-sheet", { role: "region", tabindex: "0", "aria-label": t("sheet.title") },
+          sheetTable(rows, names)) : null })),
     h("aside.table-side", sideColumn(drawn, side, rows))));
     keepCaretAtEnd(root);
     fit(root);
@@ -277,6 +268,7 @@ export function openTable(root, key, { errorText }) {
   exposeForTests("__cuarenta", { model, dropConnection: () => conn.socket?.close(4000), send });
 
   const stopKeys = freeGameKeys(model, send); // R14 libre-2p: N starts a new game
+  const stopCardKeys = cardKeys(root);
   for (const [n, event] of tabLog.load(key)) keepEvent(model, n, event);
   renderInto(root, h("p.loading", { role: "status" }, t("status.connecting")));
   conn.open();
@@ -288,6 +280,7 @@ export function openTable(root, key, { errorText }) {
     unfit();
     cue.close();
     stopKeys();
+    stopCardKeys();
   };
   return draw;
 }

@@ -11,6 +11,7 @@ import { freeGameButton } from "./free-game.js";
 import { sheetPanel } from "./sheet.js";
 import { remember } from "./storage.js";
 import { setFold } from "./table-choices.js";
+import { confirmSwitch } from "./confirm-play.js";
 
 /** @typedef {import("./model-types.js").TableModel} TableModel */
 /** @typedef {import("./seats.js").Names} Names */
@@ -28,6 +29,7 @@ import { setFold } from "./table-choices.js";
  * @property {() => void} toggleScreen
  * @property {(redraw: () => void) => (HTMLElement | null)[]} cueControls
  * @property {HTMLElement} chat
+ * @property {() => void} toggleConfirm the misclick guard's switch
  */
 
 /** @param {TableModel} model @param {SideContext} ctx */
@@ -71,5 +73,6 @@ export function sideColumn(model, ctx, rows) {
     model.isHost && watch && !table.started ? h("details.panel.share-panel", { open: true },
       h("summary", t("share.title")), sharePanel({ join: ctx.key, watch })) : null,
     ctx.chat,
+    confirmSwitch(model, ctx.toggleConfirm),
   ];
 }

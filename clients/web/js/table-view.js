@@ -19,6 +19,8 @@ import { pickTableCard } from "./table-choices.js";
  * @property {HTMLElement} tools
  * @property {() => void} passClaims
  * @property {import("./table-seating.js").ChairChoice | null} chooseChair
+ * @property {() => void} confirm send the play held by the misclick guard
+ * @property {() => void} release let go of the held play
  */
 import { emptyChair } from "./seat-choice.js";
 
@@ -61,7 +63,7 @@ function scoreboard(model, { tools, names }) {
       return h(`div.team.team-${team}`, { dataset: { team: String(team) },
         class: yourTeam === team ? "is-yours" : null },
       h("div.team-name", h("span.team-label", names.teamOf(team)), yourTeam === team ? h("span.badge", t("score.us")) : null),
-      h("div.team-score", { "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
+      h("div.team-score", { role: "group", "aria-label": t("score.points", { points: g ? g.scores[team] : 0 }) },
         model.tallyMode ? tally(g ? g.scores[team] : 0)
           : h("span.score-number", { dataset: { score: String(team) } }, formatNumber(g ? g.scores[team] : 0))),
       h("div.team-pile", { class: pile >= PILE_GOLD ? "is-gold" : null,
@@ -108,13 +110,13 @@ function seatPanel(model, seat, position, ctx) {
     "aria-current": isTurn ? "true" : null,
   },
   h("div.seat-head",
-    h("span.presence", { title: t(`seat.state.${state}`), "aria-label": t(`seat.state.${state}`) }),
+    h("span.presence", { role: "img", title: t(`seat.state.${state}`), "aria-label": t(`seat.state.${state}`) }),
     h("span.seat-name", occupant.empty ? t("seat.empty") : seatName(occupant, seat, seats)),
     occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
   h("div.seat-badges", badges),
   isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
   occupant.empty && !model.table.started ? emptyChair(model, seat, ctx?.chooseChair) : null,
-  !you && g && handSize ? h("div.seat-cards", { "aria-label": tn("seat.cards", handSize) },
+  !you && g && handSize ? h("div.seat-cards", { role: "img", "aria-label": tn("seat.cards", handSize) },
     Array.from({ length: handSize }, () => cardBack())) : null);
 }
 
@@ -174,6 +176,7 @@ export function tableView(model, ctx) {
     scoreboard(model, ctx),
     h("div.ring", bySeat, felt(model, ctx)),
     model.you !== null && game && game.phase !== "finished" ? h("section.mine", { "aria-label": t("hand.section") },
+      h("p#hand-keys.visually-hidden", t("access.handKeys")),
       handView(model, ctx.redraw),
       actionBar(model, game, ctx)) : null);
 }

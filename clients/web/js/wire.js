@@ -75,6 +75,7 @@
  * @property {WireDeadline[]} deadlines
  * @property {View | null} view
  * @property {number} last_event
+ * @property {import("./model-types.js").ChatLine[]} [chat] the chat this viewer may read, oldest first
  */
 
 /**

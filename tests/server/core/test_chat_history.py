@@ -4,15 +4,20 @@ lines, and spectators read the table's lines as they do live."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from protocol import client_messages as c
 from protocol import server_messages as s
-from server.core.referee import Referee, RefereeConfig
+from server.config import Settings
+from server.core.referee import Referee
 from server.core.table import CHAT_KEPT
+from tests.server.core.drive import attach, handle
 
 T0 = 1_000_000.0
-CHATTY = RefereeConfig(bot_delay_s=0.0, chat_per_min=60_000, chat_burst=1_000)
+CHATTY = dataclasses.replace(
+    Settings(bot_delay_s=0.0, chat_per_min=60_000).referee_config(), chat_burst=1_000
+)
 
 
 def new_table() -> Referee:
@@ -24,7 +29,7 @@ def whole_snapshot(ref: Referee, conn: str, join: bool) -> s.Snapshot:
     """``conn`` comes in (seated, or watching); the whole snapshot its reload would get."""
     key = ref.keys["join" if join else "watch"]
     message = c.Join(key=key) if join else c.Watch(key=key)
-    ref.attach(conn, conn.title(), message, "join" if join else "watch", T0)
+    attach(ref, conn, conn.title(), message, "join" if join else "watch", T0)
     return ref.snapshot(ref.viewers[conn])
 
 
@@ -36,9 +41,9 @@ def test_a_newcomer_reads_the_lines_said_before_and_only_those_of_its_audience()
     ref = new_table()
     whole_snapshot(ref, "ana", join=True)
     whole_snapshot(ref, "eva", join=False)
-    ref.handle("ana", c.Chat(text="¡hola, mesa!"), T0)
-    ref.handle("eva", c.Chat(text="qué partida"), T0)
-    ref.handle("ana", c.Chat(text="vamos"), T0)
+    handle(ref, "ana", c.Chat(text="¡hola, mesa!"), T0)
+    handle(ref, "eva", c.Chat(text="qué partida"), T0)
+    handle(ref, "ana", c.Chat(text="vamos"), T0)
     player = whole_snapshot(ref, "beto", join=True)
     assert texts(player) == ["¡hola, mesa!", "vamos"], "a player never reads the spectators"
     assert [(line.channel, line.name, line.seat) for line in player.chat] == [
@@ -48,7 +53,7 @@ def test_a_newcomer_reads_the_lines_said_before_and_only_those_of_its_audience()
     watcher = whole_snapshot(ref, "zoe", join=False)
     assert texts(watcher) == ["¡hola, mesa!", "qué partida", "vamos"]
     # The updates that follow leave the kept lines out: each new line comes as its own message.
-    out = ref.handle("beto", c.Chat(text="buenas"), T0)
+    out = handle(ref, "beto", c.Chat(text="buenas"), T0)
     assert {to for to, m in out.sent() if isinstance(m, s.ChatLine)} == {
         "ana",
         "beto",
@@ -63,8 +68,8 @@ def test_each_audience_keeps_its_last_fifty_lines_through_a_restart() -> None:
     whole_snapshot(ref, "ana", join=True)
     whole_snapshot(ref, "eva", join=False)
     for n in range(CHAT_KEPT + 10):
-        ref.handle("ana", c.Chat(text=f"línea {n}"), T0)
-    ref.handle("eva", c.Chat(text="psst"), T0)
+        handle(ref, "ana", c.Chat(text=f"línea {n}"), T0)
+    handle(ref, "eva", c.Chat(text="psst"), T0)
     rebuilt = Referee.from_state(ref.to_state(), list(ref.log), CHATTY, T0 + 5)
     player = whole_snapshot(rebuilt, "beto", join=True)
     assert texts(player) == [f"línea {n}" for n in range(10, CHAT_KEPT + 10)]

@@ -21,6 +21,8 @@ from websockets.frames import CloseCode
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.club_routes import ClubRoutes
+from server.clubnight.service import ClubNights
+from server.clubnight.store import night_store_for
 from server.config import Settings, trusted_networks
 from server.connection import Connection
 from server.edge import AddressLimits, OriginPolicy, client_address
@@ -109,6 +111,15 @@ class TableServer:
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
+        nights = self.lobby.nights = ClubNights(
+            night_store_for(store),
+            self.lobby,
+            self.settings.clubs,
+            self._deliver,
+            lambda conn: conn in self.connections,
+            self._clock,
+        )
+        nights.start()
         listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
         listing.start()
 
@@ -158,6 +169,8 @@ class TableServer:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
         await cancel_and_wait([self._lag_task])
+        if self.lobby.nights is not None:
+            await self.lobby.nights.close()
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on
         await self.lobby.close()

@@ -40,6 +40,7 @@ from server.store.base import (
 from server.tasks import STOP_WAIT_S, cancel_and_wait
 
 if TYPE_CHECKING:
+    from server.clubnight.service import ClubNights
     from server.cluster import Cluster, RemoteRoom
 
 log = structlog.get_logger("server.lobby")
@@ -89,6 +90,7 @@ class Lobby:
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
         self.cluster = share(self) if share is not None else None
+        self.nights: ClubNights | None = None  # the clubs' nights (``server.clubnight``)
 
     def start(self) -> None:
         """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""

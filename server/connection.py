@@ -24,9 +24,9 @@ from websockets.frames import CloseCode
 from protocol import PROTOCOL_VERSION, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.clubs import ClubRequest
 from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
-from protocol.clubs import ClubRequest
 from protocol.ladder import LadderRequest
 from server import keys
 from server.core.commands import Attach, Detach, Request, Resume

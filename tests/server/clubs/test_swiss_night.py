@@ -108,4 +108,5 @@ async def test_a_swiss_night_of_six_pairs_survives_a_restart_and_ranks_by_the_re
         for round_ in night["tournament"]["rounds"]
         for match in round_["matches"]
     ]
-    assert len(meetings) == 9 and len(set(meetings)) == 9  # no pair met another twice
+    assert len(meetings) == 9
+    assert len(set(meetings)) == 9  # no pair met another twice

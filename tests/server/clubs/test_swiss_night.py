@@ -65,7 +65,9 @@ def tally(night: dict[str, Any], scores: dict[str, tuple[int, int]]) -> dict[str
 async def test_a_swiss_night_of_six_pairs_survives_a_restart_and_ranks_by_the_records(
     start_server: StartServer, redis_server: RedisServer
 ) -> None:
-    async with start_server(store=await open_store(redis_server.url), clubs=(CLUB,)) as first:
+    async with start_server(
+        store=await open_store(redis_server.url), clubs=(CLUB,), claim_window_s=0.2
+    ) as first:
         first.lobby.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
         key = await first.club_host_key(CLUB)
         assert key is not None
@@ -86,7 +88,9 @@ async def test_a_swiss_night_of_six_pairs_survives_a_restart_and_ranks_by_the_re
         for session in (host, ana, beto):
             await session.close()
     # the process is gone in the middle of round 2; a new one serves the same Redis
-    async with start_server(store=await open_store(redis_server.url), clubs=(CLUB,)) as second:
+    async with start_server(
+        store=await open_store(redis_server.url), clubs=(CLUB,), claim_window_s=0.2
+    ) as second:
         second.lobby.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
         host = await follow(second, "host", key)
         await night_until(host, round_done(2))

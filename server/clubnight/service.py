@@ -30,6 +30,7 @@ from server.clubnight.store import Doc, NightStore, club_key, night_key
 from server.clubs import night as nights
 from server.clubs.tournament import TournamentError
 from server.errors import Refused
+from server.listing import entry_of
 from server.lobby import Lobby
 from server.store.base import VersionConflict
 
@@ -188,6 +189,16 @@ class ClubNights:
             "season": nights.season(held),
         }
         return m.ClubNight(rid=rid, club=club, host=host, state=state)
+
+    async def view(self, club: str) -> dict[str, Any]:
+        """The public state plus the live seats and scores of the round's tables run here."""
+        state = (await self.state(club)).state
+        live = {}
+        for entry in (state["night"] or {}).get("tables", {}).values():
+            room = self.lobby.loaded(entry["id"])
+            if room is not None:
+                live[entry["id"]] = entry_of(room.summary)
+        return {"club": club, **state, "live": live}
 
     async def broadcast(self, club: str) -> None:
         followers = self.followers.get(club, {})

@@ -33,10 +33,10 @@ export function hostPanel(night, members, send) {
   };
   return h("section.club-host", { "aria-labelledby": "club-host-title" },
     h("h2#club-host-title", t("clubnight.hostPanel")),
-    h("p.club-host-note#club-host-note", { role: "status" }),
+    h("p#club-host-note.club-host-note", { role: "status" }),
     names,
     night?.finished || !started || night?.tournament?.format === "swiss"
-      ? h("form.club-host-form#club-pair-form", { onsubmit: submit(register) },
+      ? h("form#club-pair-form.club-host-form", { onsubmit: submit(register) },
         h("h3", t("clubnight.registerPair")),
         h("label", { for: "club-pair-1" }, t("clubnight.member1")),
         h("input#club-pair-1", { list: "club-member-names", required: true, maxlength: 32 }),
@@ -44,22 +44,22 @@ export function hostPanel(night, members, send) {
         h("input#club-pair-2", { list: "club-member-names", maxlength: 32, placeholder: t("clubnight.orBot") }),
         h("label", { for: "club-pair-bot" }, t("clubnight.botLevel")),
         h("select#club-pair-bot", [1, 2, 3, 4, 5, 6].map((level) => h("option", { value: String(level), selected: level === 3 }, level))),
-        h("button.btn#club-pair-add", { type: "submit" }, t("clubnight.add")))
+        h("button#club-pair-add.btn", { type: "submit" }, t("clubnight.add")))
       : null,
-    !started || night?.finished ? h("form.club-host-form#club-start-form", {
+    !started || night?.finished ? h("form#club-start-form.club-host-form", {
       onsubmit: submit(() => send({ type: "club_start", format: value("club-format"), rounds: Number(value("club-rounds")) })) },
     h("h3", t("clubnight.startNight")),
     h("label", { for: "club-format" }, t("clubnight.format")),
     h("select#club-format", h("option", { value: "swiss" }, t("clubnight.swiss")), h("option", { value: "groups" }, t("clubnight.groups"))),
     h("label", { for: "club-rounds" }, t("clubnight.rounds")),
     h("input#club-rounds", { type: "number", min: 1, max: 12, value: 3 }),
-    h("button.btn.btn-primary#club-start", { type: "submit" }, t("clubnight.start"))) : null,
+    h("button#club-start.btn.btn-primary", { type: "submit" }, t("clubnight.start"))) : null,
     started && !night?.finished ? h("p.club-host-round",
-      h("button.btn.btn-primary#club-next-round", { type: "button", disabled: !roundDone,
+      h("button#club-next-round.btn.btn-primary", { type: "button", disabled: !roundDone,
         onclick: () => report(send({ type: "club_round", round: next })) },
       t("clubnight.startRound", { round: next }))) : null,
     started && round && !roundDone ? ruleForm(round, send) : null,
-    started && !night?.finished ? h("form.club-host-form#club-withdraw-form", {
+    started && !night?.finished ? h("form#club-withdraw-form.club-host-form", {
       onsubmit: submit(() => send({ type: "club_withdraw", pair: value("club-withdraw") })) },
     h("label", { for: "club-withdraw" }, t("clubnight.withdraw")),
     h("select#club-withdraw", (night?.pairs || []).filter((/** @type {Doc} */ p) => p.withdrawn == null)
@@ -76,7 +76,7 @@ function ruleForm(round, send) {
     if (asItStands) return send({ type: "club_rule", table });
     return send({ type: "club_rule", table, score_a: Number(value("club-rule-a")), score_b: Number(value("club-rule-b")) });
   };
-  return h("form.club-host-form#club-rule-form", { onsubmit: submit(() => rule(false)) },
+  return h("form#club-rule-form.club-host-form", { onsubmit: submit(() => rule(false)) },
     h("h3", t("clubnight.rule")),
     h("label", { for: "club-rule-table" }, t("clubnight.tableLabel")),
     h("select#club-rule-table", open.map((/** @type {Doc} */ m) => h("option", { value: String(m.table) }, m.table))),

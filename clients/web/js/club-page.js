@@ -140,11 +140,11 @@ function memberForm() {
   } },
   h("label", { for: "club-member-name" }, t("clubnight.yourName")),
   h("input#club-member-name", { required: true, maxlength: 32, value: remember.name() }),
-  h("button.btn.btn-primary#club-member-join", { type: "submit" }, t("clubnight.joinClub")));
+  h("button#club-member-join.btn.btn-primary", { type: "submit" }, t("clubnight.joinClub")));
 }
 
 function keyForm() {
-  return h("details.club-host-key", h("summary", t("clubnight.iHost")),
+  return h("section.club-host-key", h("h3", t("clubnight.iHost")),
     h("form", { onsubmit: (/** @type {Event} */ event) => {
       event.preventDefault();
       app.key = /** @type {HTMLInputElement} */ (document.querySelector("#club-host-key")).value.trim();
@@ -153,7 +153,7 @@ function keyForm() {
     } },
     h("label", { for: "club-host-key" }, t("club.hostKey")),
     h("input#club-host-key", { type: "password", autocomplete: "off", required: true }),
-    h("button.btn#club-host-open", { type: "submit" }, t("clubnight.openPanel"))));
+    h("button#club-host-open.btn", { type: "submit" }, t("clubnight.openPanel"))));
 }
 
 /** @param {Doc} data */

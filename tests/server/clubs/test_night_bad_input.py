@@ -97,6 +97,11 @@ async def test_a_round_sent_twice_starts_once_and_a_pair_entered_twice_is_refuse
                 host, m.ClubRule(club=CLUB, key=key, table=1, score_a=0, score_b=41)
             )
             assert "already recorded" in rerule.message
+            stands = await host.request(m.ClubRule(club=CLUB, key=key, table=2))
+            assert isinstance(stands, m.ClubNight)  # not started yet: it stands at 0-0
+            match = stands.state["night"]["tournament"]["rounds"][0]["matches"][1]
+            assert (match["score_a"], match["score_b"]) == (0, 0)
+            assert stands.state["night"]["standings"][0]["points"] == 2  # the 41-12 winner
 
 
 async def test_an_unknown_club_is_not_found(start_server: StartServer) -> None:

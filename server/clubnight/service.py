@@ -94,12 +94,19 @@ class ClubNights:
         if isinstance(message, m.ClubOpen):
             return await self._open(conn, name, message, host)
         async with self._locks[club]:
-            await self._change(club, message)
+            try:
+                await self._change(club, message)
+            except VersionConflict:  # another process changed the night at the same moment
+                raise Refused(
+                    ErrorCode.INVALID_MESSAGE, "the night changed at that moment: send it again"
+                ) from None
         await self.broadcast(club)
         return await self.state(club, message.rid, host)
 
     async def _open(self, conn: str, name: str, msg: m.ClubOpen, host: bool) -> m.ClubNight:
         club = msg.club
+        if msg.member and name == "guest":
+            raise Refused(ErrorCode.INVALID_MESSAGE, "a member needs a name: say it in hello")
         if msg.member:
             async with self._locks[club]:
                 await self._add_member(club, name, msg.player)
@@ -125,7 +132,7 @@ class ClubNights:
             elif isinstance(msg, m.ClubRule):
                 night = self._ruled(night, msg)
         except TournamentError as exc:
-            raise Refused(_code(str(exc)), str(exc)) from None
+            raise Refused(ErrorCode.INVALID_MESSAGE, str(exc)) from None
         if doc.get("current") != night["number"]:
             doc = {**doc, "current": night["number"], "nights": [*doc["nights"], night["number"]]}
             await self.store.put(club_key(club), doc, version)
@@ -340,8 +347,3 @@ def _paired(night: Doc, number: int) -> Doc:
 
 def _over(night: Doc) -> bool:
     return night["tournament"] is not None and nights.finished(nights.tournament_of(night))
-
-
-def _code(problem: str) -> ErrorCode:
-    """A refused change is an invalid message; its sentence says what is wrong."""
-    return ErrorCode.INVALID_MESSAGE

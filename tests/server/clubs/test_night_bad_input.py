@@ -104,10 +104,18 @@ async def test_a_round_sent_twice_starts_once_and_a_pair_entered_twice_is_refuse
             assert stands.state["night"]["standings"][0]["points"] == 2  # the 41-12 winner
 
 
-async def test_an_unknown_club_is_not_found(start_server: StartServer) -> None:
+async def test_an_unknown_club_is_not_found_and_a_nameless_member_is_refused(
+    start_server: StartServer,
+) -> None:
     async with (
         start_server(clubs=(CLUB,)) as server,
         await ClientSession.connect(server.ws_url, "Eva") as eva,
+        await ClientSession.connect(server.ws_url) as nameless,
     ):
         error = await refused(eva, m.ClubOpen(club="nowhere"))
         assert error.code is ErrorCode.NOT_FOUND
+        error = await refused(nameless, m.ClubOpen(club=CLUB, member=True))
+        assert "a member needs a name" in error.message
+        joined = await eva.request(m.ClubOpen(club=CLUB, member=True, player="pl-123"))
+        assert isinstance(joined, m.ClubNight)
+        assert joined.state["members"] == [{"name": "Eva", "player": "pl-123"}]

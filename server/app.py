@@ -168,9 +168,8 @@ class TableServer:
     async def close(self) -> None:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
-        await cancel_and_wait([self._lag_task])
-        if self.lobby.nights is not None:
-            await self.lobby.nights.close()
+        nights = self.lobby.nights
+        await cancel_and_wait([self._lag_task, None if nights is None else nights.stop()])
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on
         await self.lobby.close()

@@ -76,12 +76,13 @@ class ClubNights:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._drive_forever(), name="club-nights")
+        """Drive the clubs' rounds (a server without clubs has nothing to drive)."""
+        if self.clubs:
+            self._task = asyncio.create_task(self._drive_forever(), name="club-nights")
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop driving the rounds; the task to await (``server.tasks.cancel_and_wait``)."""
+        return self._task
 
     # ------------------------------------------------------------------ requests
     async def handle(self, conn: str, name: str, message: m.ClubRequest) -> m.ClubNight:

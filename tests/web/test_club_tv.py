@@ -117,3 +117,8 @@ def test_the_host_sets_up_a_night_people_are_seated_and_the_tv_shows_it(
     )
     assert font >= 24  # legible from three metres
     tv.screenshot(path=str(artifacts / "club-tv.png"))
+    host.set_viewport_size({"width": 390, "height": 844})  # the host's panel on a phone
+    expect(host.locator(".club-standings")).to_be_visible()
+    wide = host.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390, f"the club page is {wide} px wide on a 390 px phone"
+    host.screenshot(path=str(artifacts / "club-page-phone.png"), full_page=True)

@@ -180,8 +180,10 @@ function keepInputs() {
 /** @param {{values: Map<string, string>, focus: string}} kept */
 function restoreInputs(kept) {
   for (const [id, value] of kept.values) {
-    const el = /** @type {HTMLInputElement | null} */ (root.querySelector(`#${id}`));
-    if (el && id !== "club-history-who") el.value = value;
+    const el = /** @type {HTMLInputElement | HTMLSelectElement | null} */ (root.querySelector(`#${id}`));
+    if (!el || id === "club-history-who") continue;
+    if (el instanceof HTMLSelectElement && ![...el.options].some((option) => option.value === value)) continue;
+    el.value = value;
   }
   if (kept.focus) /** @type {HTMLElement | null} */ (root.querySelector(`#${kept.focus}`))?.focus();
 }

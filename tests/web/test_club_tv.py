@@ -80,6 +80,7 @@ def test_the_host_sets_up_a_night_people_are_seated_and_the_tv_shows_it(
     host.fill("#club-host-key", key)
     host.click("#club-host-open")
     expect(host.locator("#club-host-title")).to_be_visible(timeout=WAIT_MS)
+    expect(host.locator(".club-members li")).to_have_text(["Ana", "Beto"], timeout=WAIT_MS)
     for first, second in (("Ana", ""), ("Beto", ""), ("Carla", "Dani"), ("Eli", "Fer")):
         register(host, first, second)
     host.select_option("#club-format", "swiss")

@@ -476,6 +476,7 @@ export default {
   "clubnight.join": "Take a seat",
   "clubnight.joinClub": "Join the club",
   "clubnight.lost": "L",
+  "clubnight.members": "Members",
   "clubnight.member": "Member",
   "clubnight.member1": "Member 1",
   "clubnight.member2": "Member 2",

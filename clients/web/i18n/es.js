@@ -476,6 +476,7 @@ export default {
   "clubnight.join": "Sentarse",
   "clubnight.joinClub": "Entrar al club",
   "clubnight.lost": "P",
+  "clubnight.members": "Socios",
   "clubnight.member": "Socio",
   "clubnight.member1": "Socio 1",
   "clubnight.member2": "Socio 2",

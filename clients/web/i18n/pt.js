@@ -476,6 +476,7 @@ export default {
   "clubnight.join": "Sentar",
   "clubnight.joinClub": "Entrar no clube",
   "clubnight.lost": "D",
+  "clubnight.members": "Membros",
   "clubnight.member": "Membro",
   "clubnight.member1": "Membro 1",
   "clubnight.member2": "Membro 2",

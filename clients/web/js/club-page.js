@@ -122,6 +122,8 @@ function page(data) {
     night && !night.tournament ? [h("h2", t("clubnight.pairs")), pairList(night)] : null,
     app.host ? hostPanel(night, data.members || [], send) : keyForm(),
     h("p", h("a.btn.btn-small", { href: `/c/${encodeURIComponent(club)}/tv` }, t("clubnight.openTv"))),
+    (data.members || []).length ? [h("h2", t("clubnight.members")), h("ul.club-members",
+      data.members.map((/** @type {Doc} */ m) => h("li", { dataset: { player: m.player || "" } }, m.name)))] : null,
     h("h2", t("clubnight.season")), seasonTable(data.season || []),
     h("h2", t("clubnight.pastNights")), pastNights(data.past || []),
     historyPart(data));

@@ -67,6 +67,7 @@ class TableServer:
         self.lobby: Lobby
         self.ladder: Ladder
         self.listing: Listing | None = None  # public and club tables (server.listing)
+        self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
 
@@ -111,7 +112,7 @@ class TableServer:
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
-        nights = self.lobby.nights = ClubNights(
+        nights = self.lobby.nights = self.nights = ClubNights(
             night_store_for(store),
             self.lobby,
             self.settings.clubs,
@@ -168,7 +169,7 @@ class TableServer:
     async def close(self) -> None:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
-        nights = self.lobby.nights
+        nights = self.nights
         await cancel_and_wait([self._lag_task, None if nights is None else nights.stop()])
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on

@@ -18,7 +18,7 @@ async def test_eight_pairs_play_groups_then_a_knock_out_to_one_champion(
     start_server: StartServer,
 ) -> None:
     async with start_server(clubs=(CLUB,), claim_window_s=0.2) as server:
-        server.lobby.nights.seat_wait_s = 0.0  # type: ignore[union-attr]
+        server.nights.seat_wait_s = 0.0  # type: ignore[union-attr]
         key = await server.club_host_key(CLUB)
         assert key is not None
         async with await follow(server, "host", key) as host:

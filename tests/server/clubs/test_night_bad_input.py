@@ -24,7 +24,7 @@ PAIRS = [["Ana", "Beto"], ["Carla", "Dani"], ["Eli", "Fer"], ["Gabo", "Hugo"]]
 
 
 async def night_tables(server: TableServer) -> int:
-    state = await server.lobby.nights.state(CLUB)  # type: ignore[union-attr]
+    state = await server.nights.state(CLUB)  # type: ignore[union-attr]
     return len(state.state["night"]["tables"])
 
 
@@ -54,7 +54,7 @@ async def test_without_the_club_key_every_host_command_is_forbidden(
                 ):
                     error = await refused(eva, message)
                     assert error.code is ErrorCode.FORBIDDEN, message.type
-        state = await server.lobby.nights.state(CLUB)  # type: ignore[union-attr]
+        state = await server.nights.state(CLUB)  # type: ignore[union-attr]
         assert state.state["night"] is None  # nothing was registered
 
 
@@ -62,7 +62,7 @@ async def test_a_round_sent_twice_starts_once_and_a_pair_entered_twice_is_refuse
     start_server: StartServer,
 ) -> None:
     async with start_server(clubs=(CLUB,), claim_window_s=0.2) as server:
-        server.lobby.nights.seat_wait_s = 3600.0  # type: ignore[union-attr]  # tables wait
+        server.nights.seat_wait_s = 3600.0  # type: ignore[union-attr]  # tables wait
         key = await server.club_host_key(CLUB)
         assert key is not None
         async with await follow(server, "host", key) as host:

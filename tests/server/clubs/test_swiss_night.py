@@ -68,7 +68,7 @@ async def test_a_swiss_night_of_six_pairs_survives_a_restart_and_ranks_by_the_re
     async with start_server(
         store=await open_store(redis_server.url), clubs=(CLUB,), claim_window_s=0.2
     ) as first:
-        first.lobby.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
+        first.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
         key = await first.club_host_key(CLUB)
         assert key is not None
         host = await follow(first, "host", key)
@@ -91,7 +91,7 @@ async def test_a_swiss_night_of_six_pairs_survives_a_restart_and_ranks_by_the_re
     async with start_server(
         store=await open_store(redis_server.url), clubs=(CLUB,), claim_window_s=0.2
     ) as second:
-        second.lobby.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
+        second.nights.seat_wait_s = SEAT_WAIT_S  # type: ignore[union-attr]
         host = await follow(second, "host", key)
         await night_until(host, round_done(2))
         await host.request(m.ClubRound(club=CLUB, key=key, round=3))

@@ -27,6 +27,7 @@ from protocol.base import (
     TurnTimer,
     WireModel,
 )
+from protocol.clubs import ClubRequest
 from protocol.ladder import LadderRequest
 from protocol.players import PlayerKey, PlayerRequest
 
@@ -276,6 +277,7 @@ ClientMessage = Annotated[
     | Claim
     | Chat
     | LadderRequest
+    | ClubRequest
     | PlayerRequest,
     Field(discriminator="type"),
 ]

@@ -27,6 +27,7 @@ from protocol.base import (
     WireModel,
 )
 from protocol.client_messages import GameAction
+from protocol.clubs import ClubNight, ClubSeat
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_events import GAME_EVENT_TYPES, GameEvent
 from protocol.ladder import LadderBoard, LadderState
@@ -448,6 +449,8 @@ ServerMessage = Annotated[
     | Goodbye
     | LadderState
     | LadderBoard
+    | ClubNight
+    | ClubSeat
     | PlayerAnswer,
     Field(discriminator="type"),
 ]

@@ -22,6 +22,8 @@ from engine.bridge import CORE_KIND
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.club_routes import ClubRoutes
+from server.clubnight.service import ClubNights
+from server.clubnight.store import night_store_for
 from server.config import Settings, trusted_networks
 from server.connection import Connection
 from server.edge import AddressLimits, OriginPolicy, client_address
@@ -66,6 +68,7 @@ class TableServer:
         self.lobby: Lobby
         self.ladder: Ladder
         self.listing: Listing | None = None  # public and club tables (server.listing)
+        self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
 
@@ -110,6 +113,15 @@ class TableServer:
         for name in self.settings.clubs:
             await self.lobby.ensure_club(name)
         self.lobby.start()
+        nights = self.lobby.nights = self.nights = ClubNights(
+            night_store_for(store),
+            self.lobby,
+            self.settings.clubs,
+            self._deliver,
+            lambda conn: conn in self.connections,
+            self._clock,
+        )
+        nights.start()
         listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
         listing.start()
 
@@ -158,7 +170,8 @@ class TableServer:
     async def close(self) -> None:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
-        await cancel_and_wait([self._lag_task])
+        nights = self.nights
+        await cancel_and_wait([self._lag_task, None if nights is None else nights.stop()])
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on
         await self.lobby.close()

@@ -9,6 +9,10 @@ a table's public log for the table screen, and the replay viewer's positions.
 - ``/c/<club>/results.csv`` and ``.json`` with ``?key=<host key>``: every kept result of the
   club (date, table, players by seat and team, final score, winner, hands; ``server.clubs.export``:
   cells safe in a spreadsheet, teams named by their players);
+- ``/c/<club>/tv``: the club's TV (``club.html`` drawn for a screen);
+- ``/c/<club>/night.json``: the club's night for the page and its TV (``server.clubnight``):
+  members, pairs, rounds, standings, past nights, the season, and each round table's live seats
+  and scores;
 - ``/t/<name>`` and ``/c/<name>`` for a club's name as typed ("Club Loja", "ñandú"): redirected
   to its slug (``server.clubs.names``); ``<club>`` everywhere else is the slug;
 - ``/watch-log/<key>``: the table's whole event log as a spectator receives it (the
@@ -115,6 +119,10 @@ class ClubRoutes:
             if export_name == "results.json":
                 return _json(export.results_json(name, results), f"{name}-results.json")
             return _csv(results, f"{name}-results.csv")
+        if export_name == "tv":
+            return await self.page(self.web_root / "club.html")
+        if export_name == "night.json" and self.lobby.nights is not None:
+            return _json(await self.lobby.nights.view(name))
         if export_name:
             return None
         if not data:

@@ -24,6 +24,7 @@ from websockets.frames import CloseCode
 from protocol import PROTOCOL_VERSION, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.clubs import ClubRequest
 from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
@@ -246,6 +247,10 @@ class Connection:
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
             self.push(await self.ladder.handle(message, self.name))
+        elif isinstance(message, ClubRequest):  # a club's night (server.clubnight)
+            if lobby.nights is None:
+                raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
+            self.push(await lobby.nights.handle(self.id, self.name, message))
         else:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")

@@ -18,11 +18,12 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
 from protocol.base import TurnTimer
+from protocol.clubs import ClubNight, ClubRequest
 from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Referee, RefereeConfig
@@ -47,6 +48,14 @@ IDLE_UNLOAD_S = Settings().idle_unload_s  # one default each, the settings' own
 IDLE_CHECK_MAX_S = 30.0  # the idle check runs every quarter of the idle time, at most this apart
 LEASE_S = Settings().lease_s
 RESOLVE_S = Settings().resolve_s
+
+
+class ClubNightDoor(Protocol):
+    """What connections and routes ask of the clubs' nights (``server.clubnight.service``)."""
+
+    async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
+
+    async def view(self, club: str) -> dict[str, Any]: ...
 
 
 class Lobby:
@@ -90,6 +99,7 @@ class Lobby:
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
         self.cluster = share(self) if share is not None else None
+        self.nights: ClubNightDoor | None = None  # the clubs' nights (``server.clubnight``)
 
     def start(self) -> None:
         """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""

@@ -22,6 +22,7 @@
  * @property {number | null} bot the bot's level, null for a person or a free chair
  * @property {boolean} standIn
  * @property {boolean} connected
+ * @property {string | null} player the person's public id, for "+ friend" (null: a guest or a bot)
  */
 
 /**
@@ -38,7 +39,15 @@
  * @property {Occupant[]} occupants
  * @property {number} spectators
  * @property {number[]} rematchAsked
+ * @property {boolean} casual not rated: a finished game changes nobody's rating
  */
+
+/**
+ * The viewer's change of rating after a game at this table (`rated`; null numbers: casual).
+ * @typedef {{table: string, game: number, casual: boolean, change: number | null, rating: number | null}} Rated
+ */
+
+/** A friend as `friends` tells it: online, and the id of the table they sit at. @typedef {{id: string, name: string, online: boolean, table: string | null}} FriendLine */
 
 /**
  * @typedef {object} Game
@@ -103,6 +112,9 @@
  * @property {boolean} wantsSeat the visitor asked to sit, so the next welcome joins
  * @property {number | null} wantedSeat the free chair clicked, or null for the first free one
  * @property {boolean} joinRefused this key cannot seat anyone (a watch link): offer no seat
+ * @property {Rated | null} rated the viewer's rating change for the game just finished
+ * @property {FriendLine[]} friends the viewer's friends (whom to invite), when the viewer is a person
+ * @property {string[]} invitedNow the friends invited from this page (the button says so)
  */
 
 /** The model once a snapshot told the table: what the table's views draw. @typedef {Model & {table: Table}} TableModel */

@@ -34,6 +34,7 @@ export function emptyModel() {
     tallyMode: false, screenMode: false, summaryOpen: false, hostOpen: false, sheetOpen: false,
     selection: { card: null, take: [] }, legalKey: "", focusPending: false,
     resuming: false, ownMove: false, wantsSeat: false, wantedSeat: null, joinRefused: false,
+    rated: null, friends: [], invitedNow: [],
   };
 }
 
@@ -45,6 +46,7 @@ function occupantOf(info) {
     bot: info.occupant === "bot" ? (info.bot_level || 1) : null,
     standIn: Boolean(info.stand_in),
     connected: info.occupant === "bot" || Boolean(info.connected),
+    player: info.player ?? null,
   };
 }
 
@@ -63,6 +65,7 @@ function tableOf(info) {
     occupants: info.seats.map(occupantOf),
     spectators: info.spectators,
     rematchAsked: info.rematch_asked,
+    casual: Boolean(info.casual),
   };
 }
 
@@ -188,6 +191,7 @@ function applyDerived(model, event) {
       model.gameOver = /** @type {import("./game-events.js").GameOver} */ (event);
       break;
     case "game_started":
+      model.rated = null;
       model.lastPlay = null;
       model.gameOver = null;
       model.summary = null;
@@ -250,4 +254,20 @@ export function setStatus(model, status) {
 /** The server accepted a connection. @param {Model} model */
 export function welcomed(model) {
   model.welcomes += 1;
+}
+
+/** The viewer's rating change after a game of this table (`rated`). @param {Model} model @param {import("./model-types.js").Rated} rated */
+export function applyRated(model, rated) {
+  model.rated = { table: rated.table, game: rated.game, casual: rated.casual, change: rated.change ?? null,
+    rating: rated.rating ?? null };
+}
+
+/** The viewer's friends (`friends`), whom the table page offers to invite. @param {Model} model @param {{friends?: import("./model-types.js").FriendLine[]}} answer */
+export function applyFriends(model, answer) {
+  model.friends = (answer.friends || []).map((f) => ({ id: f.id, name: f.name, online: Boolean(f.online), table: f.table ?? null }));
+}
+
+/** A friend was invited from this page. @param {Model} model @param {string} id */
+export function markInvited(model, id) {
+  if (!model.invitedNow.includes(id)) model.invitedNow = [...model.invitedNow, id];
 }

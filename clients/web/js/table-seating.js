@@ -5,6 +5,7 @@
 import { t } from "../i18n/index.js";
 import { PROTOCOL_VERSION } from "./connection.js";
 import { remember } from "./storage.js";
+import { playerHello } from "./player.js";
 import { toast } from "./toasts.js";
 import { joinRefused, setResuming, takeSeatWish, wishSeat } from "./table-choices.js";
 
@@ -39,6 +40,7 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
       type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest",
       resume: held?.token ?? null,
       last_event: model.resuming ? (model.lastEvent || held?.lastEvent || 0) : null,
+      ...playerHello(),
     };
   }
 

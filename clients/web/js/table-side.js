@@ -11,6 +11,7 @@ import { freeGameButton } from "./free-game.js";
 import { sheetPanel } from "./sheet.js";
 import { remember } from "./storage.js";
 import { setFold } from "./table-choices.js";
+import { friendsPanel } from "./table-friends.js";
 
 /** @typedef {import("./model-types.js").TableModel} TableModel */
 /** @typedef {import("./seats.js").Names} Names */
@@ -28,6 +29,7 @@ import { setFold } from "./table-choices.js";
  * @property {() => void} toggleScreen
  * @property {(redraw: () => void) => (HTMLElement | null)[]} cueControls
  * @property {HTMLElement} chat
+ * @property {(id: string) => void} invite invite a friend to this table
  */
 
 /** @param {TableModel} model @param {SideContext} ctx */
@@ -67,6 +69,7 @@ export function sideColumn(model, ctx, rows) {
     // the sheet unfolds itself at a hand's count and at the end, else as the player left it
     table.started ? sheetPanel(rows, ctx.names, finished || model.summaryOpen || model.sheetOpen,
       (/** @type {boolean} */ open) => setFold(model, "sheetOpen", open)) : null,
+    friendsPanel(model, ctx.invite),
     logPanel(model, ctx.names),
     model.isHost && watch && !table.started ? h("details.panel.share-panel", { open: true },
       h("summary", t("share.title")), sharePanel({ join: ctx.key, watch })) : null,

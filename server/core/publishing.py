@@ -285,6 +285,7 @@ class Publisher:
             "seats": self.seat_fields(),
             "spectators": self.spectators,
             "rematch_asked": sorted(table.rematch),
+            "casual": table.casual,
         }
 
     def info(self) -> s.TableInfo:
@@ -300,6 +301,7 @@ class Publisher:
                 "bot_level": seat.bot_level,
                 "connected": seat.connected,
                 "stand_in": seat.stand_in,
+                "player": seat.player,
             }
             for i, seat in enumerate(self.table.seats)
         ]

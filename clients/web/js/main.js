@@ -77,6 +77,7 @@ function boot() {
   setLanguage(detectLanguage(), { remember: new URLSearchParams(location.search).has("lang") });
   chrome();
   adoptMoveLink(); // `/#player=…`: become the same person as on the other device
+  remember.playerKey(); // made on the first visit, kept after
   const root = part("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
   const page = new URLSearchParams(location.search);

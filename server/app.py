@@ -30,6 +30,10 @@ from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
+from server.people_games import GameRecorder
+from server.people_routes import People
+from server.players import Players, player_store_for
+from server.players.presence import MemoryPresence, Presence, RedisPresence
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.tasks import cancel_and_wait
@@ -64,6 +68,8 @@ class TableServer:
         self.cluster: Cluster | None = None  # with a Redis store (server.cluster)
         self.lobby: Lobby
         self.ladder: Ladder
+        self.people: People
+        self.recorder: GameRecorder | None = None
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
@@ -104,6 +110,7 @@ class TableServer:
         )
         self.cluster = self.lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        self._start_people(store)
         if self.cluster is not None:
             await self.cluster.start()
         for name in self.settings.clubs:
@@ -141,6 +148,20 @@ class TableServer:
         self._lag_task = asyncio.create_task(self._measure_lag())
         log.info("listening", url=self.url)
 
+    def _start_people(self, store: Store) -> None:
+        """Players beside the tables (memory or the same Redis), their presence likewise."""
+        from server.store.redis import RedisStore
+
+        players = Players(player_store_for(store))
+        presence: Presence = (
+            RedisPresence(store.client) if isinstance(store, RedisStore) else MemoryPresence()
+        )
+        self.people = People(players, presence, self.lobby, self._deliver)
+        self.recorder = GameRecorder(players, self._deliver)
+        self.lobby.on_finished = self.recorder.finished
+        for room in self.lobby.rooms.values():  # tables loaded before (a club's)
+            room.on_finished = self.recorder.finished
+
     @property
     def port(self) -> int:
         assert self._server is not None, "start() first"
@@ -167,6 +188,9 @@ class TableServer:
                 # Bounded: a handler stuck behind a busy room must not hold up the shutdown.
                 async with asyncio.timeout(SHUTDOWN_WAIT_S):
                     await self._server.wait_closed()
+        if self.recorder is not None:
+            await self.recorder.close()
+            await self.people.players.store.close()
         if self.listing is not None:
             await self.listing.close()
         if self.cluster is not None:
@@ -196,7 +220,14 @@ class TableServer:
             )
             return
         connection = Connection(
-            ws, self.settings, self.metrics, self.lobby, self.ladder, self.limits, address
+            ws,
+            self.settings,
+            self.metrics,
+            self.lobby,
+            self.ladder,
+            self.people,
+            self.limits,
+            address,
         )
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))

@@ -25,7 +25,7 @@ from tests.web.test_browser import STEP_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
-GAME_TIMEOUT_MS = 120_000
+GAME_TIMEOUT_MS = 300_000  # a whole game; the machine may be shared and slow
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 
@@ -109,7 +109,7 @@ def open_me(context: BrowserContext, base: str) -> Page:
     return page
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(600)
 def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     new_context: NewContext, site: tuple[str, RedisServer], tmp_path: Path, artifacts: Path
 ) -> None:
@@ -177,7 +177,11 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     client = redis.Redis.from_url(store.url)
     assert any(person in k.decode() for k in client.scan_iter(match="cuarenta:player*")), "kept"
     other.click("#me-forget")
-    other.wait_for_selector("#forgotten", timeout=STEP_TIMEOUT_MS)
+    try:
+        other.wait_for_selector("#forgotten", timeout=STEP_TIMEOUT_MS)
+    except Exception:
+        other.screenshot(path=artifacts / "forget-failed.png")
+        raise AssertionError(f"not forgotten: {other.inner_text('body')[:400]}") from None
     left = [k.decode() for k in client.scan_iter(match="*") if person in k.decode()]
     assert left == [], f"forget me left {left}"
     digests = [k for k in client.scan_iter(match="cuarenta:playerkey:*") if client.get(k) == person.encode()]

@@ -8,11 +8,11 @@ import { t } from "../i18n/index.js";
  * @param {import("./wire.js").Message} invited the server's `invited` message
  */
 export function inviteNotice(invited) {
-  const box = document.querySelector("#toasts") || document.body;
-  const from = invited.from?.name || invited.name || "";
+  const box = document.body; // over the page, not in the one-line strip of brief notices
+  const from = invited.by?.name || "";
   const key = invited.join_key;
   box.querySelector(`.invite[data-key="${CSS.escape(String(key))}"]`)?.remove();
-  const notice = h("div.toast.invite", { role: "alertdialog", "aria-labelledby": "invite-text", dataset: { key: String(key) } },
+  const notice = h("div.invite", { role: "alertdialog", "aria-labelledby": "invite-text", dataset: { key: String(key) } },
     h("p#invite-text", t("invite.received", { name: from })),
     h("div.invite-actions",
       h("a#invite-accept.btn.btn-small.btn-primary", { href: `/t/${encodeURIComponent(String(key))}` }, t("invite.accept")),

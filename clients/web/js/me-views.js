@@ -2,7 +2,7 @@
 // /me's smaller parts: the name and language, the ratings and the leaderboard, the tables the
 // person sits at now, the move link to another device (with its QR code) and "forget me".
 import { h } from "./dom.js";
-import { LANGUAGES, formatNumber, t } from "../i18n/index.js";
+import { LANGUAGES, t, tn } from "../i18n/index.js";
 import { remember } from "./storage.js";
 import { moveLink } from "./player.js";
 import { qrCode } from "./share.js";
@@ -17,41 +17,46 @@ export function profileSection(me, save) {
     Object.keys(LANGUAGES).map((code) => h("option", { value: code, selected: code === me.language },
       LANGUAGES[code]["app.languageName"]))));
   return h("section.me-head", { "aria-labelledby": "me-title" },
-    h("h1#me-title", h("span.me-avatar", { "aria-hidden": "true" }, (me.name || "?").slice(0, 1).toUpperCase()),
-      h("span#me-shown-name", me.name)),
-    h("form.me-profile", { onsubmit: (/** @type {Event} */ e) => {
-      e.preventDefault();
-      const change = {};
-      if (name.value.trim() && name.value.trim() !== me.name) Object.assign(change, { name: name.value.trim() });
-      if (lang.value !== me.language) Object.assign(change, { language: lang.value });
-      if (Object.keys(change).length) save(change);
-    } },
-    h("div.field", h("label", { for: "me-name" }, t("me.name")), name),
-    h("div.field", h("label", { for: "me-language" }, t("app.language")), lang),
-    h("button#me-save.btn", { type: "submit" }, t("me.save"))));
+    h("div.me-who",
+      h("span.me-avatar", { "aria-hidden": "true" }, (me.name || "?").slice(0, 1).toUpperCase()),
+      h("div", h("h1#me-title", h("span#me-shown-name", me.name)), ratingChips(me))),
+    h("details.me-edit", h("summary", t("me.edit")),
+      h("form.me-profile", { onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const change = {};
+        if (name.value.trim() && name.value.trim() !== me.name) Object.assign(change, { name: name.value.trim() });
+        if (lang.value !== me.language) Object.assign(change, { language: lang.value });
+        if (Object.keys(change).length) save(change);
+      } },
+      h("div.field", h("label", { for: "me-name" }, t("me.name")), name),
+      h("div.field", h("label", { for: "me-language" }, t("app.language")), lang),
+      h("button#me-save.btn", { type: "submit" }, t("me.save")))));
+}
+
+/** The ratings as the header shows them: each class, its rating and its rated games. @param {Message} me */
+function ratingChips(me) {
+  /** @type {{profile_class: string, rating: number, games: number}[]} */
+  const ratings = me.ratings || [];
+  return h("ul.me-rating-list", { "aria-label": t("me.ratings") }, ["pairs", "duel"].map((kind) => {
+    const line = ratings.find((r) => r.profile_class === kind);
+    return h("li.me-rating", { dataset: { kind } }, h("span.me-rating-class", t(`me.class.${kind}`)),
+      h("strong", String(line?.rating ?? 1000)), h("span.hint", tn("me.games", line?.games ?? 0)));
+  }));
 }
 
 /** @param {Message} me @param {Record<string, Message>} boards */
 export function ratingsSection(me, boards) {
-  /** @type {{profile_class: string, rating: number, games: number}[]} */
-  const ratings = me.ratings || [];
   const board = (/** @type {string} */ kind) => {
     const lines = boards[kind]?.lines || [];
     return h("div.me-board", { dataset: { kind } }, h("h3", t(`me.class.${kind}`)),
       lines.length ? h("ol.me-leaders", lines.map((/** @type {any} */ line) => h("li", {
         class: line.id === me.id ? "is-you" : null, dataset: { player: line.id } },
       h("span.me-rank", line.rank), h("span.me-leader-name", line.name),
-      h("strong", formatNumber(line.rating)), h("span.hint", t("me.games", { count: line.games })))))
+      h("strong", String(line.rating)), h("span.hint", tn("me.games", line.games)))))
         : h("p.hint", t("me.boardEmpty", { games: boards[kind]?.min_games ?? "" })));
   };
   return h("section.panel.me-section.me-ratings", { "aria-labelledby": "me-ratings-title" },
-    h("h2#me-ratings-title", t("me.ratings")),
-    h("ul.me-rating-list", ["pairs", "duel"].map((kind) => {
-      const line = ratings.find((r) => r.profile_class === kind);
-      return h("li.me-rating", { dataset: { kind } }, h("span", t(`me.class.${kind}`)),
-        h("strong", formatNumber(line?.rating ?? 1000)), h("span.hint", t("me.games", { count: line?.games ?? 0 })));
-    })),
-    h("h2", t("me.leaderboard")),
+    h("h2#me-ratings-title", t("me.leaderboard")),
     h("div.me-boards", board("pairs"), board("duel")));
 }
 

@@ -118,7 +118,7 @@ async function forget() {
 function draw() {
   document.title = t("me.title");
   if (state.gone) {
-    renderInto(root, h("div.me", h("h1", t("me.title")), h("p.lede#forgotten", t("me.forgotten")),
+    renderInto(root, h("div.me", h("h1", t("me.title")), h("p#forgotten.lede", t("me.forgotten")),
       h("a.btn.btn-primary", { href: "/" }, t("me.home"))));
     return;
   }
@@ -127,13 +127,13 @@ function draw() {
     return;
   }
   const active = document.activeElement?.id;
+  const open = [...root.querySelectorAll("details[open]")].map((d) => d.className);
   renderInto(root, h("div.me",
     profileSection(state.me, saveMe),
-    historySection(state.games, state.more, olderGames),
-    tablesSection(),
-    friendsSection(state.friends, state.me.id, act),
-    ratingsSection(state.me, state.boards),
-    deviceSection(forget)));
+    h("div.me-main", historySection(state.games, state.more, olderGames), deviceSection(forget)),
+    h("div.me-aside", tablesSection(), friendsSection(state.friends, state.me.id, act),
+      ratingsSection(state.me, state.boards))));
+  for (const name of open) root.querySelector(`details.${name.split(" ").join(".")}`)?.setAttribute("open", "");
   if (active) document.getElementById(active)?.focus();
 }
 

@@ -49,14 +49,14 @@ def test_friends_see_each_other_at_a_table_and_an_invitation_seats_one(
     ben = me_id(ben_me)
     link = ben_me.input_value("#my-player-link")
     ana.goto(link)
-    ana.wait_for_selector(f"#friends-outgoing [data-player='{ben}']", timeout=STEP_TIMEOUT_MS)
+    ana.wait_for_selector(f"#friends-outgoing li[data-player='{ben}']", timeout=STEP_TIMEOUT_MS)
     ben_me.reload()
     ben_me.click(f"#friend-accept-{ben_me_incoming(ben_me)}")
     ben_me.wait_for_selector("#friends-list .me-friend", timeout=STEP_TIMEOUT_MS)
     ben_me.close()
     # Ana sees Ben online, at a table.
     ana.reload()
-    row = ana.locator(f"#friends-list [data-player='{ben}']")
+    row = ana.locator(f"#friends-list li[data-player='{ben}']")
     row.wait_for(timeout=STEP_TIMEOUT_MS)
     assert row.get_attribute("data-online") == "true"
     assert "Jugando en una mesa" in row.inner_text()

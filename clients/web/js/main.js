@@ -56,7 +56,10 @@ function homePage(root) {
         });
       }
       await conn.open();
-      if (request.name) remember.setName(request.name);
+      if (request.name) {
+        remember.setName(request.name);
+        await conn.request({ type: "set_me", name: request.name }).catch(() => {}); // the person's name
+      }
       const created = await conn.request({ type: "create", profile: request.profile,
         options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public),
         casual: Boolean(request.casual) });

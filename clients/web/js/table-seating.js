@@ -91,7 +91,8 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
   function sitDown(name, seat = null) {
     remember.setName(name);
     wishSeat(model, seat);
-    conn.reconnectNow();
+    // A person's name is theirs across tables (the server keeps it): the one chosen here becomes it.
+    conn.request({ type: "set_me", name }).catch(() => {}).finally(() => conn.reconnectNow());
   }
 
   /** A visitor chose a free chair: sit there under the name given (asked for if missing). */

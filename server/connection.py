@@ -305,6 +305,7 @@ class Connection:
         if message.player_key is not None:  # the key goes no further than this call
             player = await self.people.enter(message.player_key, message.name)
             self.player, self.name = player.id, player.name
+            structlog.contextvars.bind_contextvars(player=player.id)  # public: the key is not
         else:
             self.name = message.name
         self.greeted = True

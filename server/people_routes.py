@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
 INVITES_PER_MIN = 10
+MAX_BUCKETS = 10_000  # people whose invitation rate is remembered before the idle are dropped
 PRESENCE_REFRESH_S = 30.0  # a live connection's presence is written at most this often
 
 
@@ -179,10 +180,15 @@ class People:
     # ------------------------------------------------------------------ invitations
     async def _invite(self, player: str, message: p.Invite, room: Room | RemoteRoom | None) -> None:
         """Send a friend online the inviter's table and its join key; else nothing, silently."""
+        now = time.monotonic()
+        if len(self._invites) > MAX_BUCKETS:  # forget who has not invited for a minute
+            self._invites = {
+                who: kept for who, kept in self._invites.items() if now - kept.stamp < 60
+            }
         bucket = self._invites.setdefault(
             player, TokenBucket(rate=INVITES_PER_MIN / 60, burst=INVITES_PER_MIN)
         )
-        if not bucket.allow(time.monotonic()):
+        if not bucket.allow(now):
             raise Refused(ErrorCode.RATE_LIMITED, f"at most {INVITES_PER_MIN} invitations a minute")
         if room is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "join a table first, then invite to it")

@@ -113,7 +113,7 @@ async def test_the_host_marks_a_table_casual_before_the_start_only(
 
 
 async def test_the_same_player_key_on_another_connection_takes_the_seat_back(
-    start_server: StartServer,
+    start_server: StartServer, capfd: pytest.CaptureFixture[str]
 ) -> None:
     key = new_key()
     async with start_server() as server:
@@ -133,6 +133,9 @@ async def test_the_same_player_key_on_another_connection_takes_the_seat_back(
         assert frames_with([first, second], key) == []
         await second.close()
         await first.close()
+    logged = "".join(capfd.readouterr())
+    assert mine.id in logged  # the log names the person by public id, and never by key
+    assert key not in logged
 
 
 @pytest.mark.parametrize(

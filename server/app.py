@@ -156,10 +156,12 @@ class TableServer:
         from server.store.redis import RedisStore
 
         players = Players(player_store_for(store))
-        presence: Presence = (
-            RedisPresence(store.client) if isinstance(store, RedisStore) else MemoryPresence()
-        )
-        self.people = People(players, presence, self.lobby, self._deliver)
+        presence: Presence = MemoryPresence()
+        if isinstance(store, RedisStore):
+            presence = RedisPresence(store.client, self.lobby.owner)
+        cluster = self.cluster
+        push = None if cluster is None else cluster.push
+        self.people = People(players, presence, self.lobby, self._deliver, push)
         self.recorder = GameRecorder(players, self._deliver)
         self.lobby.on_finished = self.recorder.finished
         for room in self.lobby.rooms.values():  # tables loaded before (a club's)

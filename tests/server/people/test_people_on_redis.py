@@ -27,20 +27,27 @@ async def started(redis_server: RedisServer) -> TableServer:
     return server
 
 
-async def test_a_friend_on_another_process_sees_the_other_online_at_their_table(
+async def test_a_friend_on_another_process_sees_the_other_at_their_table_and_is_invited(
     redis_server: RedisServer,
 ) -> None:
     one, two = await started(redis_server), await started(redis_server)
     try:
         ana = await person(one, "Ana", new_key())
         beto = await person(two, "Beto", new_key())
-        ana_id, _ = await befriend(ana, beto)
+        ana_id, beto_id = await befriend(ana, beto)
         created = await ana.request(c.CreateTable(profile="pagat-4p"))
         assert isinstance(created, s.TableCreated)
         await ana.request(c.Join(key=created.host_key))
         await ana.request(c.Ping())  # handled after the join's presence was written
         line = (await friends(beto))[ana_id]
         assert (line.online, line.table) == (True, created.table)
+        await beto.request(c.Ping())  # its presence written, with the process serving it
+        await ana.request(p.Invite(player=beto_id))
+        invited = await beto.next_of(p.Invited)  # relayed to the process that serves Beto
+        assert (invited.table, invited.join_key) == (created.table, created.join_key)
+        seated = await beto.request(c.Join(key=invited.join_key))
+        assert isinstance(seated, s.Seated)
+        assert seated.seat == 1
         await ana.close()
         gone = await once_offline(beto, ana_id)
         assert not gone.online

@@ -31,11 +31,12 @@ from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.people_games import GameRecorder
-from server.people_routes import People
+from server.people_routes import PRESENCE_REFRESH_S, People
 from server.players import Players, player_store_for
 from server.players.presence import MemoryPresence, Presence, RedisPresence
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
+from server.store.base import StoreError
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class TableServer:
         self._seeds = seeds
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # with a Redis store (server.cluster)
         self.lobby: Lobby
         self.ladder: Ladder
@@ -146,6 +148,7 @@ class TableServer:
             server_header="cuarenta",
         )
         self._lag_task = asyncio.create_task(self._measure_lag())
+        self._presence_task = asyncio.create_task(self._keep_presence())
         log.info("listening", url=self.url)
 
     def _start_people(self, store: Store) -> None:
@@ -153,10 +156,12 @@ class TableServer:
         from server.store.redis import RedisStore
 
         players = Players(player_store_for(store))
-        presence: Presence = (
-            RedisPresence(store.client) if isinstance(store, RedisStore) else MemoryPresence()
-        )
-        self.people = People(players, presence, self.lobby, self._deliver)
+        presence: Presence = MemoryPresence()
+        if isinstance(store, RedisStore):
+            presence = RedisPresence(store.client, self.lobby.owner)
+        cluster = self.cluster
+        push = None if cluster is None else cluster.push
+        self.people = People(players, presence, self.lobby, self._deliver, push)
         self.recorder = GameRecorder(players, self._deliver)
         self.lobby.on_finished = self.recorder.finished
         for room in self.lobby.rooms.values():  # tables loaded before (a club's)
@@ -178,7 +183,7 @@ class TableServer:
     async def close(self) -> None:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
-        await cancel_and_wait([self._lag_task])
+        await cancel_and_wait([self._lag_task, self._presence_task])
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on
         await self.lobby.close()
@@ -266,6 +271,22 @@ class TableServer:
             self.lobby.placement.detach(conn, room)
         elif self.cluster is not None:
             self.cluster.detached(conn, room.table_id)
+
+    async def _keep_presence(self) -> None:
+        """Keep quiet connections of people online (presence lapses without a refresh)."""
+        while True:
+            await asyncio.sleep(PRESENCE_REFRESH_S)
+            for connection in list(self.connections.values()):
+                if connection.player is None:
+                    continue
+                room = connection.room
+                try:
+                    await self.people.seen(
+                        connection.player, connection.id, room.table_id if room else None
+                    )
+                except StoreError as exc:
+                    log.warning("presence not refreshed", error=str(exc)[:200])
+                    break
 
     async def _measure_lag(self) -> None:
         """Event-loop lag: how late a timer of LAG_PROBE_S fires (invariant 6's witness)."""

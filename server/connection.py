@@ -206,9 +206,7 @@ class Connection:
                 await self._close_after_sending("hello required")
                 return False
             keep = await self._handle(message)
-            if self.player is not None:
-                room = self.room
-                await self.people.seen(self.player, self.id, room.table_id if room else None)
+            await self._seen()
             return keep
         except Refused as exc:
             outcome = "refused"
@@ -272,6 +270,17 @@ class Connection:
             await room.run(Request(self.id, message))
         return True
 
+    async def _seen(self) -> None:
+        """This person is here, at this table (presence: ``server.players.presence``); the
+        request was answered already, so a store away is only logged."""
+        if self.player is None:
+            return
+        room = self.room
+        try:
+            await self.people.seen(self.player, self.id, room.table_id if room else None)
+        except StoreError as exc:
+            log.warning("presence not written", error=str(exc)[:200])
+
     async def _person(self, message: PlayerRequest) -> None:
         answer = await self.people.answer(self.player, message, self.room)
         if isinstance(message, ForgetMe) and self.player is not None:
@@ -305,6 +314,7 @@ class Connection:
         if message.player_key is not None:  # the key goes no further than this call
             player = await self.people.enter(message.player_key, message.name)
             self.player, self.name = player.id, player.name
+            structlog.contextvars.bind_contextvars(player=player.id)  # public: the key is not
         else:
             self.name = message.name
         self.greeted = True

@@ -86,10 +86,12 @@ class GameRecorder:
 
     async def _record(self, room: Room, game: FinishedGame) -> None:
         try:
-            changes = await self.players.record_game(game)
-        except (StoreError, ValueError) as exc:
+            await self._record_and_tell(room, game)
+        except (StoreError, ValueError) as exc:  # a reload of the table offers it again
             log.warning("finished game not recorded", table=game.table_id, error=str(exc)[:200])
-            return
+
+    async def _record_and_tell(self, room: Room, game: FinishedGame) -> None:
+        changes = await self.players.record_game(game)
         cls = PROFILE_CLASSES[game.profile]
         for player_id, change in changes.items():
             found = await self.players.store.get(player_id)

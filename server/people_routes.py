@@ -40,7 +40,10 @@ if TYPE_CHECKING:
     from server.room import Room
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
+Push = Callable[[str, str, s.ServerMessage], None]
+"""Send a message to a connection served by another process: (process, conn, message)."""
 INVITES_PER_MIN = 10
+MAX_BUCKETS = 10_000  # people whose invitation rate is remembered before the idle are dropped
 PRESENCE_REFRESH_S = 30.0  # a live connection's presence is written at most this often
 
 
@@ -48,12 +51,18 @@ class People:
     """People who come back, as this process's connections see them."""
 
     def __init__(
-        self, players: Players, presence: Presence, lobby: Lobby, deliver: Deliver
+        self,
+        players: Players,
+        presence: Presence,
+        lobby: Lobby,
+        deliver: Deliver,
+        push: Push | None = None,
     ) -> None:
         self.players = players
         self.presence = presence
         self.lobby = lobby
         self.deliver = deliver
+        self.push = push  # beside Redis: to another process's connections (``server.cluster``)
         self._invites: dict[str, TokenBucket] = {}
         self._written: dict[str, tuple[str | None, float]] = {}  # conn -> (table, when)
 
@@ -179,10 +188,15 @@ class People:
     # ------------------------------------------------------------------ invitations
     async def _invite(self, player: str, message: p.Invite, room: Room | RemoteRoom | None) -> None:
         """Send a friend online the inviter's table and its join key; else nothing, silently."""
+        now = time.monotonic()
+        if len(self._invites) > MAX_BUCKETS:  # forget who has not invited for a minute
+            self._invites = {
+                who: kept for who, kept in self._invites.items() if now - kept.stamp < 60
+            }
         bucket = self._invites.setdefault(
             player, TokenBucket(rate=INVITES_PER_MIN / 60, burst=INVITES_PER_MIN)
         )
-        if not bucket.allow(time.monotonic()):
+        if not bucket.allow(now):
             raise Refused(ErrorCode.RATE_LIMITED, f"at most {INVITES_PER_MIN} invitations a minute")
         if room is None:
             raise Refused(ErrorCode.NOT_AT_TABLE, "join a table first, then invite to it")
@@ -203,9 +217,13 @@ class People:
             profile=profile,
             join_key=join_key,
         )
-        where = await self.presence.where([message.player])
-        for conn in where[message.player].conns:
-            self.deliver(conn, invited)
+        where = (await self.presence.where([message.player]))[message.player]
+        for conn in where.conns:
+            process = where.processes.get(conn)
+            if process is None or process == self.lobby.owner or self.push is None:
+                self.deliver(conn, invited)
+            else:
+                self.push(process, conn, invited)
 
     async def _table_facts(self, room: Room | RemoteRoom) -> tuple[str, str]:
         """A table's profile and join key: from the referee here, else from the store."""

@@ -7,15 +7,16 @@ the table it is at (or none) and when it lapses. An entry is refreshed on activi
 without saying so, lapses ``PRESENCE_TTL_S`` after its last refresh.
 
 In memory that is a dict of this process. Beside a Redis table store it is one hash a person
-(``cuarenta:online:{<id>}``: connection id -> ``<lapse ms> <table>``), so every process
-agrees; the hash itself lapses with its newest entry.
+(``cuarenta:online:{<id>}``: connection id -> ``<lapse ms> <process> <table>``), so every
+process agrees and knows which process serves a connection; the hash itself lapses with its
+newest entry.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from redis.asyncio import Redis
@@ -29,9 +30,11 @@ PRESENCE_TTL_S = 90.0
 
 @dataclass(frozen=True, slots=True)
 class Whereabouts:
-    """A person's live connections now: connection id -> the table it is at (None: none)."""
+    """A person's live connections now: connection id -> the table it is at (None: none), and
+    the process each one is served by (where it is known: beside Redis)."""
 
     conns: dict[str, str | None]
+    processes: dict[str, str] = field(default_factory=dict)
 
     @property
     def online(self) -> bool:
@@ -94,8 +97,9 @@ def online_key(player_id: str) -> str:
 class RedisPresence:
     """Shared by every process of one Redis (or Redis Cluster: one slot a person)."""
 
-    def __init__(self, client: Redis, ttl_s: float = PRESENCE_TTL_S) -> None:
+    def __init__(self, client: Redis, process: str, ttl_s: float = PRESENCE_TTL_S) -> None:
         self.client = client
+        self.process = process  # this process (``server.cluster``): where its conns are served
         self.ttl_s = ttl_s
 
     async def seen(self, player_id: str, conn: str, table: str | None) -> None:
@@ -103,7 +107,7 @@ class RedisPresence:
         key = online_key(player_id)
         try:
             async with self.client.pipeline(transaction=True) as pipe:
-                pipe.hset(key, conn, f"{lapse_ms} {table or ''}")
+                pipe.hset(key, conn, f"{lapse_ms} {self.process} {table or ''}")
                 pipe.pexpire(key, int(self.ttl_s * 1000))
                 await pipe.execute()
         except RedisError as exc:
@@ -122,11 +126,13 @@ class RedisPresence:
             for player_id in player_ids:
                 raw = await self.client.hgetall(online_key(player_id))  # type: ignore[misc]
                 conns: dict[str, str | None] = {}
+                processes: dict[str, str] = {}
                 for conn, value in raw.items():
-                    lapse, _, table = _text(value).partition(" ")
+                    lapse, process, table = _text(value).split(" ", 2)
                     if float(lapse) > now_ms:
                         conns[_text(conn)] = table or None
-                found[player_id] = Whereabouts(conns)
+                        processes[_text(conn)] = process
+                found[player_id] = Whereabouts(conns, processes)
         except RedisError as exc:
             raise StoreUnavailable(f"presence: {exc}") from exc
         return found

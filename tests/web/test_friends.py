@@ -4,9 +4,8 @@ Accept seats them there. "+ amigo" on a seat's name asks a stranger at the table
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
-
 import pytest
+from playwright.sync_api import Page
 
 from tests.web.conftest import NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS
@@ -69,7 +68,9 @@ def test_friends_see_each_other_at_a_table_and_an_invitation_seats_one(
     notice.wait_for(timeout=STEP_TIMEOUT_MS)
     assert "Ana te invita a su mesa" in notice.inner_text()
     notice.locator("#invite-accept").click()
-    ben_table.wait_for_function("globalThis.__cuarenta?.model.you !== null", timeout=STEP_TIMEOUT_MS)
+    ben_table.wait_for_function(
+        "globalThis.__cuarenta?.model.you !== null", timeout=STEP_TIMEOUT_MS
+    )
     ana.wait_for_selector(".host-seat-name >> text=Ben", timeout=STEP_TIMEOUT_MS)
 
 

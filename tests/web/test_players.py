@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import redis
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.redis_server import RedisServer
 from tests.serving import ServerProcess
@@ -27,8 +27,8 @@ from tests.web.test_browser import STEP_TIMEOUT_MS
 pytestmark = pytest.mark.browser
 
 GAME_TIMEOUT_MS = 300_000  # a whole game; the machine may be shared and slow
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
 
 AUTOPLAY = """() => {
   // The person's moves, sent as the page's buttons send them (the first legal action), one at a
@@ -92,7 +92,8 @@ def play_a_whole_game(page: Page) -> dict[str, Any]:
 
 def local_keys(page: Page) -> dict[str, str]:
     keys: dict[str, str] = page.evaluate(
-        "() => Object.fromEntries(Object.entries(localStorage).filter(([k]) => k.startsWith('cuarenta.')))"
+        "() => Object.fromEntries(Object.entries(localStorage)"
+        ".filter(([k]) => k.startsWith('cuarenta.')))"
     )
     return keys
 
@@ -128,12 +129,15 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     mine, theirs = ended["scores"][ended["you"]], ended["scores"][1 - ended["you"]]
     title = page.inner_text("#end-title")
     assert title == (f"¡Ganaste {mine}–{theirs}!" if won else f"Perdiste {mine}–{theirs}"), title
-    change = page.wait_for_selector("#rating-change", timeout=STEP_TIMEOUT_MS).inner_text()
+    page.wait_for_selector("#rating-change", timeout=STEP_TIMEOUT_MS)
+    change = page.inner_text("#rating-change")
     assert re.search(r"[+−±]\d+ → \d", change), f"a rated game tells the change: {change}"
     assert page.get_attribute(f".final-team[data-team='{ended['you']}']", "data-yours") == "true"
     spectator.wait_for_selector(".game-over", timeout=STEP_TIMEOUT_MS)
     neutral = spectator.inner_text("#end-title")
-    assert "Ganaste" not in neutral and "Perdiste" not in neutral and " gana " in neutral, neutral
+    assert "Ganaste" not in neutral, neutral
+    assert "Perdiste" not in neutral, neutral
+    assert " gana " in neutral, neutral
     assert not spectator.locator("#rating-change").count()
 
     # The browser closes; its storage is kept, and the site opened again shows the game.
@@ -174,7 +178,9 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     assert me_id(other) == person
     assert other.inner_text("#me-shown-name") == "Lucía"
 
-    # Forget me: nothing of the person is left in the store, nor in this browser.
+    # Forget me: nothing of the person is left in the store, nor in this browser. (The first
+    # browser closes first: a page still open elsewhere keeps its presence entry, see the report.)
+    again.close()
     client = redis.Redis.from_url(store.url)
     assert any(person in k.decode() for k in client.scan_iter(match="cuarenta:player*")), "kept"
     other.click("#me-forget")
@@ -190,6 +196,27 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     ):
         time.sleep(0.1)
     assert left == [], f"forget me left {left}"
-    digests = [k for k in client.scan_iter(match="cuarenta:playerkey:*") if client.get(k) == person.encode()]
+    digests = [
+        k
+        for k in client.scan_iter(match="cuarenta:playerkey:*")
+        if client.get(k) == person.encode()
+    ]
     assert digests == [], "the key index is gone too"
     assert "cuarenta.player" not in local_keys(other)
+
+
+@pytest.mark.timeout(120)
+def test_the_host_chooses_a_casual_table_and_can_change_it_before_the_start(
+    new_context: NewContext, web_url: str
+) -> None:
+    page = new_context(viewport=PHONE, locale="es-EC").new_page()
+    create_heads_up(page, web_url, "Lucía", casual=True)
+    page.click("#go-to-table")
+    page.wait_for_selector("#start-game")
+    page.wait_for_function("globalThis.__cuarenta.model.table.casual === true")
+    page.click(".host-options > summary")
+    box = page.locator("#host-casual")
+    assert box.is_checked(), "the home form's choice reaches the table"
+    box.uncheck()
+    page.wait_for_function("globalThis.__cuarenta.model.table.casual === false")
+    assert not page.locator("#host-casual").is_checked()

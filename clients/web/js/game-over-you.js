@@ -3,7 +3,7 @@
 // score first, their partner named), the rating change when the game was rated, and "+ amigo"
 // on the other people at the table. A spectator keeps the neutral words (panels.js).
 import { h } from "./dom.js";
-import { formatNumber, t } from "../i18n/index.js";
+import { t } from "../i18n/index.js";
 import { teamOf } from "./seats.js";
 import { signed } from "./me-history.js";
 
@@ -39,7 +39,7 @@ export function ratingLine(model) {
   if (model.you === null || !r || r.table !== model.table.id) return null;
   if (r.casual || r.change === null || r.rating === null) return h("p#rating-change.hint", t("end.casual"));
   return h("p#rating-change.rating-change", { dataset: { sign: String(Math.sign(r.change)) } },
-    t("end.rating"), " ", h("strong", `${signed(r.change)} → ${formatNumber(r.rating)}`));
+    t("end.rating"), " ", h("strong", `${signed(r.change)} → ${r.rating}`));
 }
 
 /**

@@ -21,7 +21,7 @@ function chrome() {
   part(".skip-link").textContent = t("app.skip");
   part("#lang-label").textContent = t("app.language");
   part("#solo-link").textContent = t("solo.link");
-  part("#me-link").textContent = t("me.link");
+  part("#me-link").replaceChildren(h("span.me-icon", { "aria-hidden": "true" }), h("span.topbar-me-text", t("me.link")));
   const rules = /** @type {HTMLElement | null} */ (document.querySelector("#rules-link")); // the rules from every screen (a new tab)
   if (rules) { rules.textContent = t("rules.link"); rules.title = t("rules.link.tooltip"); }
   const picker = part("#lang");

@@ -127,13 +127,15 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     ended = play_a_whole_game(page)
     won = ended["winner"] == ended["you"]
     mine, theirs = ended["scores"][ended["you"]], ended["scores"][1 - ended["you"]]
-    title = page.inner_text("#end-title")
+    title = page.inner_text("#end-you")
     assert title == (f"¡Ganaste {mine}–{theirs}!" if won else f"Perdiste {mine}–{theirs}"), title
     page.wait_for_selector("#rating-change", timeout=STEP_TIMEOUT_MS)
     change = page.inner_text("#rating-change")
     assert re.search(r"[+−±]\d+ → \d", change), f"a rated game tells the change: {change}"
     assert page.get_attribute(f".final-team[data-team='{ended['you']}']", "data-yours") == "true"
+    page.screenshot(path=artifacts / "game-over-you-1366x768.png")
     spectator.wait_for_selector(".game-over", timeout=STEP_TIMEOUT_MS)
+    assert not spectator.locator("#end-you").count(), "a spectator is told no one's result"
     neutral = spectator.inner_text("#end-title")
     assert "Ganaste" not in neutral, neutral
     assert "Perdiste" not in neutral, neutral

@@ -4,16 +4,15 @@
 // on the other people at the table. A spectator keeps the neutral words (panels.js).
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { teamOf } from "./seats.js";
+import { seatName, teamOf } from "./seats.js";
 import { signed } from "./me-history.js";
 
 /**
  * The headline for the seated viewer, or null for a spectator (and a draw, told neutrally).
  * @param {import("./model-types.js").TableModel} model
- * @param {import("./seats.js").Names} names
  * @returns {string | null}
  */
-export function yourHeadline(model, names) {
+export function yourHeadline(model) {
   const g = model.game;
   if (model.you === null || !g || typeof g.winner !== "number") return null;
   const seats = model.table.seats;
@@ -21,7 +20,8 @@ export function yourHeadline(model, names) {
   const won = g.winner === team;
   const score = { a: g.scores[team], b: g.scores[1 - team] };
   if (seats === 2) return t(won ? "end.youWon" : "end.youLost", score);
-  const partner = names.nameOf((model.you + 2) % 4);
+  const partnerSeat = (model.you + 2) % 4;
+  const partner = seatName(model.table.occupants[partnerSeat], partnerSeat, 4);
   return t(won ? "end.youWonWith" : "end.youLostWith", { ...score, name: partner });
 }
 

@@ -106,11 +106,13 @@ export function gameOverPanel(model, names, { rematch, record, sheet = null, bef
   if (!g || g.phase !== "finished") return null;
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
-  const title = yourHeadline(model, names) ?? (typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
-    { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] }));
+  const title = typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
+    { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
+  const you = yourHeadline(model); // a player is told first in their words: "¡Ganaste 40–28 con Lucía!"
   const final = finalScore(g, names); // players: your side marked, your rating change, "+ amigo"
   final.querySelector(`[data-team="${yourTeam(model)}"]`)?.setAttribute("data-yours", "true");
-  return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
+  return h("section.game-over", { role: "dialog", "aria-labelledby": you ? "end-you end-title" : "end-title", "aria-modal": "false" },
+    you ? h("p#end-you.end-you", you) : null,
     h("h2#end-title", title),
     final, ratingLine(model), friendButtons(model, befriend),
     model.you !== null ? h("button.btn.btn-primary", {

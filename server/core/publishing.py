@@ -285,7 +285,7 @@ class Publisher:
             "seats": self.seat_fields(),
             "spectators": self.spectators,
             "rematch_asked": sorted(table.rematch),
-            "casual": table.casual,
+            "casual": table.casual or table.solo,  # a solo ladder game is never rated (R14)
         }
 
     def info(self) -> s.TableInfo:

@@ -32,6 +32,9 @@ const CHOOSE_AGAIN = new Set(["seat_taken", "no_free_seat"]);
  * @param {(reason: string) => void} table.failed the table cannot be opened
  */
 export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, failed }) {
+  /** @type {string | null} the name typed to sit down, for the person once the socket reopens */
+  let renaming = null;
+
   /** The first message of every connection: the seat token and the last event seen, if any. */
   function hello() {
     const held = remember.seat(key);
@@ -52,7 +55,16 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
 
   /** A resumed seat gets its snapshot and missed events unasked; anyone else asks again. */
   function welcomed() {
-    if (!model.resuming) enter();
+    if (model.resuming) return;
+    if (renaming === null) {
+      enter();
+      return;
+    }
+    // A person's name is theirs across tables (the server keeps it): the one chosen to sit
+    // becomes it before the join, which seats the person under their name.
+    const name = renaming;
+    renaming = null;
+    conn.request({ type: "set_me", name }).catch(() => {}).finally(enter);
   }
 
   /** The hello's seat token held nothing (the table is gone, or the seat was given up). */
@@ -91,8 +103,8 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
   function sitDown(name, seat = null) {
     remember.setName(name);
     wishSeat(model, seat);
-    // A person's name is theirs across tables (the server keeps it): the one chosen here becomes it.
-    conn.request({ type: "set_me", name }).catch(() => {}).finally(() => conn.reconnectNow());
+    renaming = name;
+    conn.reconnectNow();
   }
 
   /** A visitor chose a free chair: sit there under the name given (asked for if missing). */

@@ -91,8 +91,10 @@ class ClientSession:
         keep_frames: bool = False,
         wait_s: float = DEFAULT_TIMEOUT_S,
         version: int = PROTOCOL_VERSION,
+        player_key: str | None = None,
     ) -> ClientSession:
-        """Open a socket and say hello; with ``resume`` (a seat token) take the seat back.
+        """Open a socket and say hello; with ``resume`` (a seat token) take the seat back;
+        with ``player_key`` as that person (``protocol.players``).
 
         ``version`` is the protocol version announced (another one is refused with
         ``version_mismatch``, which is what a client built for another release meets).
@@ -103,7 +105,13 @@ class ClientSession:
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
             session.last_event, session.based = last_event, True
-        hello = c.Hello(version=version, name=name, resume=resume, last_event=last_event)
+        hello = c.Hello(
+            version=version,
+            name=name,
+            resume=resume,
+            last_event=last_event,
+            player_key=player_key,
+        )
         try:
             rid = await session._send_request(hello)
             welcome = await session._answer(rid, wait_s)

@@ -81,7 +81,9 @@ class CreateTable(Request):
 
     The creator is not at the table yet: it takes a seat (``join``) or watches (``watch``) with
     the host key to hold the host's powers. A ``public`` table is listed with its watch link in
-    the lobby (``/tables``); off by default. Creations are limited per client address.
+    the lobby (``/tables``); off by default. A ``casual`` table is not rated: its games are
+    kept in its players' histories and change nobody's rating. Creations are limited per
+    client address.
     """
 
     type: Literal["create"] = "create"
@@ -89,6 +91,7 @@ class CreateTable(Request):
     options: Options = Field(default_factory=dict)
     turn_timer: TurnTimer = 0
     public: bool = False
+    casual: bool = False
 
 
 class Join(Request):
@@ -164,11 +167,13 @@ class Lock(Request):
 
 
 class SetOptions(Request):
-    """Host, before the start: change the profile's house options (R13) and the turn timer."""
+    """Host, before the start: change the profile's house options (R13), the turn timer and
+    whether the table is ``casual`` (not rated; null keeps it)."""
 
     type: Literal["set_options"] = "set_options"
     options: Options = Field(default_factory=dict)
     turn_timer: TurnTimer | None = None
+    casual: bool | None = None
 
 
 class Start(Request):

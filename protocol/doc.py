@@ -32,7 +32,7 @@ from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
 from protocol.game_events import GameEvent
 from protocol.ladder import BoardLine, LadderChica, LadderResult
-from protocol.players import LeaderLine, PastGame, PastSeat, Person, RatingLine
+from protocol.players import FriendLine, LeaderLine, PastGame, PastSeat, Person, RatingLine
 from protocol.server_messages import (
     Deadline,
     GameView,
@@ -204,7 +204,7 @@ def render() -> str:
     parts += [_model_section(model) for model in (LadderChica, LadderResult, BoardLine)]
     parts.append("## People who come back: the player key\n")
     parts.append(inspect.cleandoc(player_messages.__doc__ or "") + "\n")
-    players = (RatingLine, Person, PastSeat, PastGame, LeaderLine)
+    players = (RatingLine, Person, FriendLine, PastSeat, PastGame, LeaderLine)
     parts += [_model_section(model) for model in players]
     examples = _examples()
     parts.append("## Table events (inside `event.event`)\n")

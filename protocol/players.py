@@ -4,8 +4,15 @@ and rating.
 A browser makes its **player key** on the first visit (32 random bytes, base64url: 43
 characters) and keeps it. It sends the key in one place only: `hello.player_key`, on the
 WebSocket. The server answers with `welcome` as ever; the requests `me`, `set_me`, `history`,
-`friend`, `friends` and `forget_me` then concern the person that key names (without a key in
-`hello` they are refused with `no_player`); `leaderboard` needs no key.
+`friend`, `friends`, `invite` and `forget_me` then concern the person that key names (without a
+key in `hello` they are refused with `no_player`); `leaderboard` needs no key.
+
+The same key on another tab or device is the same person: a `join` at a table where that person
+holds a seat takes the seat back, as the seat token does (the old connection gets `goodbye`).
+At a seat, a person shows their public id (`SeatInfo.player`) and their chosen name. When a
+game they sat in ends, each person is sent `rated` (their change of rating; nothing changes at
+a `casual` table). A friend online at a table is shown there in `friends`; `invite` sends that
+friend `invited`, with the join key of the inviter's table.
 
 Why the WebSocket and not HTTP routes (`/me.json`): a query string is written to access logs
 (the server's, the proxy's, the browser's history), and a key in a log is a key lost. The socket
@@ -24,7 +31,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from protocol.base import PlayerName, RequestId, WireModel
+from protocol.base import Key, PlayerName, RequestId, WireModel
 
 PLAYER_KEY_MIN_CHARS = 32
 PLAYER_KEY_MAX_CHARS = 64
@@ -125,8 +132,27 @@ class ForgetMe(WireModel):
     confirm: Literal[True]
 
 
+class Invite(WireModel):
+    """Invite a friend (by public id) to the table this connection is at (answered by
+    ``ack``). A friend who is online receives ``invited`` with the table's join key; someone
+    who is not a friend, is offline or blocked the inviter is told nothing (``ack`` all the
+    same: an invitation reveals no one). At most 10 invitations a minute (``rate_limited``);
+    at no table: ``not_at_table``."""
+
+    type: Literal["invite"] = "invite"
+    rid: RequestId = 0
+    player: PlayerId
+
+
 PlayerRequest = (
-    MeRequest | SetMe | HistoryRequest | Friend | FriendsRequest | LeaderboardRequest | ForgetMe
+    MeRequest
+    | SetMe
+    | HistoryRequest
+    | Friend
+    | FriendsRequest
+    | LeaderboardRequest
+    | ForgetMe
+    | Invite
 )
 
 # --- server to client ---------------------------------------------------------------------------
@@ -145,6 +171,14 @@ class Person(WireModel):
 
     id: str
     name: str
+
+
+class FriendLine(Person):
+    """A friend, and where they are: ``online`` (connected now, to any process) and the
+    ``table`` they sit at (its id; a table link is sent only by an invitation)."""
+
+    online: bool = False
+    table: str | None = None
 
 
 class Me(WireModel):
@@ -197,7 +231,7 @@ class Friends(WireModel):
 
     type: Literal["friends"] = "friends"
     rid: RequestId = 0
-    friends: list[Person]
+    friends: list[FriendLine]
     incoming: list[Person]
     outgoing: list[Person]
     blocked: list[Person]
@@ -221,4 +255,28 @@ class Leaderboard(WireModel):
     lines: list[LeaderLine]
 
 
-PlayerAnswer = Me | History | Friends | Leaderboard
+class Invited(WireModel):
+    """A friend invites this player to their table: ``join`` with ``join_key`` to take a free
+    chair (the key is this table's join link, for this player alone)."""
+
+    type: Literal["invited"] = "invited"
+    by: Person
+    table: str
+    profile: str
+    join_key: Key
+
+
+class Rated(WireModel):
+    """A game this player sat in ended and was recorded: ``change`` of the shown rating and the
+    new ``rating`` of its class (both null at a casual table: nothing changed)."""
+
+    type: Literal["rated"] = "rated"
+    table: str
+    game: int
+    profile_class: ProfileClass
+    casual: bool
+    change: int | None = None
+    rating: int | None = None
+
+
+PlayerAnswer = Me | History | Friends | Leaderboard | Invited | Rated

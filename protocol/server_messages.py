@@ -108,6 +108,7 @@ class SeatInfo(WireModel):
     bot_level: BotLevel | None = None
     connected: bool = False
     stand_in: bool = False  # a bot is playing for an absent or timed-out person
+    player: str | None = None  # the person's public id (``protocol.players``), if they gave one
 
 
 class Deadline(WireModel):
@@ -130,6 +131,7 @@ class TableInfo(WireModel):
     seats: list[SeatInfo]
     spectators: int
     rematch_asked: list[Seat] = Field(default_factory=list)
+    casual: bool = False  # not rated: a finished game changes nobody's rating
 
 
 class You(WireModel):
@@ -225,6 +227,7 @@ class SeatTaken(WireModel):
     seat: Seat
     name: str
     bot_level: BotLevel | None = None
+    player: str | None = None  # the person's public id, if they gave a player key
 
 
 class SeatFreed(WireModel):
@@ -244,6 +247,7 @@ class OptionsChanged(WireModel):
     profile: str
     options: dict[str, OptionValue]
     turn_timer: TurnTimer
+    casual: bool = False
 
 
 class LockChanged(WireModel):

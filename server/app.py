@@ -33,8 +33,13 @@ from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
+from server.people_games import GameRecorder
+from server.people_routes import PRESENCE_REFRESH_S, People
+from server.players import Players, player_store_for
+from server.players.presence import MemoryPresence, Presence, RedisPresence
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
+from server.store.base import StoreError
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -64,9 +69,12 @@ class TableServer:
         self._seeds = seeds
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self._presence_task: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # with a Redis store (server.cluster)
         self.lobby: Lobby
         self.ladder: Ladder
+        self.people: People
+        self.recorder: GameRecorder | None = None
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
         self.trusted = trusted_networks(settings)
@@ -108,6 +116,7 @@ class TableServer:
         )
         self.cluster = self.lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
+        self._start_people(store)
         if self.cluster is not None:
             await self.cluster.start()
         for name in self.settings.clubs:
@@ -152,7 +161,24 @@ class TableServer:
             server_header="cuarenta",
         )
         self._lag_task = asyncio.create_task(self._measure_lag())
+        self._presence_task = asyncio.create_task(self._keep_presence())
         log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
+
+    def _start_people(self, store: Store) -> None:
+        """Players beside the tables (memory or the same Redis), their presence likewise."""
+        from server.store.redis import RedisStore
+
+        players = Players(player_store_for(store))
+        presence: Presence = MemoryPresence()
+        if isinstance(store, RedisStore):
+            presence = RedisPresence(store.client, self.lobby.owner)
+        cluster = self.cluster
+        push = None if cluster is None else cluster.push
+        self.people = People(players, presence, self.lobby, self._deliver, push)
+        self.recorder = GameRecorder(players, self._deliver)
+        self.lobby.on_finished = self.recorder.finished
+        for room in self.lobby.rooms.values():  # tables loaded before (a club's)
+            room.on_finished = self.recorder.finished
 
     @property
     def port(self) -> int:
@@ -171,7 +197,9 @@ class TableServer:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
         nights = self.nights
-        await cancel_and_wait([self._lag_task, None if nights is None else nights.stop()])
+        await cancel_and_wait(
+            [self._lag_task, self._presence_task, None if nights is None else nights.stop()]
+        )
         if self.cluster is not None:
             self.cluster.closing = True  # forwarded requests fail at once from now on
         await self.lobby.close()
@@ -181,6 +209,9 @@ class TableServer:
                 # Bounded: a handler stuck behind a busy room must not hold up the shutdown.
                 async with asyncio.timeout(SHUTDOWN_WAIT_S):
                     await self._server.wait_closed()
+        if self.recorder is not None:
+            await self.recorder.close()
+            await self.people.players.store.close()
         if self.listing is not None:
             await self.listing.close()
         if self.cluster is not None:
@@ -210,7 +241,14 @@ class TableServer:
             )
             return
         connection = Connection(
-            ws, self.settings, self.metrics, self.lobby, self.ladder, self.limits, address
+            ws,
+            self.settings,
+            self.metrics,
+            self.lobby,
+            self.ladder,
+            self.people,
+            self.limits,
+            address,
         )
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))
@@ -249,6 +287,22 @@ class TableServer:
             self.lobby.placement.detach(conn, room)
         elif self.cluster is not None:
             self.cluster.detached(conn, room.table_id)
+
+    async def _keep_presence(self) -> None:
+        """Keep quiet connections of people online (presence lapses without a refresh)."""
+        while True:
+            await asyncio.sleep(PRESENCE_REFRESH_S)
+            for connection in list(self.connections.values()):
+                if connection.player is None:
+                    continue
+                room = connection.room
+                try:
+                    await self.people.seen(
+                        connection.player, connection.id, room.table_id if room else None
+                    )
+                except StoreError as exc:
+                    log.warning("presence not refreshed", error=str(exc)[:200])
+                    break
 
     async def _measure_lag(self) -> None:
         """Event-loop lag: how late a timer of LAG_PROBE_S fires (invariant 6's witness)."""

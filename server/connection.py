@@ -28,6 +28,7 @@ from protocol.clubs import ClubRequest
 from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
+from protocol.players import ForgetMe, Me, PlayerRequest
 from server import keys
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from server.ladder import Ladder
     from server.lobby import Lobby
     from server.metrics import Metrics
+    from server.people_routes import People
     from server.room import Room
 
 log = structlog.get_logger("server.connection")
@@ -61,6 +63,7 @@ class Connection:
         metrics: Metrics,
         lobby: Lobby,
         ladder: Ladder,
+        people: People,
         limits: AddressLimits | None = None,
         address: str = "?",
     ) -> None:
@@ -71,6 +74,8 @@ class Connection:
         self.metrics = metrics
         self.lobby = lobby
         self.ladder = ladder
+        self.people = people
+        self.player: str | None = None  # the person's public id (never their key)
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
         self.send_limit = settings.send_queue * SEND_FRAME_BYTES
@@ -133,6 +138,9 @@ class Connection:
             if room is not None:
                 with contextlib.suppress(Exception):
                     await room.run(Detach(self.id))
+            if self.player is not None:
+                with contextlib.suppress(Exception):
+                    await self.people.gone(self.player, self.id)
 
     async def _greet(self) -> bool:
         """Read frames until the client has said hello; close with 1008 at the hello deadline.
@@ -198,7 +206,9 @@ class Connection:
                 )
                 await self._close_after_sending("hello required")
                 return False
-            return await self._handle(message)
+            keep = await self._handle(message)
+            await self._seen()
+            return keep
         except Refused as exc:
             outcome = "refused"
             if exc.code is ErrorCode.INTERNAL:  # relayed from the table's owner (server.cluster):
@@ -224,7 +234,11 @@ class Connection:
         elif isinstance(message, c.CreateTable):
             self._check_table_rate()
             created = await lobby.create(
-                message.profile, dict(message.options), message.turn_timer, public=message.public
+                message.profile,
+                dict(message.options),
+                message.turn_timer,
+                public=message.public,
+                casual=message.casual,
             )
             keys_ = created.referee.keys
             self.push(
@@ -242,7 +256,8 @@ class Connection:
                 raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
             room, ref = found
             await self._leave_other_table(room)
-            outcome = await room.run(Attach(self.id, self.name, message, ref.role))
+            attach = Attach(self.id, self.name, message, ref.role, player=self.player)
+            outcome = await room.run(attach)
             lobby.placement.attach(self.id, room)
             self._bind(room.table_id, outcome)
         elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
@@ -251,12 +266,34 @@ class Connection:
             if lobby.nights is None:
                 raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
             self.push(await lobby.nights.handle(self.id, self.name, message))
+        elif isinstance(message, PlayerRequest):  # people who come back: no table needed
+            await self._person(message)
         else:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
             room = self.room
             await room.run(Request(self.id, message))
         return True
+
+    async def _seen(self) -> None:
+        """This person is here, at this table (presence: ``server.players.presence``); the
+        request was answered already, so a store away is only logged."""
+        if self.player is None:
+            return
+        room = self.room
+        try:
+            await self.people.seen(self.player, self.id, room.table_id if room else None)
+        except StoreError as exc:
+            log.warning("presence not written", error=str(exc)[:200])
+
+    async def _person(self, message: PlayerRequest) -> None:
+        answer = await self.people.answer(self.player, message, self.room)
+        if isinstance(message, ForgetMe) and self.player is not None:
+            await self.people.gone(self.player, self.id)
+            self.player = None  # a guest from now on
+        elif isinstance(answer, Me):
+            self.name = answer.name  # the name follows the person
+        self.push(answer)
 
     def _check_table_rate(self) -> None:
         if self.limits is not None and not self.limits.allow_table(self.address, time.monotonic()):
@@ -279,8 +316,13 @@ class Connection:
             )
             await self._close_after_sending("protocol version mismatch")
             return False
+        if message.player_key is not None:  # the key goes no further than this call
+            player = await self.people.enter(message.player_key, message.name)
+            self.player, self.name = player.id, player.name
+            structlog.contextvars.bind_contextvars(player=player.id)  # public: the key is not
+        else:
+            self.name = message.name
         self.greeted = True
-        self.name = message.name
         welcome = s.Welcome(
             rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
         )

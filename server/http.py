@@ -319,6 +319,8 @@ class HttpRoutes:
                 return answer
         if path == "/" or path.startswith("/t/"):
             return await self._index()
+        if path == "/me":  # the person's own page: its data comes over the socket, never a URL
+            return await self.page(self.web_root / "me.html")
         if path.startswith("/vendor/"):
             name = unquote(path.removeprefix("/vendor/"))
             target = self.vendor.get(name)

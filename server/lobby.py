@@ -26,7 +26,7 @@ from protocol.base import TurnTimer
 from protocol.clubs import ClubNight, ClubRequest
 from server.bots import BotRunner
 from server.config import Settings
-from server.core.referee import Referee, RefereeConfig
+from server.core.referee import Outcome, Referee, RefereeConfig
 from server.metrics import Metrics
 from server.placement import Placement
 from server.room import Deliver, Room, rebuild
@@ -90,6 +90,8 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         #: which table each connection here is at
         self.placement: Placement[Room | RemoteRoom] = Placement()
+        #: told when a room here committed the end of a game (``server.people_games``)
+        self.on_finished: Callable[[Room, Outcome], None] | None = None
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
@@ -113,10 +115,12 @@ class Lobby:
         turn_timer: TurnTimer,
         club: str | None = None,
         public: bool = False,
+        casual: bool = False,
     ) -> Room:
-        """Create and store a new table (``Refused`` for bad options); a public one is listed."""
+        """Create and store a new table (``Refused`` for bad options); a public one is listed,
+        a casual one is not rated."""
         referee = Referee.create(
-            profile, options, turn_timer, self.config, self.seeds, club, public=public
+            profile, options, turn_timer, self.config, self.seeds, club, public, casual
         )
         keys = {key: role for role, key in referee.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
@@ -219,6 +223,7 @@ class Lobby:
             self.clock,
             lost,
         )
+        room.on_finished = self.on_finished
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
         room.start()

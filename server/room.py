@@ -124,6 +124,8 @@ class Room:
         self._wake = asyncio.Event()
         self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
+        #: told after the commit of an outcome that ended a game (its people's records)
+        self.on_finished: Callable[[Room, Outcome], None] | None = None
 
     @property
     def table_id(self) -> str:
@@ -211,6 +213,8 @@ class Room:
             if number is not None:
                 sent[conn] = number
             self.deliver(conn, message)
+        if outcome.record is not None and self.on_finished is not None:
+            self.on_finished(self, outcome)
 
     async def _commit(self, outcome: Outcome) -> StoredTable:
         """One fenced, version-checked commit; an uncertain one is settled before returning.

@@ -336,9 +336,11 @@ class RemoteRoom:
         match command:
             case Detach(conn):
                 self.forget(conn)
-            case Attach(conn, name, request, role, last_event):
+            case Attach(conn, name, request, role, last_event, player):
                 # a spectator resumed (a watch from its last event) goes on from that event
-                self.keep(Ticket(conn, name, request.key, role, last_event=last_event))
+                self.keep(
+                    Ticket(conn, name, request.key, role, last_event=last_event, player=player)
+                )
             case Resume(conn, name, token, last_event, _):
                 # a retried resume must not take the ticket back behind envelopes received since
                 known = self.tickets.get(conn)

@@ -274,10 +274,20 @@ class Cluster:
             if isinstance(command, Detach):
                 self.remote_conns.pop(command.conn, None)
 
+    def push(self, process: str, conn: str, message: s.ServerMessage) -> None:
+        """Send a message outside any table (an invitation) to a connection of ``process``."""
+        encoded = built(message)
+        envelope = {"k": "push", "conn": conn, "data": encoded.data, "t": encoded.type}
+        _ignore(self.relay.send(process, envelope))
+
     # ------------------------------------------------------------------ origin side
     def _on_envelope(self, envelope: Envelope) -> None:
         kind = envelope.get("k")
-        if kind == "cmd":
+        if kind == "push":  # a message outside any table, for a connection here (or gone)
+            connection = self.connections.get(str(envelope["conn"]))
+            if connection is not None:
+                connection.push(Built(bytes(envelope["data"]), str(envelope["t"]), None))
+        elif kind == "cmd":
             self._spawn(self._serve_command(envelope), "forwarded command")
         elif kind == "msg":
             number = envelope["n"]

@@ -40,6 +40,7 @@ class Ticket:
     role: KeyRole
     token: str | None = None  # the seat token while it holds a seat
     last_event: int | None = None  # the last event number it was sent
+    player: str | None = None  # the person's public id
 
     def command(self, rid: int = 0) -> Resume | Attach | None:
         """The one request that seats this connection again (None: nothing to rejoin with);
@@ -48,7 +49,7 @@ class Ticket:
             return Resume(self.conn, self.name, self.token, self.last_event, rid)
         if self.key is not None:
             watch = c.Watch(key=self.key, rid=rid)
-            return Attach(self.conn, self.name, watch, self.role, self.last_event)
+            return Attach(self.conn, self.name, watch, self.role, self.last_event, self.player)
         return None
 
 
@@ -59,6 +60,7 @@ class Attach:
     request: c.Join | c.Watch
     role: KeyRole
     last_event: int | None = None  # a watch's: the last event it was sent (None: a newcomer)
+    player: str | None = None  # the connection's person (public id): it may sit as them
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +116,8 @@ def encode(command: Command) -> bytes:
     own wire encoding)."""
     fields: list[Any]
     match command:
-        case Attach(conn, name, request, role, last_event):
-            fields = ["attach", conn, name, encode_message(request), role, last_event]
+        case Attach(conn, name, request, role, last_event, player):
+            fields = ["attach", conn, name, encode_message(request), role, last_event, player]
         case Resume(conn, name, token, last_event, rid):
             fields = ["resume", conn, name, token, last_event, rid]
         case Detach(conn):
@@ -140,13 +142,15 @@ def decode(data: bytes) -> Command:
     """The command ``encode`` wrote; ``ValueError`` for anything else."""
     fields = msgpack.unpackb(data, raw=False)
     match fields:
-        case ["attach", str(conn), str(name), bytes(request), str(role), last_event]:
+        case ["attach", str(conn), str(name), bytes(request), str(role), last_event, player]:
             message = decode_client(request)
             if not isinstance(message, c.Join | c.Watch):
                 raise ValueError("an attach carries a join or a watch")
             if last_event is not None and not isinstance(last_event, int):
                 raise ValueError("an attach's last event is a number")
-            return Attach(conn, name, message, _role(role), last_event)
+            if player is not None and not isinstance(player, str):
+                raise ValueError("an attach's player is a public id")
+            return Attach(conn, name, message, _role(role), last_event, player)
         case ["resume", str(conn), str(name), str(token), last_event, int(rid)]:
             return Resume(conn, name, token, last_event, rid)
         case ["detach", str(conn)]:
@@ -165,12 +169,20 @@ def decode(data: bytes) -> Command:
 
 
 def _ticket_fields(ticket: Ticket) -> list[Any]:
-    return [ticket.conn, ticket.name, ticket.key, ticket.role, ticket.token, ticket.last_event]
+    return [
+        ticket.conn,
+        ticket.name,
+        ticket.key,
+        ticket.role,
+        ticket.token,
+        ticket.last_event,
+        ticket.player,
+    ]
 
 
 def _ticket(fields: list[Any]) -> Ticket:
-    conn, name, key, role, token, last_event = fields
-    return Ticket(conn, name, key, _role(role), token, last_event)
+    conn, name, key, role, token, last_event, player = fields
+    return Ticket(conn, name, key, _role(role), token, last_event, player)
 
 
 def _role(role: str) -> KeyRole:

@@ -39,9 +39,16 @@ def on_set_options(step: Step, viewer: Viewer, msg: c.SetOptions) -> None:
     table.options = checked_options(table.profile, msg.options)
     if msg.turn_timer is not None:
         table.turn_timer = msg.turn_timer
+    if msg.casual is not None and not table.solo:  # a solo ladder table is never rated (R14)
+        table.casual = msg.casual
     step.out.ack(viewer.conn, msg.rid)
     step.publish(
-        s.OptionsChanged(profile=table.profile, options=table.options, turn_timer=table.turn_timer)
+        s.OptionsChanged(
+            profile=table.profile,
+            options=table.options,
+            turn_timer=table.turn_timer,
+            casual=table.casual,
+        )
     )
 
 

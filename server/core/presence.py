@@ -24,28 +24,42 @@ from server.core.outcome import BotRequest, Outcome
 from server.core.play import apply_action
 from server.core.publishing import Publisher
 from server.core.seating import TokenBucket, Viewer
-from server.core.sitting import seat_for_newcomer, sit
+from server.core.sitting import seat_for_newcomer, seat_of_player, sit
 from server.core.step import Step
 from server.core.table import Table
 from server.errors import Refused
 from server.store.base import KeyRole
 
 
-def _viewer(table: Table, conn: str, name: str) -> Viewer:
+def _viewer(table: Table, conn: str, name: str, player: str | None = None) -> Viewer:
     chat = TokenBucket(table.config.chat_per_min / 60, table.config.chat_burst)
-    return Viewer(conn, name, chat)
+    return Viewer(conn, name, chat, player=player)
 
 
 def attach(
-    step: Step, conn: str, name: str, request: c.Join | c.Watch, role: KeyRole, last: int | None
+    step: Step,
+    conn: str,
+    name: str,
+    request: c.Join | c.Watch,
+    role: KeyRole,
+    last: int | None,
+    player: str | None = None,
 ) -> None:
     """A connection joins (takes a seat) or watches through a link key of ``role``.
 
     A watch with ``last`` (a spectator put back after a rebuild or a takeover) is sent the
-    events after it first, like a seat's resume, so its numbering goes on.
+    events after it first, like a seat's resume, so its numbering goes on. A join by a person
+    (``player``) who holds a seat here already takes that seat back, as its token would.
     """
     table, out, publisher = step.table, step.out, step.publisher
-    viewer = table.viewers.get(conn) or _viewer(table, conn, name)
+    held = seat_of_player(step, player) if isinstance(request, c.Join) else None
+    if held is not None:
+        token = table.seats[held].token
+        assert token is not None
+        resume(step, conn, name, token, None, request.rid)
+        return
+    viewer = table.viewers.get(conn) or _viewer(table, conn, name, player)
+    viewer.player = viewer.player or player
     viewer.host = viewer.host or role == "host"
     viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
     if isinstance(request, c.Watch):
@@ -84,7 +98,7 @@ def resume(step: Step, conn: str, name: str, token: str, last: int | None, rid: 
         if old is not None:
             out.to(old.conn, s.Goodbye(reason="the seat was taken back by a new connection"))
             out.detached.append(old.conn)
-    viewer = table.viewers.get(conn) or _viewer(table, conn, seat.name or name)
+    viewer = table.viewers.get(conn) or _viewer(table, conn, seat.name or name, seat.player)
     viewer.seat, viewer.can_sit = index, True
     viewer.host = viewer.host or seat.host
     table.viewers[conn] = viewer
@@ -188,7 +202,7 @@ def tickets(table: Table, live: set[str], last_event: int | None = None) -> list
         role: KeyRole = "host" if viewer.host else "join" if viewer.can_sit else "watch"
         token = table.seats[viewer.seat].token if viewer.seat is not None else None
         key = table.keys.get(role)
-        found.append(Ticket(viewer.conn, viewer.name, key, role, token, last_event))
+        found.append(Ticket(viewer.conn, viewer.name, key, role, token, last_event, viewer.player))
     return found
 
 
@@ -227,4 +241,4 @@ def _reattach_one(step: Step, ticket: Ticket) -> None:
     if ticket.key is None:
         raise Refused(ErrorCode.NOT_AT_TABLE, "no link to rejoin the table with")
     watch = c.Watch(key=ticket.key)
-    attach(step, ticket.conn, ticket.name, watch, ticket.role, ticket.last_event)
+    attach(step, ticket.conn, ticket.name, watch, ticket.role, ticket.last_event, ticket.player)

@@ -303,6 +303,7 @@ class Publisher:
             "seats": self.seat_fields(),
             "spectators": self.spectators,
             "rematch_asked": sorted(table.rematch),
+            "casual": table.casual or table.solo,  # a solo ladder game is never rated (R14)
         }
 
     def info(self) -> s.TableInfo:
@@ -318,6 +319,7 @@ class Publisher:
                 "bot_level": seat.bot_level,
                 "connected": seat.connected,
                 "stand_in": seat.stand_in,
+                "player": seat.player,
             }
             for i, seat in enumerate(self.table.seats)
         ]

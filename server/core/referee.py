@@ -78,10 +78,12 @@ class Referee:
         seeds: Callable[[], int] | None = None,
         club: str | None = None,
         public: bool = False,
+        casual: bool = False,
     ) -> Self:
         """A new table with fresh keys; bad options are refused naming the rule (R13, R14).
 
-        A ``public`` table is listed in the lobby of watchable tables (``server.listing``)."""
+        A ``public`` table is listed in the lobby of watchable tables (``server.listing``); a
+        ``casual`` one is not rated."""
         checked = checked_options(profile, options)
         table_keys: dict[KeyRole, str] = {
             "join": keys.new_key(),
@@ -91,7 +93,7 @@ class Referee:
         if club:
             table_keys["club"] = club
         table = Table(keys.new_table_id(), table_keys, profile, checked, turn_timer, config)
-        table.public = public
+        table.public, table.casual = public, casual
         if seeds is not None:
             table.seeds = seeds
         return cls(table)
@@ -231,8 +233,8 @@ class Referee:
         table.last_input = max(table.last_input, now)
         step = Step(table, publisher, Outcome(), now)
         match command:
-            case Attach(conn, name, request, role, last_event):
-                presence.attach(step, conn, name, request, role, last_event)
+            case Attach(conn, name, request, role, last_event, player):
+                presence.attach(step, conn, name, request, role, last_event, player)
             case Resume(conn, name, token, last_event, rid):
                 presence.resume(step, conn, name, token, last_event, rid)
             case Detach(conn):

@@ -28,6 +28,7 @@ class SeatState:
     stand_in: bool = False  # a bot is playing for the person
     open: bool = False  # during a game: the person is gone; a newcomer may take the seat
     host: bool = False  # the person sat down with the host key: a resume keeps host rights
+    player: str | None = None  # the person's public id (public; a guest without a key: None)
     #: stand_in set by a rebuild from the store (everyone starts away), not by an event: nobody
     #: was told, so a resume right after (``Reattach``) announces no "returned" (never persisted)
     restored: bool = False
@@ -40,15 +41,17 @@ class SeatState:
     def connected(self) -> bool:
         return self.occupant == "bot" or self.conn is not None
 
-    def seat_person(self, name: str, token: str, conn: str, host: bool = False) -> None:
+    def seat_person(
+        self, name: str, token: str, conn: str, host: bool = False, player: str | None = None
+    ) -> None:
         self.occupant, self.name, self.bot_level, self.token = "person", name, None, token
         self.conn, self.away_since, self.stand_in, self.open = conn, None, False, False
-        self.host, self.restored = host, False
+        self.host, self.restored, self.player = host, False, player
 
     def seat_bot(self, level: int, name: str) -> None:
         self.occupant, self.name, self.bot_level, self.token = "bot", name, level, None
         self.conn, self.away_since, self.stand_in, self.open = None, None, False, False
-        self.host, self.restored = False, False
+        self.host, self.restored, self.player = False, False, None
 
     def clear(self) -> None:
         self.seat_bot(0, "")
@@ -64,6 +67,7 @@ class SeatState:
             "stand_in": self.stand_in,
             "open": self.open,
             "host": self.host,
+            "player": self.player,
         }
 
     @classmethod
@@ -78,6 +82,7 @@ class SeatState:
             stand_in=data["stand_in"],
             open=data["open"],
             host=data.get("host", False),
+            player=data.get("player"),
         )
         if seat.occupant == "person" and seat.away_since is None:
             seat.away_since = now
@@ -114,6 +119,7 @@ class Viewer:
     seat: int | None = None
     host: bool = False
     can_sit: bool = False  # came through the join link or the host key
+    player: str | None = None  # the person's public id (from the connection's player key)
 
 
 def first_free(seats: list[SeatState], in_game: bool) -> int | None:

@@ -42,10 +42,25 @@ def sit(step: Step, viewer: Viewer, index: int, rid: int) -> None:
     table = step.table
     seat = table.seats[index]
     token = keys.new_seat_token(table.table_id)
-    seat.seat_person(viewer.name, token, viewer.conn, host=viewer.host)
+    seat.seat_person(viewer.name, token, viewer.conn, host=viewer.host, player=viewer.player)
     viewer.seat = index
     step.out.to(viewer.conn, s.Seated(rid=rid, table=table.table_id, seat=index, token=token))
-    step.publish(s.SeatTaken(seat=index, name=viewer.name))
+    step.publish(s.SeatTaken(seat=index, name=viewer.name, player=viewer.player))
+
+
+def seat_of_player(step: Step, player: str | None) -> int | None:
+    """The seat a person (by public id) holds at this table: the same player key on another
+    tab or device takes it back, as the seat token does."""
+    if player is None:
+        return None
+    return next(
+        (
+            index
+            for index, seat in enumerate(step.table.seats)
+            if seat.occupant == "person" and seat.player == player and seat.token is not None
+        ),
+        None,
+    )
 
 
 def on_leave(step: Step, viewer: Viewer, msg: c.Leave) -> None:

@@ -95,6 +95,7 @@ def to_state(table: Table, text: StateText) -> bytes:
         "claims_deadline": table.claims_deadline,
         "claims_done": sorted(table.claims_done),
         "public": table.public,
+        "casual": table.casual,
         "rematch": sorted(table.rematch),
         "last_event": len(table.log),
         "game_event": table.game_event,
@@ -144,6 +145,7 @@ def from_state(
     table.claims_done = set(state["claims_done"])
     table.rematch = set(state["rematch"])
     table.public = bool(state.get("public", False))
+    table.casual = bool(state.get("casual", False))
     table.finished_record = state["finished_record"]
     table.log = [bytes(line) for line in log]
     table.game_event = state.get("game_event", len(table.log))

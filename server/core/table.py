@@ -68,6 +68,7 @@ class Table:
     # seat never opens to a newcomer (``server.core.clocks``, ``server.core.presence``).
     solo: bool = False
     public: bool = False  # listed in the lobby of watchable tables (server.listing)
+    casual: bool = False  # not rated: finished games change nobody's rating
     stage: str = "lobby"  # lobby, playing, finished
     game_no: int = 0
     seed: int | None = None

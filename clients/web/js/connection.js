@@ -195,7 +195,8 @@ function whole(change, previous) {
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */
 /** @param {Message} message */
 function isAnswer(message) {
-  return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board"]
+  return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board",
+    "me", "history", "friends", "leaderboard"]
     .includes(message.type);
 }
 

@@ -19,7 +19,7 @@ import { cardFace } from "./cards.js";
  */
 /**
  * @typedef {{name: string, profile: string, options: Record<string, string | number | boolean>,
- *   turnTimer: number, fillBots: boolean, botLevel: number, public: boolean}} CreateRequest
+ *   turnTimer: number, fillBots: boolean, botLevel: number, public: boolean, casual: boolean}} CreateRequest
  */
 
 /** A small fan of cards by the title: decoration only, hidden from screen readers. */
@@ -87,6 +87,9 @@ export function renderHome(root, app) {
     h("div.field.field-inline", // issue 15: listed in the lobby of public tables (/tables)
       h("input#public-table", { type: "checkbox" }),
       h("label", { for: "public-table" }, t("lobby.publicOption"))),
+    h("div.field.field-inline", // a casual table's games change nobody's rating
+      h("input#casual-table", { type: "checkbox" }),
+      h("label", { for: "casual-table" }, t("table.casualOption"))),
     h("div.form-actions", h("button.btn.btn-primary", { type: "submit" }, t("home.create")),
       h("a#home-tables.btn", { href: "/tables" }, t("lobby.join"))),
     h("p.form-error", { role: "alert", id: "create-error" }),
@@ -119,6 +122,7 @@ export function renderHome(root, app) {
         fillBots: field("#fill-bots").checked,
         botLevel: Number(field("#bot-level").value),
         public: field("#public-table").checked,
+        casual: field("#casual-table").checked,
       });
       renderCreated(root, keys);
     } catch (error) {

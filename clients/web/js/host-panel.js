@@ -86,6 +86,11 @@ function optionsForm(model, send) {
         turn_timer: Number(e.target.value) }) },
     TURN_TIMERS.map((s) => h("option", { value: String(s), selected: s === model.table.turnTimer },
       s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))))));
+  fields.push(h("div.field.field-inline", // rated or casual, until the start
+    h("input#host-casual", { type: "checkbox", checked: model.table.casual,
+      onchange: (/** @type {{target: HTMLInputElement}} */ e) => send({ type: "set_options", options: model.table.options,
+        casual: e.target.checked }) }),
+    h("label", { for: "host-casual" }, t("table.casualOption"))));
   return h("details.host-options", h("summary", t("host.options")), fields);
 }
 

@@ -8,6 +8,7 @@ import { openTable } from "./table-page.js";
 import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
 import { remember } from "./storage.js";
+import { adoptMoveLink, playerHello } from "./player.js";
 import { clearToasts } from "./toasts.js";
 import "./tap-tips.js"; // every hover explanation also opens with a tap (a phone)
 import { registerWorker } from "./install.js";
@@ -22,6 +23,7 @@ function chrome() {
   part(".skip-link").textContent = t("app.skip");
   part("#lang-label").textContent = t("app.language");
   part("#solo-link").textContent = t("solo.link");
+  part("#me-link").replaceChildren(h("span.me-icon", { "aria-hidden": "true" }), h("span.topbar-me-text", t("me.link")));
   const rules = /** @type {HTMLElement | null} */ (document.querySelector("#rules-link")); // the rules from every screen (a new tab)
   if (rules) { rules.textContent = t("rules.link"); rules.title = t("rules.link.tooltip"); }
   const picker = part("#lang");
@@ -49,15 +51,20 @@ function homePage(root) {
     async createTable(request) {
       if (!conn) {
         conn = new Connection(socketUrl(), {
-          hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: request.name || "guest" }),
+          hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: request.name || "guest",
+            ...playerHello() }),
           onMessage: () => {},
           onStatus: () => {},
         });
       }
       await conn.open();
-      if (request.name) remember.setName(request.name);
+      if (request.name) {
+        remember.setName(request.name);
+        await conn.request({ type: "set_me", name: request.name }).catch(() => {}); // the person's name
+      }
       const created = await conn.request({ type: "create", profile: request.profile,
-        options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public) });
+        options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public),
+        casual: Boolean(request.casual) });
       conn.close();
       const keys = { join: created.join_key, watch: created.watch_key, host: created.host_key };
       remember.setHostKey(keys.join, keys.host);
@@ -74,6 +81,8 @@ function boot() {
   // An explicit ?lang= is a choice: remember it for the table links opened next.
   setLanguage(detectLanguage(), { remember: new URLSearchParams(location.search).has("lang") });
   chrome();
+  adoptMoveLink(); // `/#player=…`: become the same person as on the other device
+  remember.playerKey(); // made on the first visit, kept after
   const root = part("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
   const page = new URLSearchParams(location.search);

@@ -22,6 +22,7 @@
  * @property {number | null} bot the bot's level, null for a person or a free chair
  * @property {boolean} standIn
  * @property {boolean} connected
+ * @property {string | null} player the person's public id, for "+ friend" (null: a guest or a bot)
  */
 
 /**
@@ -38,7 +39,15 @@
  * @property {Occupant[]} occupants
  * @property {number} spectators
  * @property {number[]} rematchAsked
+ * @property {boolean} casual not rated: a finished game changes nobody's rating
  */
+
+/**
+ * The viewer's change of rating after a game at this table (`rated`; null numbers: casual).
+ * @typedef {{table: string, game: number, casual: boolean, change: number | null, rating: number | null}} Rated
+ */
+
+/** A friend as `friends` tells it: online, and the id of the table they sit at. @typedef {{id: string, name: string, online: boolean, table: string | null}} FriendLine */
 
 /**
  * @typedef {object} Game
@@ -106,6 +115,9 @@
  * @property {boolean} confirmPlays the person asked to confirm each play before it is sent
  * @property {LegalAction | null} held the play chosen and shown, waiting for its confirmation
  * @property {ChatLine[]} chatBefore the chat this viewer may read, as the last snapshot kept it
+ * @property {Rated | null} rated the viewer's rating change for the game just finished
+ * @property {FriendLine[]} friends the viewer's friends (whom to invite), when the viewer is a person
+ * @property {string[]} invitedNow the friends invited from this page (the button says so)
  */
 
 /** A line of the table's chat (PROTOCOL.md `chat`). @typedef {{channel: string, seat?: number | null, name: string, text: string}} ChatLine */

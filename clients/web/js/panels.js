@@ -7,6 +7,7 @@ import { describeEvent, quietEvents } from "./event-text.js";
 import { gameEvents } from "./state.js";
 import { countNotes } from "./free-game.js";
 import { pointRulesAt } from "./rules-link.js";
+import { friendButtons, ratingLine, yourHeadline, yourTeam } from "./game-over-you.js";
 
 /** A short explanation of the game's own words where they appear (caída, limpia, ronda). */
 /** @param {import("./wire.js").Message} event */
@@ -101,17 +102,21 @@ export function finalScore(g, names) {
     side(order[0]), h("span.final-dash", { "aria-hidden": "true" }, "–"), side(order[1]));
 }
 
-/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names @param {{rematch: () => void, record: string | null, sheet?: HTMLElement | null}} how */
-export function gameOverPanel(model, names, { rematch, record, sheet = null }) {
+/** @param {import("./model-types.js").TableModel} model @param {import("./seats.js").Names} names @param {{rematch: () => void, record: string | null, sheet?: HTMLElement | null, befriend?: ((id: string) => void) | null}} how */
+export function gameOverPanel(model, names, { rematch, record, sheet = null, befriend = null }) {
   const g = model.game;
   if (!g || g.phase !== "finished") return null;
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
   const title = typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
     { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
-  return h("section.game-over", { role: "dialog", "aria-labelledby": "end-title", "aria-modal": "false" },
+  const you = yourHeadline(model); // a player is told first in their words: "¡Ganaste 40–28 con Lucía!"
+  const final = finalScore(g, names); // players: your side marked, your rating change, "+ amigo"
+  final.querySelector(`[data-team="${yourTeam(model)}"]`)?.setAttribute("data-yours", "true");
+  return h("section.game-over", { role: "dialog", "aria-labelledby": you ? "end-you end-title" : "end-title", "aria-modal": "false" },
+    you ? h("p#end-you.end-you", you) : null,
     h("h2#end-title", title),
-    finalScore(g, names),
+    final, ratingLine(model), friendButtons(model, befriend),
     model.you !== null ? h("button.btn.btn-primary", {
       type: "button", id: "rematch", disabled: asked.includes(model.you), onclick: rematch,
     }, asked.includes(model.you) ? t("end.rematchAsked") : t("end.rematch")) : null,

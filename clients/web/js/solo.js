@@ -8,6 +8,7 @@ import { h, renderInto } from "./dom.js";
 import { formatNumber, t } from "../i18n/index.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
 import { remember } from "./storage.js";
+import { playerHello } from "./player.js";
 import { openTable } from "./table-page.js";
 import { toast } from "./toasts.js";
 
@@ -36,7 +37,8 @@ export function openSolo(root, { errorText }) {
   const tableRoot = h("div.solo-table");
 
   const conn = new Connection(socketUrl(), {
-    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || t("solo.playerName") }),
+    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || t("solo.playerName"),
+      ...playerHello() }),
     onMessage: () => {},
     onStatus: () => {},
     onWelcome: () => { refresh({ deal: !shownTable }); },

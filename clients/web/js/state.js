@@ -35,6 +35,7 @@ export function emptyModel() {
     selection: { card: null, take: [] }, legalKey: "", focusPending: false,
     resuming: false, ownMove: false, wantsSeat: false, wantedSeat: null, joinRefused: false,
     confirmPlays: false, held: null, chatBefore: [],
+    rated: null, friends: [], invitedNow: [],
   };
 }
 
@@ -46,6 +47,7 @@ function occupantOf(info) {
     bot: info.occupant === "bot" ? (info.bot_level || 1) : null,
     standIn: Boolean(info.stand_in),
     connected: info.occupant === "bot" || Boolean(info.connected),
+    player: info.player ?? null,
   };
 }
 
@@ -64,6 +66,7 @@ function tableOf(info) {
     occupants: info.seats.map(occupantOf),
     spectators: info.spectators,
     rematchAsked: info.rematch_asked,
+    casual: Boolean(info.casual),
   };
 }
 
@@ -195,6 +198,7 @@ function applyDerived(model, event) {
       model.gameOver = /** @type {import("./game-events.js").GameOver} */ (event);
       break;
     case "game_started":
+      model.rated = null;
       model.lastPlay = null;
       model.gameOver = null;
       model.summary = null;
@@ -257,4 +261,20 @@ export function setStatus(model, status) {
 /** The server accepted a connection. @param {Model} model */
 export function welcomed(model) {
   model.welcomes += 1;
+}
+
+/** The viewer's rating change after a game of this table (`rated`). @param {Model} model @param {import("./model-types.js").Rated} rated */
+export function applyRated(model, rated) {
+  model.rated = { table: rated.table, game: rated.game, casual: rated.casual, change: rated.change ?? null,
+    rating: rated.rating ?? null };
+}
+
+/** The viewer's friends (`friends`), whom the table page offers to invite. @param {Model} model @param {{friends?: import("./model-types.js").FriendLine[]}} answer */
+export function applyFriends(model, answer) {
+  model.friends = (answer.friends || []).map((f) => ({ id: f.id, name: f.name, online: Boolean(f.online), table: f.table ?? null }));
+}
+
+/** A friend was invited from this page. @param {Model} model @param {string} id */
+export function markInvited(model, id) {
+  if (!model.invitedNow.includes(id)) model.invitedNow = [...model.invitedNow, id];
 }

@@ -1,13 +1,23 @@
 // @ts-check
 // What the browser remembers between visits (localStorage): the player's name, the seat token of
 // each table (the credential for every reconnect) with the last event seen, host keys, the solo
-// ladder's token; and for this tab only (sessionStorage) the events of the table it shows.
+// ladder's token, the player key (who this browser's person is, across tables and visits); and for
+// this tab only (sessionStorage) the events of the table it shows.
 
 const PREFIX = "cuarenta.";
 
 /** @typedef {{token: string, seat: number, lastEvent: number}} HeldSeat */
 /** @typedef {{fillBots: boolean, botLevel: number, watch?: string}} Setup */
 /** @typedef {{table: string, join_key: string}} ShownChica */
+
+/** A player key as the server accepts it (protocol/players.py PlayerKey). */
+export const PLAYER_KEY = /^[A-Za-z0-9_-]{32,64}$/;
+
+/** 32 random bytes, base64url without padding. @returns {string} */
+export function newPlayerKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
 
 /** @param {string} key @returns {any} */
 function read(key) {
@@ -37,6 +47,26 @@ export const remember = {
   seat: (key) => read(`seat.${key}`),
   /** @param {string} key @param {HeldSeat | null} seat */
   setSeat: (key, seat) => write(`seat.${key}`, seat),
+  /**
+   * The seat held at a table, found by the table's id (a finished game in the person's history
+   * names its table by id): the join key to return to it, the seat token that opens its records.
+   * @param {string} table @returns {{key: string, token: string} | null}
+   */
+  tableSeat: (table) => read(`table.${table}`),
+  /** @param {string} table @param {{key: string, token: string}} held */
+  setTableSeat: (table, held) => {
+    const kept = read(`table.${table}`);
+    if (kept?.key !== held.key || kept?.token !== held.token) write(`table.${table}`, held);
+  },
+  /** The join keys of the tables where this browser holds a seat now. @returns {string[]} */
+  heldTables: () => {
+    try {
+      return Object.keys(localStorage).filter((name) => name.startsWith(`${PREFIX}seat.`))
+        .map((name) => name.slice(`${PREFIX}seat.`.length));
+    } catch {
+      return [];
+    }
+  },
   /** The host key of a table this browser created, found through its join key. */
   /** @param {string} key @returns {string | null} */
   hostKey: (key) => read(`host.${key}`),
@@ -72,6 +102,36 @@ export const remember = {
       localStorage.setItem(`${PREFIX}ladder`, token);
     } catch {
       /* private mode: the ladder lasts as long as this page */
+    }
+  },
+  /**
+   * The player key: 32 random bytes as base64url (43 characters), made on the first call and kept.
+   * It is a secret: it travels only in `hello` and in the move link's fragment. Null when storage
+   * is disabled (the person is then a guest each visit). @returns {string | null}
+   */
+  playerKey: () => {
+    const kept = read("player");
+    if (typeof kept === "string" && PLAYER_KEY.test(kept)) return kept;
+    const made = newPlayerKey();
+    write("player", made);
+    return read("player") === made ? made : null;
+  },
+  /** Adopt a key brought from another device (the move link). @param {string} key */
+  setPlayerKey: (key) => { if (PLAYER_KEY.test(key)) write("player", key); },
+  /**
+   * "Forget me": the key and everything that belonged to the person (name, ladder, held seats,
+   * host keys) leave this browser; a later visit makes a new key.
+   */
+  forgetPlayer: () => {
+    try {
+      const ours = [];
+      for (let i = 0; i < localStorage.length; i += 1) {
+        const name = localStorage.key(i);
+        if (name?.startsWith(PREFIX) && name !== `${PREFIX}lang`) ours.push(name);
+      }
+      for (const name of ours) localStorage.removeItem(name);
+    } catch {
+      /* storage disabled: nothing was kept */
     }
   },
   /** The last chica this browser drew: a reload shows its finished table. @returns {ShownChica | null} */

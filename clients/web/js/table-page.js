@@ -33,6 +33,7 @@ import { bringTableIntoView, fit, unfit } from "./table-fit.js";
 import { announce, drawFailure, drawGone, drawStatus } from "./table-status.js";
 import { exposeForTests } from "./test-hooks.js";
 import { cardKeys } from "./card-keys.js";
+import { tableFriends } from "./table-friends.js";
 
 /** @typedef {import("./wire.js").Message} Message */
 /** @typedef {import("./wire.js").LegalAction} LegalAction */
@@ -61,7 +62,7 @@ export function openTable(root, key, { errorText }) {
     hello: () => seating.hello(),
     onMessage: receive,
     onStatus: (status) => { setStatus(model, status); showStatus(); draw(); },
-    onWelcome: () => { welcomed(model); seating.welcomed(); },
+    onWelcome: () => { welcomed(model); seating.welcomed(); friends.welcomed(); },
     onHelloError: (error) => {
       if (/** @type {import("./wire.js").Refusal} */ (error).code !== "bad_token") return;
       remember.setSeat(key, null); // a stale or foreign token: start afresh
@@ -69,6 +70,7 @@ export function openTable(root, key, { errorText }) {
     },
   });
   const seating = seatingFor({ model, conn, key, hostKey, errorText, send, gone, failed: (reason) => drawFailure(root, reason) });
+  const friends = tableFriends(model, conn, () => draw());
   const chat = openChat({ request: (message) => conn.request(message), model });
   const tv = openTv(root, key, names);
   const sitPanel = sitPanelView((name) => seating.sitDown(name));
@@ -129,6 +131,7 @@ export function openTable(root, key, { errorText }) {
         chat.receive(message);
         break;
       default:
+        friends.receive(message); // the person's news: a rating change, an invitation, friends
         break;
     }
   }
@@ -136,6 +139,7 @@ export function openTable(root, key, { errorText }) {
   function persistEvent() {
     const held = remember.seat(key);
     if (held) remember.setSeat(key, { ...held, lastEvent: model.lastEvent });
+    if (held && model.table) remember.setTableSeat(model.table.id, { key, token: held.token }); // /me's replays
   }
 
   /**
@@ -224,15 +228,16 @@ export function openTable(root, key, { errorText }) {
     chat.refresh();
     const side = { names, key, redraw: draw, send, start: seating.start, fillBots: seating.fillsBots(),
       toggleTally, toggleScreen, cueControls: cue.controls, chat: chat.element,
-      toggleConfirm: moves.toggleConfirm };
+      toggleConfirm: moves.toggleConfirm, invite: friends.invite };
     const rows = sheetRows(gameEvents(model), table.seats);
     const ctx = { ...moves, redraw: draw, names, tools: toolbar(drawn, side),
-      chooseChair: seating.chairChoice() };
+      chooseChair: seating.chairChoice(), befriend: friends.befriend };
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: table.stage,
       seat: model.you === null ? "" : String(model.you) } },
     h("div.table-main", h("h1.visually-hidden", t("access.tableHeading")), sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
       tableView(drawn, ctx),
       gameOverPanel(drawn, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
+        befriend: friends.befriend,
         sheet: rows.length ? h("div.end-sheet", { role: "region", tabindex: "0", "aria-label": t("sheet.title") },
           sheetTable(rows, names)) : null })),
     h("aside.table-side", sideColumn(drawn, side, rows))));

@@ -5,6 +5,7 @@
 import { t } from "../i18n/index.js";
 import { PROTOCOL_VERSION } from "./connection.js";
 import { remember } from "./storage.js";
+import { playerHello } from "./player.js";
 import { toast } from "./toasts.js";
 import { joinRefused, setResuming, takeSeatWish, wishSeat } from "./table-choices.js";
 
@@ -31,6 +32,9 @@ const CHOOSE_AGAIN = new Set(["seat_taken", "no_free_seat"]);
  * @param {(reason: string) => void} table.failed the table cannot be opened
  */
 export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, failed }) {
+  /** @type {string | null} the name typed to sit down, for the person once the socket reopens */
+  let renaming = null;
+
   /** The first message of every connection: the seat token and the last event seen, if any. */
   function hello() {
     const held = remember.seat(key);
@@ -39,6 +43,7 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
       type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest",
       resume: held?.token ?? null,
       last_event: model.resuming ? (model.lastEvent || held?.lastEvent || 0) : null,
+      ...playerHello(),
     };
   }
 
@@ -50,7 +55,16 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
 
   /** A resumed seat gets its snapshot and missed events unasked; anyone else asks again. */
   function welcomed() {
-    if (!model.resuming) enter();
+    if (model.resuming) return;
+    if (renaming === null) {
+      enter();
+      return;
+    }
+    // A person's name is theirs across tables (the server keeps it): the one chosen to sit
+    // becomes it before the join, which seats the person under their name.
+    const name = renaming;
+    renaming = null;
+    conn.request({ type: "set_me", name }).catch(() => {}).finally(enter);
   }
 
   /** The hello's seat token held nothing (the table is gone, or the seat was given up). */
@@ -89,6 +103,7 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
   function sitDown(name, seat = null) {
     remember.setName(name);
     wishSeat(model, seat);
+    renaming = name;
     conn.reconnectNow();
   }
 

@@ -12,6 +12,7 @@ import { sheetPanel } from "./sheet.js";
 import { remember } from "./storage.js";
 import { setFold } from "./table-choices.js";
 import { confirmSwitch } from "./confirm-play.js";
+import { friendsPanel } from "./table-friends.js";
 
 /** @typedef {import("./model-types.js").TableModel} TableModel */
 /** @typedef {import("./seats.js").Names} Names */
@@ -30,6 +31,7 @@ import { confirmSwitch } from "./confirm-play.js";
  * @property {(redraw: () => void) => (HTMLElement | null)[]} cueControls
  * @property {HTMLElement} chat
  * @property {() => void} toggleConfirm the misclick guard's switch
+ * @property {(id: string) => void} invite invite a friend to this table
  */
 
 /** @param {TableModel} model @param {SideContext} ctx */
@@ -69,6 +71,7 @@ export function sideColumn(model, ctx, rows) {
     // the sheet unfolds itself at a hand's count and at the end, else as the player left it
     table.started ? sheetPanel(rows, ctx.names, finished || model.summaryOpen || model.sheetOpen,
       (/** @type {boolean} */ open) => setFold(model, "sheetOpen", open)) : null,
+    friendsPanel(model, ctx.invite),
     logPanel(model, ctx.names),
     model.isHost && watch && !table.started ? h("details.panel.share-panel", { open: true },
       h("summary", t("share.title")), sharePanel({ join: ctx.key, watch })) : null,

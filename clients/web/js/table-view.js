@@ -21,8 +21,10 @@ import { pickTableCard } from "./table-choices.js";
  * @property {import("./table-seating.js").ChairChoice | null} chooseChair
  * @property {() => void} confirm send the play held by the misclick guard
  * @property {() => void} release let go of the held play
+ * @property {((id: string) => void) | null} [befriend] ask another person at the table to be friends
  */
 import { emptyChair } from "./seat-choice.js";
+import { plusFriend } from "./table-friends.js";
 
 const PILE_GOLD = 20; // R11: from 20 cards a pile scores the count
 
@@ -112,7 +114,8 @@ function seatPanel(model, seat, position, ctx) {
   h("div.seat-head",
     h("span.presence", { role: "img", title: t(`seat.state.${state}`), "aria-label": t(`seat.state.${state}`) }),
     h("span.seat-name", occupant.empty ? t("seat.empty") : seatName(occupant, seat, seats)),
-    occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`))),
+    occupant.bot || occupant.empty ? null : h("span.seat-compass", t(`seat.${compassOf(seat, seats)}`)),
+    plusFriend(model, occupant, ctx?.befriend)),
   h("div.seat-badges", badges),
   isTurn ? h("div.seat-turn", t("seat.turn"), " ", countdown(g.deadline, "seat.timeLeft")) : null,
   occupant.empty && !model.table.started ? emptyChair(model, seat, ctx?.chooseChair) : null,

@@ -10,6 +10,7 @@
  * @property {number | null} [bot_level]
  * @property {boolean} [stand_in]
  * @property {boolean} [connected]
+ * @property {string | null} [player] the person's public id (protocol/players.py)
  */
 
 /**
@@ -24,6 +25,7 @@
  * @property {number} game
  * @property {number} spectators
  * @property {number[]} rematch_asked
+ * @property {boolean} [casual] not rated
  */
 
 /** @typedef {{kind: string, seat: number | null, remaining_ms: number}} WireDeadline */

@@ -25,6 +25,7 @@ from server.core.referee import Referee
 EXAMPLES: list[Command] = [
     Attach("c1", "Ana", c.Join(rid=3, key="k" * 22, seat=2), "join"),
     Attach("c2", "Bo", c.Watch(key="w" * 22), "watch"),
+    Attach("c3", "Ana", c.Join(key="k" * 22), "join", None, "publicid123"),  # a person
     Resume("c1", "Ana", "tab.secret", 17, 4),
     Resume("c1", "Ana", "tab.secret", None, 0),
     Detach("c1"),
@@ -34,6 +35,7 @@ EXAMPLES: list[Command] = [
     BotAnswer(1, 40, Play(1, 27, frozenset({26}))),
     BotAnswer(3, 41, None),
     Reattach((Ticket("c1", "Ana", "k", "host", "t.s", 5), Ticket("c2", "Bo", None, "watch"))),
+    Reattach((Ticket("c3", "Ana", "k", "join", None, 2, "publicid123"),)),
     DealChica("Ana", 2),
 ]
 

@@ -12,8 +12,8 @@ Searching levels get a fixed number of samples (``--samples``), never a deadline
 do not depend on the machine's speed or load. Interrupted (Ctrl-C), it still reports the
 pairs played so far, marked ``interrupted``.
 
-``--seed-list NAME``: any name gives its own deals (``v1`` is the list every figure before
-issue 18 used), so a fresh name measures on games no earlier figure saw. ``--as-served``
+``--seed-list NAME``: any name gives its own deals (``v1`` is the list the first tournaments
+used), so a fresh name measures on games no earlier figure saw. ``--as-served``
 plays as the server does: every decision is asked of the server's `BotRunner` (levels 4 and
 up in its worker pool, each level within its own budget from the request, `server.bots`),
 from the server's move list (``legal_actions(by_rank=True)``), and the decision times are
@@ -338,7 +338,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed-list",
         default=DEFAULT_SEED_LIST,
         metavar="NAME",
-        help="which deals: v1 (every figure before issue 18) or any name (its own deals)",
+        help="which deals: v1 (the first tournaments' deals) or any name (its own deals)",
     )
     parser.add_argument(
         "--as-served",

@@ -27,7 +27,7 @@ async def open_store(
 ) -> Store:
     """The store named by ``--store``: ``memory``, a ``redis://`` URL or a ``redis+cluster://`` one.
 
-    A Redis store comes from ``server.store.redis.open_store(url)`` (issue 5), imported only
+    A Redis store comes from ``server.store.redis.open_store(url)``, imported only
     when asked for so the embedded default never needs Redis; ``timeout_s`` is its command
     timeout (None: the Redis store's default).
     """

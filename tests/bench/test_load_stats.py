@@ -1,7 +1,7 @@
 """The arithmetic behind `cuarenta bench server`'s figures: percentiles, ratios, rounds.
 
 Fast and unmarked (it runs in `make test`): a benchmark whose p99 or ratio were computed wrong
-would report a server as meeting issue 4's targets when it does not.
+would report a server as meeting its targets when it does not.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Helpers only (no tests). A ``Person`` is one seat (or one spectator) across reco
 its connections is a ``Recorder`` (a ``ClientSession`` keeping every message in order). People
 play random legal moves and note each request's fate: acknowledged, refused (an error answer) or
 unknown (the connection went away first). ``check_table`` then asserts, per connection and per
-person, what the fault suite promises (issue 19):
+person, what the fault suite promises:
 
 - no gap, no duplicate, no view going backwards (the session's own numbering checks);
 - every event a viewer was sent equals the stored log's event as that viewer may see it;

@@ -1,4 +1,4 @@
-"""Crashes and restarts with the Redis store (issue 5): nothing acknowledged is ever lost.
+"""Crashes and restarts with the Redis store: nothing acknowledged is ever lost.
 
 Servers run as real ``cuarenta serve`` subprocesses on a private redis-server and are killed
 with SIGKILL; people play over real WebSockets with random legal moves. Leases are one second

@@ -1,4 +1,4 @@
-"""The fault suite (issue 19): a stalled or lost Redis never splits a table, never hides a move,
+"""The fault suite: a stalled or lost Redis never splits a table, never hides a move,
 and a stopping process hands over at once.
 
 Each test plays tables through one fault with clients that record every message they receive

@@ -1,4 +1,4 @@
-"""Finished games' records outlive their tables (issue 5): kept apart, for their own retention.
+"""Finished games' records outlive their tables: kept apart, for their own retention.
 
 The store keeps a finished game's R15 record under its own key in the commit that ends the
 game; the table lapses after ``table_ttl_s``, the record after ``record_ttl_s`` (0: never). The

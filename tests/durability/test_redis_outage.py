@@ -1,4 +1,4 @@
-"""Redis lost during play (issue 5): refuse clearly, apply nothing half-way, resume by itself.
+"""Redis lost during play: refuse clearly, apply nothing half-way, resume by itself.
 
 The table server runs in this process on a private redis-server that the test kills (-9) in
 the middle of a hand and restarts from its append-only file.

@@ -1,5 +1,5 @@
 """The engine's process-wide capture cache is bounded small: a server playing game after game
-for days must not grow towards hundreds of MiB (issue 16's soak; R7 plays)."""
+for days must not grow towards hundreds of MiB (the soak; R7 plays)."""
 
 from __future__ import annotations
 

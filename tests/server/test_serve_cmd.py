@@ -47,7 +47,7 @@ async def test_serve_prints_its_address_serves_a_game_and_stops_cleanly(
 
 
 def test_a_busy_port_is_one_clear_line_not_a_traceback() -> None:
-    """A newcomer whose port is taken reads what to do next (issue 14)."""
+    """A newcomer whose port is taken reads what to do next."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -198,7 +198,7 @@ def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
             page.locator(".hand button.card[aria-pressed='true']").press("Enter")  # unselect
             watcher.click("#screen-mode")
             watcher.screenshot(path=artifacts / "spectator-table-screen.png")
-            watcher.click("#screen-mode")  # back to the spectator's table (the TV is issue 15's)
+            watcher.click("#screen-mode")  # back to the spectator's table
             watcher.wait_for_selector(".felt")
         if decisions == 3:
             before = seat_state(page)  # our turn: the bots wait for us, so nothing moves

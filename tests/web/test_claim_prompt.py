@@ -1,4 +1,4 @@
-"""The R10 claim prompt (issue 14): only the ranks the player's team caught by a caída this hand,
+"""The R10 claim prompt: only the ranks the player's team caught by a caída this hand,
 and a plain "nothing to claim"; once passed, it says it waits for the others. Drawn by the page's
 own code in chromium for a claim window (a real one waits only for people, see
 tests/server/test_claim_window.py).

@@ -1,4 +1,4 @@
-"""Going away and coming back (issue 14): a dropped connection says when it retries, and a table
+"""Going away and coming back: a dropped connection says when it retries, and a table
 that no longer exists (the memory store after a restart) is said so in plain words, with a way
 to open a new one — on the open page and on a reload of its link, never "Connecting…" for ever.
 """

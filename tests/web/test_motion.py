@@ -1,4 +1,4 @@
-"""Every play seen (issue 14): a played card flies from its seat to the table or to the capturing
+"""Every play seen: a played card flies from its seat to the table or to the capturing
 team's pile, and the last play stays in words on the felt; with prefers-reduced-motion nothing
 moves, and the words still say what happened.
 """

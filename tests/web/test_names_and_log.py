@@ -1,4 +1,4 @@
-"""Names everywhere, one language at a time, the whole log for everyone (issue 14).
+"""Names everywhere, one language at a time, the whole log for everyone.
 
 The log and the score sheet are drawn from the table's events at each redraw, so a reload, a
 return, a language switch or a spectator arriving mid-game all read the same, current words.

@@ -1,4 +1,4 @@
-"""The moment a guest arrives at a friend's table (issue 14, R1: partners sit opposite).
+"""The moment a guest arrives at a friend's table (R1: partners sit opposite).
 
 - A first-time guest of the join link sees each free chair named by its company ("Pareja de
   Ana", "Contra Beto") and sits in the one they choose; the name they are typing survives the

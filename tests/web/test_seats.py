@@ -1,4 +1,4 @@
-"""Seats before the start (issue 14): a friend opening the join link sees the free chairs around
+"""Seats before the start: a friend opening the join link sees the free chairs around
 the table and takes the one they choose (partner or opponent); the host moves people and bots
 between chairs (the protocol's swap).
 """

@@ -1,6 +1,6 @@
 """The table fits the screen: at four common viewports every seat, the felt, both scores and piles,
 the hand and the prompt are on screen at once, and the notice strip covers none of them; a whole
-game is played by clicking at 1366x768 without the page ever scrolling (issue 14). What the felt
+game is played by clicking at 1366x768 without the page ever scrolling. What the felt
 shows, its cards and its lines of text (the last play, the caída warning), lies wholly inside the
 felt, uncut, at every viewport and however many cards are on it; no part of the table lies on
 another and no name or prompt is cut short. A big screen's room goes to larger cards: at

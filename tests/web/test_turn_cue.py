@@ -1,4 +1,4 @@
-"""Your turn, unmistakably (issue 14): the tab's title says so, a sound the person may turn on
+"""Your turn, unmistakably: the tab's title says so, a sound the person may turn on
 (off by default, remembered), and a desktop notification when the tab is hidden and allowed.
 """
 

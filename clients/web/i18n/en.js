@@ -375,7 +375,7 @@ export default {
   "tips.advice.ladder": "On the ladder every win raises the bot one level (up to 4) and adds your margin to the score.",
   "tips.play": "Play solo",
 
-  // issue 15: chat
+  // chat
   "chat.title": "Chat",
   "chat.notice": "{name} says: {text}",
   "chat.lines": "Chat lines",
@@ -395,7 +395,7 @@ export default {
   "chat.quick.gg": "Good game",
   "chat.slowDown": "Easy — you can write again in a few seconds.",
   "chat.notSent": "Not sent: the connection is being restored.",
-  // issue 15: the TV table screen
+  // the TV table screen
   "tv.table": "The table",
   "tv.emptyTable": "The table is empty",
   "tv.log": "The whole game ({count} events)",
@@ -416,7 +416,7 @@ export default {
   "tv.sheet": "Score sheet",
   "tv.sheetHand": "Hand",
   "tv.sheetEmpty": "Filled in after each hand's count.",
-  // issue 15: the replay viewer
+  // the replay viewer
   "replay.title": "Replay",
   "replay.drop": "Drop a game record (.json) here, or choose the file.",
   "replay.where": "Step {step} of {steps} · hand {hand}",
@@ -434,7 +434,7 @@ export default {
   "replay.open": "Watch the replay",
   "replay.first": "To the start",
   "replay.last": "To the end",
-  // issue 15: the lobby of public tables and the club page
+  // the lobby of public tables and the club page
   "club.publicOption": "Public table: list it in the lobby so anyone can watch",
   "club.lobbyTitle": "Tables to watch",
   "club.lobbyLede": "Public tables being played now. Open one on a TV with its watch link.",

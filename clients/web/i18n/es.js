@@ -375,7 +375,7 @@ export default {
   "tips.advice.ladder": "En la racha cada victoria sube un nivel al bot (hasta el 4) y tu margen se suma al puntaje.",
   "tips.play": "Jugar solo",
 
-  // issue 15: chat
+  // chat
   "chat.title": "Chat",
   "chat.notice": "{name} dice: {text}",
   "chat.lines": "Mensajes",
@@ -395,7 +395,7 @@ export default {
   "chat.quick.gg": "Buena partida",
   "chat.slowDown": "Con calma: podrás escribir de nuevo en unos segundos.",
   "chat.notSent": "No se envió: se está restableciendo la conexión.",
-  // issue 15: the TV table screen
+  // the TV table screen
   "tv.table": "La mesa",
   "tv.emptyTable": "La mesa está vacía",
   "tv.log": "Toda la partida ({count} sucesos)",
@@ -416,7 +416,7 @@ export default {
   "tv.sheet": "Hoja de puntos",
   "tv.sheetHand": "Mano",
   "tv.sheetEmpty": "Se completa tras el conteo de cada mano.",
-  // issue 15: the replay viewer
+  // the replay viewer
   "replay.title": "Repetición",
   "replay.drop": "Suelta aquí el registro de una partida (.json) o elige el archivo.",
   "replay.where": "Paso {step} de {steps} · mano {hand}",
@@ -434,7 +434,7 @@ export default {
   "replay.open": "Ver la repetición",
   "replay.first": "Al principio",
   "replay.last": "Al final",
-  // issue 15: the lobby of public tables and the club page
+  // the lobby of public tables and the club page
   "club.publicOption": "Mesa pública: aparece en el salón para que cualquiera la mire",
   "club.lobbyTitle": "Mesas para mirar",
   "club.lobbyLede": "Mesas públicas que se juegan ahora. Ábrelas en una tele con su enlace para mirar.",

@@ -375,7 +375,7 @@ export default {
   "tips.advice.ladder": "Na sequência cada vitória sobe um nível do bot (até o 4) e sua margem soma na pontuação.",
   "tips.play": "Jogar sozinho",
 
-  // issue 15: chat
+  // chat
   "chat.title": "Chat",
   "chat.notice": "{name} diz: {text}",
   "chat.lines": "Mensagens",
@@ -395,7 +395,7 @@ export default {
   "chat.quick.gg": "Bom jogo",
   "chat.slowDown": "Calma: você poderá escrever de novo em alguns segundos.",
   "chat.notSent": "Não enviado: a conexão está sendo restabelecida.",
-  // issue 15: the TV table screen
+  // the TV table screen
   "tv.table": "A mesa",
   "tv.emptyTable": "A mesa está vazia",
   "tv.log": "O jogo inteiro ({count} eventos)",
@@ -416,7 +416,7 @@ export default {
   "tv.sheet": "Folha de pontos",
   "tv.sheetHand": "Mão",
   "tv.sheetEmpty": "Preenchida após a contagem de cada mão.",
-  // issue 15: the replay viewer
+  // the replay viewer
   "replay.title": "Replay",
   "replay.drop": "Solte aqui o registro de um jogo (.json) ou escolha o arquivo.",
   "replay.where": "Passo {step} de {steps} · mão {hand}",
@@ -434,7 +434,7 @@ export default {
   "replay.open": "Ver o replay",
   "replay.first": "Ao início",
   "replay.last": "Ao fim",
-  // issue 15: the lobby of public tables and the club page
+  // the lobby of public tables and the club page
   "club.publicOption": "Mesa pública: aparece no salão para qualquer um assistir",
   "club.lobbyTitle": "Mesas para assistir",
   "club.lobbyLede": "Mesas públicas em jogo agora. Abra uma numa TV com o link de assistir.",

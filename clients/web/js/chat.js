@@ -1,5 +1,5 @@
 // @ts-check
-// The table's chat (issue 15): players talk to the whole table, spectators among spectators
+// The table's chat: players talk to the whole table, spectators among spectators
 // only — the server keeps the two apart (PROTOCOL.md `chat`), this panel shows which is which.
 // One persistent panel: each redraw of the table moves the same node into the side column, so
 // a line being typed, the scroll position and the focus survive the game's updates. Every name

@@ -84,7 +84,7 @@ export function renderHome(root, app) {
       h("input#fill-bots", { type: "checkbox", checked: true }),
       h("label", { for: "fill-bots" }, t("home.bots"))),
     select("bot-level", BOT_LEVELS, t("home.botLevel"), 3, (l) => t(`bot.level.${l}`)),
-    h("div.field.field-inline", // issue 15: listed in the lobby of public tables (/tables)
+    h("div.field.field-inline", // listed in the lobby of public tables (/tables)
       h("input#public-table", { type: "checkbox" }),
       h("label", { for: "public-table" }, t("lobby.publicOption"))),
     h("div.field.field-inline", // a casual table's games change nobody's rating

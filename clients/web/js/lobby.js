@@ -1,5 +1,5 @@
 // @ts-check
-// The lobby of watchable tables (/tables) and a club's page (/c/<club>), issue 15. Both poll the
+// The lobby of watchable tables (/tables) and a club's page (/c/<club>). Both poll the
 // server's listing (server/listing.py: public tables, or the club's, live now) and show every
 // table with its players, scores, spectators and watch link; the club page adds today's finished
 // games with their result, score sheet and replay link, and the results export for the host.

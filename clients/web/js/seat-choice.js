@@ -1,5 +1,5 @@
 // @ts-check
-// Choosing a chair before the start (issue 14, R1): who you partner matters, so every free chair
+// Choosing a chair before the start (R1): who you partner matters, so every free chair
 // says who you would play with (the chair opposite) and against (the chairs beside it), and one
 // click takes it (a visitor of the join link) or moves you there (a seated player: the protocol's
 // sit). Once the game starts there is no chair to choose; the host still arranges people (swap).

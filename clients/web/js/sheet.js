@@ -1,5 +1,5 @@
 // @ts-check
-// The score sheet (issue 14): per hand, each team's caídas, limpias, rondas, +10 awards and
+// The score sheet: per hand, each team's caídas, limpias, rondas, +10 awards and
 // card-count points, with the running total; built from the game's public events (the whole log
 // is fetched once from /watch-log, then each live event lands by its number).
 import { foldingSummary, h } from "./dom.js";

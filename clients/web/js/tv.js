@@ -1,5 +1,5 @@
 // @ts-check
-// The table screen for a club's TV (issue 15): what the watch link shows in full-screen mode,
+// The table screen for a club's TV: what the watch link shows in full-screen mode,
 // legible from three metres. Both scores and both teams' card piles huge, whose turn, the table
 // cards large, the last play and what it took, the hand's score sheet after each hand, the whole
 // log of the game so far (fetched from /watch-log/<key> when the screen joins mid-game: the

@@ -1,5 +1,5 @@
 """The R10 claim window without dead time: it closes, with the clock's own CloseClaims, as soon as
-nothing is left to wait for (issue 14); the engine's rules and the R15 record stay as they were.
+nothing is left to wait for; the engine's rules and the R15 record stay as they were.
 
 The tables run on the sans-I/O referee with simulated time: every step moves the clock to the
 referee's own next wake-up, so a window's length is what the clocks and the bots make it.

@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("clients.bot.cli", "join a table over the wire as a bot (or fill K tables with bots)"),
     "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
     "train": ("engine.bots.train", "learn level 6's rest-of-hand model from self-play"),
-    "bench": ("bench.cli", "print performance figures (engine, bots, server, store)"),
+    "bench": ("bench.cli", "performance figures: `cuarenta bench --help` lists every benchmark"),
 }
 
 

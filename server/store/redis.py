@@ -3,8 +3,9 @@
 Layout (every key of one table shares the hash tag ``{t:<id>}``, so Redis Cluster keeps a table
 on one node and its scripts never cross slots)::
 
-    cuarenta:{t:<id>}:meta    hash  version, last_event, state (the snapshot), commit (the last
-                                    commit's id), fence (the last fencing token given out)
+    cuarenta:{t:<id>}:meta    hash  version, last_event, state (the snapshot, zlib-compressed),
+                                    commit (the last commit's id), fence (the last fencing token
+                                    given out)
     cuarenta:{t:<id>}:log     list  event 1, event 2, …
     cuarenta:{t:<id>}:tail    list  the state's deltas since the snapshot, in order
     cuarenta:{t:<id>}:lease   str   "<owning process> <fencing token>" (PX = lease time)
@@ -19,6 +20,8 @@ Invariant 3 (write before send) rests on ``commit``: one Lua script checks the w
 state's delta to the tail (or, every few commits, replaces the snapshot and empties the tail),
 so the write path costs one round trip, is never half-applied, and sends Redis what the move
 changed rather than the whole table; ``load`` reads the snapshot and its tail in one script.
+A snapshot is stored compressed (JSON shrinks about eightfold, for a tenth of a millisecond every
+few commits): it is most of a finished table's memory, kept for the table TTL.
 A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a finished table is
 never written again, so it lapses 7 days after its last event. A finished game's record is written
 by the commit that ends the game (same script, same slot) and kept ``record_ttl_s`` (default 90
@@ -35,6 +38,7 @@ import asyncio
 import contextlib
 import inspect
 import time
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -109,7 +113,8 @@ class RedisStore:
         meta = table_key(table_id, "meta")
         async with _unavailable_on_error("create a table"):
             created = await self._create(
-                keys=[meta, table_key(table_id, "tail")], args=[state, self.table_ttl_ms]
+                keys=[meta, table_key(table_id, "tail")],
+                args=[_packed(state), self.table_ttl_ms],
             )
             if not created:
                 raise TableExists(f"table {table_id!r} already exists")
@@ -142,7 +147,7 @@ class RedisStore:
         return StoredTable(
             table_id=table_id,
             version=int(version),
-            state=joined(bytes(state), [bytes(delta) for delta in tail]),
+            state=joined(_unpacked(bytes(state)), [bytes(delta) for delta in tail]),
             last_event=int(last_event),
             commit_id=_text(commit_id),
         )
@@ -162,7 +167,7 @@ class RedisStore:
         holder = "" if lease is None else f"{lease.owner} {lease.token}"
         args: list[Any] = [
             expected_version,
-            state,
+            state if delta else _packed(state),
             self.table_ttl_ms,
             holder,
             commit_id,
@@ -355,6 +360,16 @@ async def _result(reply: Awaitable[T] | T) -> T:
 def _text(reply: object) -> str:
     """A reply as text (the client returns bytes; its stubs say str)."""
     return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def _packed(snapshot: bytes) -> bytes:
+    """A snapshot as stored: compressed (a zlib stream never starts with ``{``, a state does)."""
+    return zlib.compress(snapshot)
+
+
+def _unpacked(stored: bytes) -> bytes:
+    """A stored snapshot's JSON (one written uncompressed, before compression, as it is)."""
+    return stored if stored.startswith(b"{") or not stored else zlib.decompress(stored)
 
 
 def _now_ms() -> int:

@@ -9,7 +9,8 @@ on one node and its scripts never cross slots)::
     cuarenta:{t:<id>}:log     list  event 1, event 2, …
     cuarenta:{t:<id>}:tail    list  the state's deltas since the snapshot, in order
     cuarenta:{t:<id>}:lease   str   "<owning process> <fencing token>" (PX = lease time)
-    cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record and its readers' digests
+    cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record (compressed) and its
+                                           readers' digests
     cuarenta:{t:<id>}:records str   the latest kept game number
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
@@ -21,7 +22,8 @@ state's delta to the tail (or, every few commits, replaces the snapshot and empt
 so the write path costs one round trip, is never half-applied, and sends Redis what the move
 changed rather than the whole table; ``load`` reads the snapshot and its tail in one script.
 A snapshot is stored compressed (JSON shrinks about eightfold, for a tenth of a millisecond every
-few commits): it is most of a finished table's memory, kept for the table TTL.
+few commits): it is most of a finished table's memory, kept for the table TTL; so is a kept
+record, kept longer still.
 A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a finished table is
 never written again, so it lapses 7 days after its last event. A finished game's record is written
 by the commit that ends the game (same script, same slot) and kept ``record_ttl_s`` (default 90
@@ -175,7 +177,8 @@ class RedisStore:
         ]
         if record is not None:
             keys += [table_key(table_id, f"record:{record.game}"), table_key(table_id, "records")]
-            args += [record.game, " ".join(record.readers), record.record, self.record_ttl_ms]
+            kept = _packed(record.record)
+            args += [record.game, " ".join(record.readers), kept, self.record_ttl_ms]
         args += events
         try:
             result = await self._commit(keys=keys, args=args)
@@ -216,7 +219,7 @@ class RedisStore:
         readers, record = values
         if record is None:
             return None
-        return KeptRecord(game, bytes(record), tuple(_text(readers).split()))
+        return KeptRecord(game, _unpacked(bytes(record)), tuple(_text(readers).split()))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         start = max(after, 0)
@@ -362,13 +365,13 @@ def _text(reply: object) -> str:
     return reply.decode() if isinstance(reply, bytes) else str(reply)
 
 
-def _packed(snapshot: bytes) -> bytes:
-    """A snapshot as stored: compressed (a zlib stream never starts with ``{``, a state does)."""
-    return zlib.compress(snapshot)
+def _packed(data: bytes) -> bytes:
+    """A snapshot or a record as stored: compressed (a zlib stream never starts with ``{``)."""
+    return zlib.compress(data)
 
 
 def _unpacked(stored: bytes) -> bytes:
-    """A stored snapshot's JSON (one written uncompressed, before compression, as it is)."""
+    """A stored snapshot's or record's JSON (one written uncompressed, before, as it is)."""
     return stored if stored.startswith(b"{") or not stored else zlib.decompress(stored)
 
 

@@ -149,6 +149,7 @@ class StoredForm:
             base is None
             or base.keys() != fields.keys()
             or game is not self._game
+            or (game is not None and len(game.actions) < self._sent)  # never: actions only grow
             or table.finished_record is not self._record
             or self._deltas >= SNAPSHOT_EVERY - 1
         ):

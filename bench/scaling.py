@@ -12,8 +12,10 @@ Phases (``--phases``, default all):
 - ``cost``: one process, ``--tables`` tables, each watched by its host only. Per move: the
   server's CPU (``/proc``), Redis's CPU (``INFO cpu``), the commands clients sent Redis
   (``INFO commandstats``, this benchmark's own ``INFO`` excluded) and the bytes into and out of
-  Redis (``INFO stats``); Redis memory per finished game (``used_memory`` over games finished:
-  kept for the table TTL); the server's RSS while playing.
+  Redis (``INFO stats``); Redis memory per table created (``used_memory`` over tables created,
+  those still playing included) and per finished game (``MEMORY USAGE`` of a finished table's
+  keys, kept for the table TTL; its R15 record, kept for the record TTL, apart); the server's
+  RSS while playing.
 - ``viewers``: the same with ``--watchers`` more watchers per table (lean sockets that only
   count bytes): server CPU per extra viewer per move, bytes sent per viewer per move, and the
   RSS of an idle connection (``--idle-connections`` connections that said hello).
@@ -121,6 +123,9 @@ class Window:
     redis_bytes_out_per_move: float
     redis_memory_kib_per_table: float  # every table created since the start, over their count
     server_rss_mib: float
+    #: a finished table's keys (state, tail, event log) and, apart, its game's kept record
+    redis_kib_per_finished_table: float = 0.0
+    redis_kib_per_record: float = 0.0
     viewer_bytes_per_move: float = 0.0  # per extra viewer
     #: what the servers sent Redis per move (MONITOR; a script's inner calls not counted)
     client_commands_per_move: dict[str, float] | None = None
@@ -225,6 +230,29 @@ def window(
         # each of a table's ``viewers`` extra watchers is sent what each of its moves caused
         viewer_bytes_per_move=round(load.viewer_bytes / moves / viewers, 1) if viewers else 0.0,
     )
+
+
+async def finished_tables(client: Redis, sample: int = 200) -> tuple[float, float]:
+    """Mean ``MEMORY USAGE`` (KiB) of a finished table's keys, and of its kept record.
+
+    A finished table is one with a kept record; its keys are every key of its hash tag but the
+    record's (whatever the store's layout)."""
+    tables: list[str] = []
+    async for key in client.scan_iter(match="cuarenta:{t:*}:records", count=1000):
+        tables.append(key.decode().removesuffix(":records"))
+        if len(tables) >= sample:
+            break
+    table_bytes = record_bytes = 0
+    for prefix in tables:
+        async for key in client.scan_iter(match=prefix + ":*", count=100):
+            name = key.decode()
+            used = await client.memory_usage(name) or 0
+            if name.startswith(prefix + ":record"):
+                record_bytes += used
+            else:
+                table_bytes += used
+    count = max(len(tables), 1)
+    return round(table_bytes / 1024 / count, 2), round(record_bytes / 1024 / count, 2)
 
 
 async def client_trips(redis_url: str, load: Load, seconds: float) -> dict[str, float]:
@@ -351,12 +379,16 @@ async def played(
                 after = await read(load, client)
                 if monitor_s:  # after the window: MONITOR slows Redis down
                     trips = await client_trips(redis_url, load, monitor_s)
+                finished = await finished_tables(client)
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
     finally:
         await client.aclose()
     result = window(label, load, tables, before, after, watchers, empty_redis)
+    result = replace(
+        result, redis_kib_per_finished_table=finished[0], redis_kib_per_record=finished[1]
+    )
     if monitor_s:
         result = replace(result, client_commands_per_move=trips)
     progress(
@@ -505,7 +537,9 @@ def print_report(report: dict[str, Any]) -> None:
             f"calls inside Redis ({w['redis_commands_by_name']}), sent by the server "
             f"{w['client_commands_per_move']}, {w['redis_bytes_in_per_move']:.0f} B into Redis, "
             f"{w['redis_bytes_out_per_move']:.0f} B out; Redis memory "
-            f"{w['redis_memory_kib_per_table']:.1f} KiB per table created; server RSS "
+            f"{w['redis_memory_kib_per_table']:.1f} KiB per table created, "
+            f"{w['redis_kib_per_finished_table']:.1f} KiB per finished table (its record "
+            f"{w['redis_kib_per_record']:.1f} KiB apart); server RSS "
             f"{w['server_rss_mib']:.1f} MiB with {report['tables']} tables playing"
         )
     if "viewers" in report:

@@ -224,7 +224,7 @@ class Room:
         with the new token; the version check still refuses it if anyone wrote meanwhile.
         """
         expected, commit_id = self.version, secrets.token_hex(8)
-        state = self.referee.to_state()
+        state, delta = self.referee.stored_form()  # a failed commit rebuilds the referee
         for attempt in (1, 2):
             try:
                 return await self.store.commit(
@@ -235,6 +235,7 @@ class Room:
                     outcome.record,
                     lease=self.lease,
                     commit_id=commit_id,
+                    delta=delta,
                 )
             except CommitUncertain as exc:
                 log.warning("commit not answered; reading it back", error=str(exc))

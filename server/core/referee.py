@@ -59,12 +59,13 @@ __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
 class Referee:
     """One table's referee: every command, checked before anything changes."""
 
-    __slots__ = ("_kept_game", "_text", "publisher", "table")
+    __slots__ = ("_form", "_kept_game", "_text", "publisher", "table")
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.publisher = Publisher(table)
         self._text = storage.StateText()  # the stored actions' and record's JSON, kept
+        self._form = storage.StoredForm()  # what the last commit stored: the next one's base
         self._kept_game = 0  # the last game whose record an outcome carried to keep
 
     # ------------------------------------------------------------------ creation and storage
@@ -101,6 +102,12 @@ class Referee:
     def to_state(self) -> bytes:
         """Everything needed to rebuild the table (with its log), as JSON bytes."""
         return storage.to_state(self.table, self._text)
+
+    def stored_form(self) -> tuple[bytes, bool]:
+        """What to commit now: a delta against the last form (True) or a snapshot (False).
+
+        Every form given must be committed in order (a failed commit rebuilds the referee)."""
+        return self._form.next(self.table, self._text)
 
     @classmethod
     def from_state(

@@ -3,13 +3,24 @@
 The engine game is stored as its seed plus its actions, so a table is rebuilt from the store
 alone (state and event log) and a restart loses nothing; people come back "away".
 
-Every commit stores the table's whole state. Its bulk is the game's
-action list, which only grows, and the finished game's record, which changes once a game:
-re-serialising both on every commit made each commit's cost grow with the game. `StateText`
-serialises each new action once and the record once, and ``to_state`` splices the texts in.
-JSON is written by orjson: the stored state, the actions and the event log are written on every
-change, and orjson writes the same compact JSON as ``json.dumps(..., separators=(",", ":"))``
-(UTF-8 instead of ``\\u`` escapes) about ten times faster.
+A commit does not rewrite the whole state: ``StoredForm.next`` gives either a **snapshot** (the
+whole state, as ``to_state``) or a **delta** against the last form it gave: the top-level fields
+whose JSON changed, whole, and the game's new actions under ``"actions+"`` (appended). The
+store appends deltas to the table's tail and joins them onto the snapshot when it loads
+(``server.store.base.joined``); ``from_state`` then replays the actions through the engine, as
+for a snapshot. A state diff rather than replaying commands: a command depends on what is not
+stored (the connections, the viewers, the bots asked), so replaying ``apply(command, now)``
+would not be exact, while a field-level diff is exact by construction (the joined JSON is the
+JSON ``to_state`` writes) and needs no knowledge of new fields: they flow through as any other.
+The fields are compared as their JSON bytes, so nothing mutated in place is missed. A snapshot
+is written every ``SNAPSHOT_EVERY`` commits, when the game is replaced (a rematch) and when the
+finished record is set (a game's end), so a load replays a short tail.
+
+The actions and the finished record are the bulk: `StateText` serialises each new action once
+and the record once, and ``to_state`` splices the texts in. JSON is written by orjson: the
+stored state, the actions and the event log are written on every change, and orjson writes the
+same compact JSON as ``json.dumps(..., separators=(",", ":"))`` (UTF-8 instead of ``\\u``
+escapes) about ten times faster.
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ from server.core.seating import SeatState
 from server.core.table import RefereeConfig, Table, random_seed
 
 STATE_FORMAT = "cuarenta-table/1"
+SNAPSHOT_EVERY = 32  # commits between snapshots: the most deltas a load joins
 
 
 def compact(value: Any) -> bytes:
@@ -53,6 +65,10 @@ class StateText:
         """Return ``compact([a.to_json() for a in game.actions])``, or ``null`` for no game."""
         if game is None:
             return b"null"
+        return b"[" + b",".join(self.parts(game)) + b"]"
+
+    def parts(self, game: Game) -> list[bytes]:
+        """Each of ``game``'s actions as compact JSON, in order (new ones serialised now)."""
         actions = game.actions
         done = len(self._parts)
         if (
@@ -63,7 +79,7 @@ class StateText:
             self._game, self._parts, done = game, [], 0  # another game (a rematch, a reload)
         self._parts += [compact(action.to_json()) for action in actions[done:]]
         self._last = actions[-1] if actions else None
-        return b"[" + b",".join(self._parts) + b"]"
+        return self._parts
 
     def record(self, record: dict[str, Any] | None) -> bytes:
         """Return ``compact(record)``, serialised once per record object (set once a game)."""
@@ -72,13 +88,9 @@ class StateText:
         return self._record_text
 
 
-def to_state(table: Table, text: StateText) -> bytes:
-    """Everything needed to rebuild the table (with its log), as JSON bytes.
-
-    ``actions`` and ``finished_record`` come last, spliced in from ``text`` (only what changed
-    since the last commit is serialised).
-    """
-    state = {
+def head(table: Table) -> dict[str, Any]:
+    """The state's fields but the actions and the finished record (``to_state`` adds those)."""
+    return {
         "format": STATE_FORMAT,
         "table": table.table_id,
         "keys": table.keys,
@@ -101,10 +113,60 @@ def to_state(table: Table, text: StateText) -> bytes:
         "game_event": table.game_event,
         "chat": {audience: list(lines) for audience, lines in table.chat.items()},
     }
-    head = compact(state)[:-1]
+
+
+def to_state(table: Table, text: StateText) -> bytes:
+    """Everything needed to rebuild the table (with its log), as JSON bytes.
+
+    ``actions`` and ``finished_record`` come last, spliced in from ``text`` (only what changed
+    since the last commit is serialised).
+    """
+    start = compact(head(table))[:-1]
     actions = text.actions(table.game)
     record = text.record(table.finished_record)
-    return b'%b,"actions":%b,"finished_record":%b}' % (head, actions, record)
+    return b'%b,"actions":%b,"finished_record":%b}' % (start, actions, record)
+
+
+class StoredForm:
+    """What each commit stores: a snapshot or a delta against the form given before it.
+
+    The room commits every form it is given, in order, or is rebuilt (a new referee, a new
+    ``StoredForm``) when a commit fails, so the last form given is the stored one.
+    """
+
+    __slots__ = ("_deltas", "_fields", "_game", "_record", "_sent")
+
+    def __init__(self) -> None:
+        self._fields: dict[str, bytes] | None = None  # each head field's JSON as last given
+        self._game: Game | None = None
+        self._record: object = None
+        self._sent = 0  # the game's actions given so far
+        self._deltas = 0  # deltas given since the last snapshot
+
+    def next(self, table: Table, text: StateText) -> tuple[bytes, bool]:
+        """The form to commit now and whether it is a delta (False: a whole snapshot)."""
+        fields = {name: compact(value) for name, value in head(table).items()}
+        game, base = table.game, self._fields
+        if (
+            base is None
+            or base.keys() != fields.keys()
+            or game is not self._game
+            or (game is not None and len(game.actions) < self._sent)  # never: actions only grow
+            or table.finished_record is not self._record
+            or self._deltas >= SNAPSHOT_EVERY - 1
+        ):
+            self._fields, self._game, self._deltas = fields, game, 0
+            self._record = table.finished_record
+            self._sent = len(game.actions) if game is not None else 0
+            return to_state(table, text), False
+        parts = [
+            b"%b:%b" % (compact(name), data) for name, data in fields.items() if base[name] != data
+        ]
+        new = [] if game is None else text.parts(game)[self._sent :]
+        if new:
+            parts.append(b'"actions+":[%b]' % b",".join(new))
+        self._fields, self._sent, self._deltas = fields, self._sent + len(new), self._deltas + 1
+        return b"{%b}" % b",".join(parts), True
 
 
 def from_state(

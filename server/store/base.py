@@ -1,13 +1,17 @@
 """The ``Store`` protocol: what the table server needs from any persistence.
 
-A table is stored as two things: its **state** (opaque bytes the room core writes: the engine
+A table is stored as two things: its **state** (a JSON object the room core writes: the engine
 record, seating, deadlines — enough to rebuild the room after a restart) and its **event log**
-(opaque bytes per event, numbered 1, 2, 3 … by the store). The contract every store keeps:
+(opaque bytes per event, numbered 1, 2, 3 … by the store). The state is kept as a **snapshot**
+plus a **tail** of deltas: a commit either replaces the snapshot (and empties the tail) or, with
+``delta=True``, appends a delta to the tail, so a move stores what it changed, not the whole
+table. ``load`` returns the state joined (``joined``): the snapshot with each delta applied.
+The contract every store keeps:
 
-- ``commit`` is ONE atomic step: it checks the expected version, replaces the state and appends
-  the events, or does nothing and raises ``VersionConflict``. The room calls it before sending
-  anything to anyone (ARCHITECTURE invariant 3, write before send), so a crash can never show a
-  viewer a move that is then lost.
+- ``commit`` is ONE atomic step: it checks the expected version, stores the state (or appends
+  the delta) and appends the events, or does nothing and raises ``VersionConflict``. The room
+  calls it before sending anything to anyone (ARCHITECTURE invariant 3, write before send), so
+  a crash can never show a viewer a move that is then lost.
 - Versions count commits (a new table is version 0); event numbers are contiguous and never reused.
 - One writer per table: a process owns a table while it holds its lease (invariant 4). A lease
   comes with a **fencing token** that grows with every fresh acquisition (a takeover, or the
@@ -43,7 +47,9 @@ import hashlib
 import hmac
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import orjson
 
 KeyRole = Literal["join", "watch", "host", "club"]
 
@@ -84,9 +90,31 @@ class Lease:
     token: int
 
 
+def joined(snapshot: bytes, tail: Sequence[bytes]) -> bytes:
+    """The state a snapshot and its tail of deltas stand for (the snapshot itself if no tail).
+
+    A delta is a JSON object: each of its fields replaces the state's field of that name, and a
+    field ``"<name>+"`` appends its items to the state's list ``<name>``.
+    """
+    if not tail:
+        return snapshot
+    state: dict[str, Any] = orjson.loads(snapshot)
+    for delta in tail:
+        for name, value in orjson.loads(delta).items():
+            if name.endswith("+"):
+                state[name[:-1]].extend(value)
+            else:
+                state[name] = value
+    return orjson.dumps(state)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
-    """A table as stored: its state after ``version`` commits and its last event number."""
+    """A table as stored: its state after ``version`` commits and its last event number.
+
+    ``load`` gives the whole state (its snapshot and tail joined); ``commit`` gives back the
+    state it was given, a delta if it was one.
+    """
 
     table_id: str
     version: int
@@ -149,7 +177,8 @@ class Store(Protocol):
         ...
 
     async def load(self, table_id: str) -> StoredTable | None:
-        """Return the table's current state, version and last event number, or None."""
+        """Return the table's current state (snapshot and tail joined), version and last event
+        number, or None."""
         ...
 
     async def commit(
@@ -161,10 +190,13 @@ class Store(Protocol):
         record: KeptRecord | None = None,
         lease: Lease | None = None,
         commit_id: str = "",
+        delta: bool = False,
     ) -> StoredTable:
-        """Atomically check the lease and version, replace the state and append the events.
+        """Atomically check the lease and version, store the state and append the events.
 
-        The events get the numbers ``last_event + 1 …`` in order. Returns the new stored table
+        ``delta``: ``state`` is a delta (see ``joined``), appended to the table's tail; else it
+        is the whole state, the new snapshot (the tail is emptied). The events get the numbers
+        ``last_event + 1 …`` in order. Returns the new stored table
         (version ``expected_version + 1``, carrying ``commit_id``). Raises ``TableNotFound``,
         ``LeaseLost`` (``lease`` given and not held with that token) or ``VersionConflict``,
         and then changes nothing. A ``record`` is kept in the same step unless that game's

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from server.store.base import (
     KeptRecord,
@@ -23,6 +23,7 @@ from server.store.base import (
     TableExists,
     TableNotFound,
     VersionConflict,
+    joined,
 )
 
 
@@ -40,10 +41,11 @@ SWEEP_S = 60.0
 
 @dataclass(slots=True)
 class _Table:
-    stored: StoredTable
+    stored: StoredTable  # its state is the snapshot
     expires: float
     keys: list[str]
     log: list[bytes] = field(default_factory=list)
+    tail: list[bytes] = field(default_factory=list)  # the deltas since the snapshot
 
 
 class MemoryStore:
@@ -112,7 +114,11 @@ class MemoryStore:
 
     async def load(self, table_id: str) -> StoredTable | None:
         table = self._table(table_id)
-        return table.stored if table else None
+        if table is None:
+            return None
+        if not table.tail:
+            return table.stored
+        return replace(table.stored, state=joined(table.stored.state, table.tail))
 
     async def commit(
         self,
@@ -123,6 +129,7 @@ class MemoryStore:
         record: KeptRecord | None = None,
         lease: Lease | None = None,
         commit_id: str = "",
+        delta: bool = False,
     ) -> StoredTable:
         table = self._table(table_id)
         if table is None:
@@ -135,17 +142,21 @@ class MemoryStore:
                 f"not the expected {expected_version}"
             )
         table.log.extend(bytes(event) for event in events)
+        if delta:
+            table.tail.append(bytes(state))
+        else:
+            table.tail = []
         table.stored = StoredTable(
             table_id=table_id,
             version=expected_version + 1,
-            state=bytes(state),
+            state=table.stored.state if delta else bytes(state),
             last_event=len(table.log),
             commit_id=commit_id,
         )
         table.expires = self._clock() + self._table_ttl_s
         if record is not None:
             self._keep(table_id, record)
-        return table.stored
+        return replace(table.stored, state=bytes(state)) if delta else table.stored
 
     def _keep(self, table_id: str, record: KeptRecord) -> None:
         games = self._kept(table_id)

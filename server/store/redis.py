@@ -3,27 +3,35 @@
 Layout (every key of one table shares the hash tag ``{t:<id>}``, so Redis Cluster keeps a table
 on one node and its scripts never cross slots)::
 
-    cuarenta:{t:<id>}:meta    hash  version, last_event, state, commit (the last commit's id),
-                                    fence (the last fencing token given out)
+    cuarenta:{t:<id>}:meta    hash  version, last_event, state (the snapshot, zlib-compressed),
+                                    commit (the last commit's id), fence (the last fencing token
+                                    given out)
     cuarenta:{t:<id>}:log     list  event 1, event 2, …
+    cuarenta:{t:<id>}:tail    list  the state's deltas since the snapshot, in order
     cuarenta:{t:<id>}:lease   str   "<owning process> <fencing token>" (PX = lease time)
-    cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record and its readers' digests
+    cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record (compressed) and its
+                                           readers' digests
     cuarenta:{t:<id>}:records str   the latest kept game number
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
     cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
 
 Invariant 3 (write before send) rests on ``commit``: one Lua script checks the writer's lease
-(owner and fencing token: invariant 9) and the expected version, appends the events and replaces
-the state, so the write path costs one round trip and is never half-applied. A table's keys
-expire ``table_ttl_s`` after its last write (default 7 days): a finished table is never written
-again, so it lapses 7 days after its last event. A finished
-game's record is written by the commit that ends the game (same script, same slot) and kept
-``record_ttl_s`` (default 90 days; 0 = for ever), so it can be downloaded after the table lapsed.
-Any Redis failure surfaces as ``StoreUnavailable``: the caller refuses the command and nothing
-was shown. A commit that was sent but not answered (a command timeout: Redis stalled; a
-connection broken mid-command) is ``CommitUncertain``: the script may still run. The room settles
-it with ``fence`` (a new token, so the script is refused should it run later) and ``load``.
+(owner and fencing token: invariant 9) and the expected version, appends the events and the
+state's delta to the tail (or, every few commits, replaces the snapshot and empties the tail),
+so the write path costs one round trip, is never half-applied, and sends Redis what the move
+changed rather than the whole table; ``load`` reads the snapshot and its tail in one script.
+A snapshot is stored compressed (JSON shrinks about eightfold, for a tenth of a millisecond every
+few commits): it is most of a finished table's memory, kept for the table TTL; so is a kept
+record, kept longer still.
+A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a finished table is
+never written again, so it lapses 7 days after its last event. A finished game's record is written
+by the commit that ends the game (same script, same slot) and kept ``record_ttl_s`` (default 90
+days; 0 = for ever), so it can be downloaded after the table lapsed. Any Redis failure surfaces as
+``StoreUnavailable``: the caller refuses the command and nothing was shown. A commit that was sent
+but not answered (a command timeout: Redis stalled; a connection broken mid-command) is
+``CommitUncertain``: the script may still run. The room settles it with ``fence`` (a new token, so
+the script is refused should it run later) and ``load``.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import asyncio
 import contextlib
 import inspect
 import time
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -54,8 +63,9 @@ from server.store.base import (
     TableExists,
     TableNotFound,
     VersionConflict,
+    joined,
 )
-from server.store.redis_scripts import ACQUIRE, COMMIT, CREATE, REGISTER_KEYS, RELEASE
+from server.store.redis_scripts import ACQUIRE, COMMIT, CREATE, LOAD, REGISTER_KEYS, RELEASE
 
 PREFIX = "cuarenta"
 KEYS_INDEX = f"{PREFIX}:{{keys}}"
@@ -92,6 +102,7 @@ class RedisStore:
         self._create = self._script(CREATE)
         self._register = self._script(REGISTER_KEYS)
         self._commit = self._script(COMMIT)
+        self._load = self._script(LOAD)
         self._acquire = self._script(ACQUIRE)
         self._release = self._script(RELEASE)
 
@@ -103,7 +114,11 @@ class RedisStore:
     ) -> StoredTable:
         meta = table_key(table_id, "meta")
         async with _unavailable_on_error("create a table"):
-            if not await self._create(keys=[meta], args=[state, self.table_ttl_ms]):
+            created = await self._create(
+                keys=[meta, table_key(table_id, "tail")],
+                args=[_packed(state), self.table_ttl_ms],
+            )
+            if not created:
                 raise TableExists(f"table {table_id!r} already exists")
             pairs = [part for key, role in keys.items() for part in (key, f"{role} {table_id}")]
             if not await self._register(keys=[KEYS_INDEX], args=pairs):
@@ -125,21 +140,18 @@ class RedisStore:
         return KeyRef(table_id, cast(KeyRole, role))
 
     async def load(self, table_id: str) -> StoredTable | None:
+        keys = [table_key(table_id, "meta"), table_key(table_id, "tail")]
         async with _unavailable_on_error("load a table"):
-            values = await _result(
-                self.client.hmget(
-                    table_key(table_id, "meta"), ["version", "last_event", "state", "commit"]
-                )
-            )
-        version, last_event, state, commit_id = values
-        if version is None:
+            values = await self._load(keys=keys)
+        if not values:
             return None
+        version, last_event, state, commit_id, *tail = values
         return StoredTable(
             table_id=table_id,
             version=int(version),
-            state=bytes(state),
+            state=joined(_unpacked(bytes(state)), [bytes(delta) for delta in tail]),
             last_event=int(last_event),
-            commit_id="" if commit_id is None else _text(commit_id),
+            commit_id=_text(commit_id),
         )
 
     async def commit(
@@ -151,13 +163,22 @@ class RedisStore:
         record: KeptRecord | None = None,
         lease: Lease | None = None,
         commit_id: str = "",
+        delta: bool = False,
     ) -> StoredTable:
-        keys = [table_key(table_id, part) for part in ("meta", "log", "lease")]
+        keys = [table_key(table_id, part) for part in ("meta", "log", "lease", "tail")]
         holder = "" if lease is None else f"{lease.owner} {lease.token}"
-        args: list[Any] = [expected_version, state, self.table_ttl_ms, holder, commit_id]
+        args: list[Any] = [
+            expected_version,
+            state if delta else _packed(state),
+            self.table_ttl_ms,
+            holder,
+            commit_id,
+            "1" if delta else "0",
+        ]
         if record is not None:
             keys += [table_key(table_id, f"record:{record.game}"), table_key(table_id, "records")]
-            args += [record.game, " ".join(record.readers), record.record, self.record_ttl_ms]
+            kept = _packed(record.record)
+            args += [record.game, " ".join(record.readers), kept, self.record_ttl_ms]
         args += events
         try:
             result = await self._commit(keys=keys, args=args)
@@ -198,7 +219,7 @@ class RedisStore:
         readers, record = values
         if record is None:
             return None
-        return KeptRecord(game, bytes(record), tuple(_text(readers).split()))
+        return KeptRecord(game, _unpacked(bytes(record)), tuple(_text(readers).split()))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         start = max(after, 0)
@@ -342,6 +363,16 @@ async def _result(reply: Awaitable[T] | T) -> T:
 def _text(reply: object) -> str:
     """A reply as text (the client returns bytes; its stubs say str)."""
     return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def _packed(data: bytes) -> bytes:
+    """A snapshot or a record as stored: compressed (a zlib stream never starts with ``{``)."""
+    return zlib.compress(data)
+
+
+def _unpacked(stored: bytes) -> bytes:
+    """A stored snapshot's or record's JSON (one written uncompressed, before, as it is)."""
+    return stored if stored.startswith(b"{") or not stored else zlib.decompress(stored)
 
 
 def _now_ms() -> int:

@@ -5,9 +5,10 @@ is never half-applied: a commit checks the writer's lease (owner and fencing tok
 and the expected version in the same step that appends the events (invariant 3).
 """
 
-# KEYS: meta. ARGV: state, ttl_ms. 1 = created, 0 = the id is taken.
+# KEYS: meta, tail. ARGV: state, ttl_ms. 1 = created, 0 = the id is taken.
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'version', 0, 'last_event', 0, 'state', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
@@ -22,9 +23,10 @@ if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end
 return 1
 """
 
-# KEYS: meta, log, lease [, record, records]. ARGV: expected version, state, ttl_ms, lease
-#   ("<owner> <token>", "" for no check), commit id [, game, readers, record, record_ttl_ms],
-#   event1, event2 … (the record part iff 5 KEYS).
+# KEYS: meta, log, lease, tail [, record, records]. ARGV: expected version, state, ttl_ms, lease
+#   ("<owner> <token>", "" for no check), commit id, delta ("1": the state is a delta, appended
+#   to the tail; else the new snapshot, the tail emptied) [, game, readers, record,
+#   record_ttl_ms], event1, event2 … (the record part iff 6 KEYS).
 # Returns {version, last_event}, or {-1} (no table) / {-2, stored version} (conflict) /
 # {-3} (the lease is not held with that token: invariant 9).
 COMMIT = """
@@ -33,15 +35,15 @@ if not version then return {-1} end
 if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then return {-3} end
 version = tonumber(version)
 if version ~= tonumber(ARGV[1]) then return {-2, version} end
-local first = 6
-if #KEYS == 5 then
-  first = 10
-  if redis.call('EXISTS', KEYS[4]) == 0 then
-    redis.call('HSET', KEYS[4], 'game', ARGV[6], 'readers', ARGV[7], 'record', ARGV[8])
-    redis.call('SET', KEYS[5], ARGV[6])
-    if tonumber(ARGV[9]) > 0 then
-      redis.call('PEXPIRE', KEYS[4], ARGV[9])
-      redis.call('PEXPIRE', KEYS[5], ARGV[9])
+local first = 7
+if #KEYS == 6 then
+  first = 11
+  if redis.call('EXISTS', KEYS[5]) == 0 then
+    redis.call('HSET', KEYS[5], 'game', ARGV[7], 'readers', ARGV[8], 'record', ARGV[9])
+    redis.call('SET', KEYS[6], ARGV[7])
+    if tonumber(ARGV[10]) > 0 then
+      redis.call('PEXPIRE', KEYS[5], ARGV[10])
+      redis.call('PEXPIRE', KEYS[6], ARGV[10])
     end
   end
 end
@@ -51,11 +53,29 @@ if count > 0 then
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first))
   last = last + count
 end
-redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'state', ARGV[2],
-  'commit', ARGV[5])
+if ARGV[6] == '1' then
+  redis.call('RPUSH', KEYS[4], ARGV[2])
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+  redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'commit', ARGV[5])
+else
+  redis.call('DEL', KEYS[4])
+  redis.call('HSET', KEYS[1], 'version', version + 1, 'last_event', last, 'state', ARGV[2],
+    'commit', ARGV[5])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if last > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
 return {version + 1, last}
+"""
+
+# KEYS: meta, tail. Returns {version, last_event, snapshot, commit id, delta1, delta2 …} read in
+# one step (a commit cannot land between the snapshot and its tail), or {} for no table.
+LOAD = """
+local meta = redis.call('HMGET', KEYS[1], 'version', 'last_event', 'state', 'commit')
+if not meta[1] then return {} end
+if not meta[4] then meta[4] = '' end
+local tail = redis.call('LRANGE', KEYS[2], 0, -1)
+for i = 1, #tail do meta[4 + i] = tail[i] end
+return meta
 """
 
 # KEYS: lease, meta. ARGV: owner, ttl_ms, fresh ("1": a new token even for the holder).

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RUN_TIMEOUT_S = 240
 #: a line each benchmark prints only once it has measured something
 FIGURES = {
-    "engine": "games/s",
+    "engine": "random games per CPU-second",
     "bots": "level 6: mean",
     "server": "cuarenta/floor rounds:",
     "store": "takeover after kill -9",

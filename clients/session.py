@@ -17,6 +17,7 @@ number seen, and checks that event numbers arrive contiguously (invariant 2).
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import urlencode
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
@@ -47,13 +48,19 @@ class RequestRefused(SessionError):
         self.code: ErrorCode = error.code
 
 
-def ws_url(url: str) -> str:
-    """Accept ``http://host:port/...`` or ``ws://host:port/ws``; return the socket URL."""
+def ws_url(url: str, table: str | None = None) -> str:
+    """Accept ``http://host:port/...`` or ``ws://host:port/ws``; return the socket URL.
+
+    With ``table`` (a table id, never a key) the URL names it (``?t=``): the proxy sends the
+    socket to the process that owns the table (``server.cluster.membership``).
+    """
     if url.startswith(("http://", "https://")):
         scheme = "wss" if url.startswith("https") else "ws"
         rest = url.split("://", 1)[1].split("/", 1)[0]
-        return f"{scheme}://{rest}/ws"
-    return url
+        url = f"{scheme}://{rest}/ws"
+    if table is None:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}{urlencode({'t': table})}"
 
 
 class ClientSession:
@@ -91,15 +98,18 @@ class ClientSession:
         keep_frames: bool = False,
         wait_s: float = DEFAULT_TIMEOUT_S,
         version: int = PROTOCOL_VERSION,
+        table: str | None = None,
     ) -> ClientSession:
         """Open a socket and say hello; with ``resume`` (a seat token) take the seat back.
+
+        ``table``: the id of the table it is for, when known (routes the socket to its owner).
 
         ``version`` is the protocol version announced (another one is refused with
         ``version_mismatch``, which is what a client built for another release meets).
         Raises ``RequestRefused`` if the server refuses the hello or the token.
         """
         async with asyncio.timeout(wait_s):  # not wait_for: see ``_answer``
-            ws = await connect(ws_url(url), max_size=4 * 1024 * 1024)
+            ws = await connect(ws_url(url, table), max_size=4 * 1024 * 1024)
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
             session.last_event, session.based = last_event, True
@@ -123,6 +133,7 @@ class ClientSession:
         """A new session holding this one's seat, resuming after its last event."""
         if self.token is None:
             raise SessionError("no seat token to resume with")
+        kwargs.setdefault("table", self.table)
         session = await ClientSession.connect(
             url, name, resume=self.token, last_event=self.last_event, **kwargs
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -139,6 +140,8 @@ class TableServer:
             compression=None,
             server_header="cuarenta",
         )
+        if self.cluster is not None:  # tables are placed here from now on (and the proxy's
+            await self.cluster.join(self.address)  # hash sends their sockets here)
         self._lag_task = asyncio.create_task(self._measure_lag())
         log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
 
@@ -146,6 +149,14 @@ class TableServer:
     def port(self) -> int:
         assert self._server is not None, "start() first"
         return int(next(iter(self._server.sockets)).getsockname()[1])
+
+    @property
+    def address(self) -> str:
+        """This process's address as a proxy dials it (in a container: its own IP)."""
+        host = self.settings.host
+        if host in ("", "0.0.0.0", "::"):
+            host = socket.gethostbyname(socket.gethostname())
+        return f"{host}:{self.port}"
 
     @property
     def url(self) -> str:

@@ -35,6 +35,7 @@ import structlog
 
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
+from server.cluster.membership import Membership
 from server.cluster.relay import Envelope, Relay
 from server.cluster.remote import Local, RemoteRoom, Tables
 from server.core import commands
@@ -69,6 +70,8 @@ class Cluster:
         self.lease_s = lease_s
         self.process = lobby.owner
         self.relay = Relay(store.relay_client(), self.process, self._on_envelope)
+        #: the live processes and each table's place among them (none until ``join``)
+        self.members = Membership(store.client, "", self.process, lease_s)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
         #: the last event number relayed to each of them (an envelope carries it as ``p``)
         self.relayed_to: dict[str, int] = {}
@@ -87,8 +90,16 @@ class Cluster:
         await self.relay.start()
         self._watcher = asyncio.create_task(self._watch_leases(), name="lease-watcher")
 
+    async def join(self, address: str) -> None:
+        """Register as a live process reached at ``address`` (as the proxy dials it): tables
+        are placed here from now on."""
+        self.members.address = address
+        await self.members.start()
+
     async def close(self) -> None:
         self.closing = True  # a forwarded request from now on fails at once (RemoteRoom.run)
+        if self.members.address:
+            await self.members.close()
         await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
         if self.relay.client is not self.store.client:  # a Cluster's relay node connection
@@ -103,6 +114,12 @@ class Cluster:
         """
         if self.closing:
             raise StoreUnavailable("storage unavailable: this server is shutting down")
+        placed = self.members.owner_of(table_id)
+        if placed != self.process:  # its place is another process: that one opens it
+            remote = self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
+            if await self.store.lease_owner(table_id) is None:
+                remote.route_to(placed)  # the first forwarded command has it loaded there
+            return remote
         token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
         if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
@@ -143,9 +160,10 @@ class Cluster:
             try:
                 self._flush_unsent()
                 for table_id in await self.store.lapsed_leases():
-                    if self.lobby.loaded(table_id) is None:
+                    if self.lobby.loaded(table_id) is None and self.members.placed_here(table_id):
                         await self.lobby.room(table_id)
                 await self._follow_owners()
+                await self._hand_over_misplaced()
             except StoreError as exc:
                 log.warning("lease watch failed", error=str(exc))
             except Exception:
@@ -166,6 +184,22 @@ class Cluster:
             owner = await self.store.lease_owner(table_id)
             if owner is not None and owner != self.process:  # None: the lapsed pass handles it
                 remote.owner_is(owner)
+
+    async def _hand_over_misplaced(self) -> None:
+        """Hand each table whose place is now another process (one joined, or this one loaded
+        a table on a request that reached it) over to it, between two commands: its lease is
+        released as lapsed, the placed process's watcher or first forwarded command loads it,
+        and this process's connections at it are relayed there (``relinquish``)."""
+        for table_id, room in list(self.lobby.rooms.items()):
+            if self.closing or room.lock.locked() or room.failed:
+                continue
+            if self.members.placed_here(table_id):
+                continue
+            self.lobby.forget(room)
+            await cancel_and_wait([room.stop()])
+            await self.store.release_lease(table_id, self.process)
+            log.info("table handed over to its place", table=table_id)
+            self.relinquish(room)
 
     async def wait_for_lapse(self, table_id: str) -> None:
         """Wait (at most one lease time) until a silent owner's lease on the table has lapsed."""

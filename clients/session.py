@@ -17,10 +17,10 @@ number seen, and checks that event numbers arrive contiguously (invariant 2).
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlencode
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed

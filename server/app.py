@@ -86,9 +86,12 @@ class TableServer:
 
             assert isinstance(store, RedisStore), "a shared store is a RedisStore"
             redis_store, lease_s = store, self.settings.lease_s
+            if self.settings.placement not in ("first", "rendezvous"):
+                raise ValueError(f"placement {self.settings.placement!r}: first or rendezvous")
+            hashed = self.settings.placement == "rendezvous"
 
             def share(lobby: Lobby) -> Cluster:
-                return Cluster(redis_store, lobby, self.connections, lease_s)
+                return Cluster(redis_store, lobby, self.connections, lease_s, hashed)
 
         self.lobby = Lobby(
             store,

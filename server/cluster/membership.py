@@ -50,8 +50,12 @@ def place(table_id: str, addresses: Iterable[str]) -> str | None:
 class Membership:
     """This process's registration, and its view of the live processes (address -> id)."""
 
-    def __init__(self, client: Any, address: str, process: str, ttl_s: float) -> None:
+    def __init__(
+        self, client: Any, address: str, process: str, ttl_s: float, hashed: bool = True
+    ) -> None:
         self.client = client
+        #: placing by the hash; if not, every table's place is the first process to open it
+        self.hashed = hashed
         self.address = address
         self.process = process
         self.ttl_s = ttl_s
@@ -111,7 +115,9 @@ class Membership:
                 log.exception("membership heartbeat failed")
 
     def owner_of(self, table_id: str) -> str:
-        """The process id a table belongs on (this one if it is alone)."""
+        """The process id a table belongs on (this one if it is alone, or not hashing)."""
+        if not self.hashed:
+            return self.process
         usable = {a: p for a, p in self.live.items() if p not in self.suspects}
         address = place(table_id, usable)
         return self.process if address is None else usable[address]

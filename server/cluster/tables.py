@@ -62,7 +62,12 @@ class Cluster:
     """This process's share of the tables: ownership, forwarding, relaying, takeover."""
 
     def __init__(
-        self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local], lease_s: float
+        self,
+        store: RedisStore,
+        lobby: Tables,
+        connections: Mapping[str, Local],
+        lease_s: float,
+        hashed: bool = False,
     ) -> None:
         self.store = store
         self.lobby = lobby
@@ -71,7 +76,7 @@ class Cluster:
         self.process = lobby.owner
         self.relay = Relay(store.relay_client(), self.process, self._on_envelope)
         #: the live processes and each table's place among them (none until ``join``)
-        self.members = Membership(store.client, "", self.process, lease_s)
+        self.members = Membership(store.client, "", self.process, lease_s, hashed)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
         #: the last event number relayed to each of them (an envelope carries it as ``p``)
         self.relayed_to: dict[str, int] = {}
@@ -114,12 +119,8 @@ class Cluster:
         """
         if self.closing:
             raise StoreUnavailable("storage unavailable: this server is shutting down")
-        placed = self.members.owner_of(table_id)
-        if placed != self.process:  # its place is another process: that one opens it
-            remote = self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
-            if await self.store.lease_owner(table_id) is None:
-                remote.route_to(placed)  # the first forwarded command has it loaded there
-            return remote
+        if not self.members.placed_here(table_id):
+            return await self._placed_elsewhere(table_id)
         token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
         if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
@@ -140,6 +141,14 @@ class Cluster:
             await room.run(Reattach(tuple(tickets)))
         log.info("table owned", table=table_id, reattached=len(tickets))
         return room
+
+    async def _placed_elsewhere(self, table_id: str) -> RemoteRoom:
+        """A table whose place is another process: relayed to its owner, or (no owner yet) to
+        its place, which loads it on the first command forwarded to it."""
+        relayed = self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
+        if await self.store.lease_owner(table_id) is None:
+            relayed.route_to(self.members.owner_of(table_id))
+        return relayed
 
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""

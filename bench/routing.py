@@ -2,16 +2,18 @@
 
 Debian's caddy runs the repository's ``deploy/Caddyfile`` (static upstreams) in front of one,
 then three, ``cuarenta serve --placement rendezvous`` processes on a private redis-server, with
-``--tables`` all-bot tables: a host creates each table through the proxy (it lands anywhere),
-then watches it through the table's route (``/ws?t=<table id>``) to the end, and again. The
-process count alternates ``--rounds`` times; per window:
+``--tables`` tables of three level-1 bots and one person: the person creates the table through
+the proxy (it lands anywhere), takes the seat back on the table's route (``/ws?t=<table id>``)
+and plays there game after game (rematches), as a club's table does. The process count
+alternates ``--rounds`` times; per window:
 
 - **relayed share**: relay envelopes (Redis ``PUBLISH`` calls) over the messages the viewers
-  were sent (each move sends each of a table's viewers one message; here one viewer a table);
+  were sent (each move sends each of a table's viewers one message; here one viewer a table, the
+  person);
 - **server CPU per move** (``/proc``) with three processes over one: what the cluster costs.
 
-A table created on another process than its place is relayed until it is handed over (at the
-next watcher round, a third of ``--lease``): the windows start after ``--warmup``.
+A table created on another process than its place is relayed until it is handed over (after two
+watcher rounds, a third of ``--lease`` each): the windows start after ``--warmup``.
 """
 
 from __future__ import annotations
@@ -45,27 +47,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def routed_tables(proxy_ws: str, stop: asyncio.Event, load: Load) -> None:
-    """Create an all-bot table through the proxy, watch it on its route to the end, again."""
+    """A table of three bots and a person: created through the proxy (anywhere), then played on
+    its route game after game (rematches), as a club's table is; a new one if it fails."""
     while not stop.is_set():
         try:
-            host, created = await new_table(proxy_ws, seated=False)
-            await host.close()
+            host, created = await new_table(proxy_ws, seated=True)
             load.created += 1
-            viewer = await ClientSession.connect(f"{proxy_ws}?t={created.table}", "bench")
+            token, last = host.token, host.last_event
+            await host.close()
+            player = await ClientSession.connect(
+                proxy_ws, "bench", resume=token, last_event=last, table=created.table, wait_s=60
+            )
             try:
-                await viewer.request(c.Watch(key=created.watch_key), wait_s=60)
-                while not stop.is_set():
-                    snap = viewer.snapshot
-                    if snap is not None and snap.info.stage == "finished":
-                        load.games += 1
-                        break
-                    with contextlib.suppress(TimeoutError):
-                        await viewer.next_snapshot(wait_s=1.0)
+                while await play_game(player, stop):
+                    load.games += 1
+                    await player.request(c.Rematch(), wait_s=60)
             finally:
-                await viewer.close()
+                await player.close()
         except (SessionError, RequestRefused, TimeoutError, OSError):
             load.errors += 1
             await asyncio.sleep(1.0)  # the server is busy or away: do not spin
+
+
+async def play_game(session: ClientSession, stop: asyncio.Event) -> bool:
+    """Play the first legal card or announcement on each turn until the game is over (a
+    finished table after a game in play: after a rematch, the last one shows until then);
+    False if stopped first."""
+    playing = False
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await session.next_snapshot(wait_s=0.5)
+        snap = session.snapshot
+        if snap is None or (snap.info.stage == "finished" and not playing):
+            continue
+        if snap.info.stage == "finished":
+            return True
+        playing = playing or snap.info.stage == "playing"
+        legal = [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
+        if legal and snap.last_event == session.last_event:
+            with contextlib.suppress(RequestRefused):
+                await session.act(legal[0], wait_s=30)
+    return False
 
 
 async def one_window(

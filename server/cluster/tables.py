@@ -88,6 +88,7 @@ class Cluster:
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
         self._watcher: asyncio.Task[None] | None = None
+        self._misplaced: set[str] = set()  # tables found placed elsewhere by the last round
         self._tasks: set[asyncio.Task[None]] = set()
         self.closing = False
 
@@ -198,15 +199,24 @@ class Cluster:
         """Hand each table whose place is now another process (one joined, or this one loaded
         a table on a request that reached it) over to it, between two commands: its lease is
         released as lapsed, the placed process's watcher or first forwarded command loads it,
-        and this process's connections at it are relayed there (``relinquish``)."""
-        for table_id, room in list(self.lobby.rooms.items()):
-            if self.closing or room.lock.locked() or room.failed:
+        and this process's connections at it are relayed there (``relinquish``).
+
+        Only a table found misplaced by two rounds in a row: a new table's setup (its host's
+        first commands, right after the create) is not interrupted, nor a membership that is
+        still settling followed back and forth.
+        """
+        misplaced = {
+            table_id for table_id in self.lobby.rooms if not self.members.placed_here(table_id)
+        }
+        due, self._misplaced = misplaced & self._misplaced, misplaced
+        for table_id in due:
+            room = self.lobby.loaded(table_id)
+            if self.closing or room is None or room.lock.locked() or room.failed:
                 continue
-            if self.members.placed_here(table_id):
-                continue
-            self.lobby.forget(room)
-            await cancel_and_wait([room.stop()])
-            await self.store.release_lease(table_id, self.process)
+            async with room.lock:  # no command of its connections runs meanwhile
+                self.lobby.forget(room)
+                await cancel_and_wait([room.stop()])
+                await self.store.release_lease(table_id, self.process)
             log.info("table handed over to its place", table=table_id)
             self.relinquish(room)
 

@@ -43,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warmup", type=float, default=4.0, help="play before each window")
     parser.add_argument("--rounds", type=int, default=2, help="alternations of 1 and 3 processes")
     parser.add_argument("--lease", type=float, default=3.0, help="the servers' lease (seconds)")
+    parser.add_argument(
+        "--placement", default="rendezvous", help="the servers' placement (first: no routing)"
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
 
 
@@ -95,7 +98,7 @@ async def one_window(
 ) -> dict[str, Any]:
     client = Redis.from_url(redis_url)
     stop = asyncio.Event()
-    extra = ("--idle-unload", "5", "--placement", "rendezvous", "--lease", str(args.lease))
+    extra = ("--idle-unload", "5", "--placement", args.placement, "--lease", str(args.lease))
     try:
         await client.flushall()
         empty = (await redis_counters(client))["used_memory"]

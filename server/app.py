@@ -173,8 +173,8 @@ class TableServer:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
         await cancel_and_wait([self._lag_task])
-        if self.cluster is not None:
-            self.cluster.closing = True  # forwarded requests fail at once from now on
+        if self.cluster is not None:  # forwarded requests fail at once from now on, and the
+            await self.cluster.leave()  # peers place this process's tables on themselves
         await self.lobby.close()
         if self._server is not None:
             self._server.close()  # closes every connection with 1001 (going away)

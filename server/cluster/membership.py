@@ -75,8 +75,10 @@ class Membership:
 
     async def close(self) -> None:
         """Leave at once: the proxy's and the peers' placements move on without waiting."""
-        if self._task is not None:
-            self._task.cancel()
+        if self._task is None:
+            return  # never joined, or already left
+        self._task.cancel()
+        self._task = None
         try:
             await self.client.zrem(MEMBERS_KEY, self.entry)
         except Exception as exc:  # it lapses by itself

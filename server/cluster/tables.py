@@ -102,10 +102,15 @@ class Cluster:
         self.members.address = address
         await self.members.start()
 
-    async def close(self) -> None:
+    async def leave(self) -> None:
+        """Shutting down: leave the membership first, so that the peers place this process's
+        tables on themselves (and take them over) as soon as its leases are released."""
         self.closing = True  # a forwarded request from now on fails at once (RemoteRoom.run)
         if self.members.address:
             await self.members.close()
+
+    async def close(self) -> None:
+        await self.leave()
         await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
         if self.relay.client is not self.store.client:  # a Cluster's relay node connection

@@ -138,7 +138,11 @@ class LastingSession:
                 return await watch_table(self.link, self.name)
             return await take_seat(self.link, self.name, self.seat_wanted)
         session = await connect(
-            self.link.server, self.name, resume=old.token, last_event=old.last_event
+            self.link.server,
+            self.name,
+            resume=old.token,
+            last_event=old.last_event,
+            table=old.table,
         )
         session.events = list(old.events)
         return session

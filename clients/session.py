@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -47,13 +48,19 @@ class RequestRefused(SessionError):
         self.code: ErrorCode = error.code
 
 
-def ws_url(url: str) -> str:
-    """Accept ``http://host:port/...`` or ``ws://host:port/ws``; return the socket URL."""
+def ws_url(url: str, table: str | None = None) -> str:
+    """Accept ``http://host:port/...`` or ``ws://host:port/ws``; return the socket URL.
+
+    With ``table`` (a table id, never a key) the URL names it (``?t=``): the proxy sends the
+    socket to the process that owns the table (``server.cluster.membership``).
+    """
     if url.startswith(("http://", "https://")):
         scheme = "wss" if url.startswith("https") else "ws"
         rest = url.split("://", 1)[1].split("/", 1)[0]
-        return f"{scheme}://{rest}/ws"
-    return url
+        url = f"{scheme}://{rest}/ws"
+    if table is None:
+        return url
+    return f"{url}{'&' if '?' in url else '?'}{urlencode({'t': table})}"
 
 
 class ClientSession:
@@ -92,16 +99,19 @@ class ClientSession:
         wait_s: float = DEFAULT_TIMEOUT_S,
         version: int = PROTOCOL_VERSION,
         player_key: str | None = None,
+        table: str | None = None,
     ) -> ClientSession:
         """Open a socket and say hello; with ``resume`` (a seat token) take the seat back;
         with ``player_key`` as that person (``protocol.players``).
+
+        ``table``: the id of the table it is for, when known (routes the socket to its owner).
 
         ``version`` is the protocol version announced (another one is refused with
         ``version_mismatch``, which is what a client built for another release meets).
         Raises ``RequestRefused`` if the server refuses the hello or the token.
         """
         async with asyncio.timeout(wait_s):  # not wait_for: see ``_answer``
-            ws = await connect(ws_url(url), max_size=4 * 1024 * 1024)
+            ws = await connect(ws_url(url, table), max_size=4 * 1024 * 1024)
         session = cls(ws, keep_frames=keep_frames)
         if last_event is not None:
             session.last_event, session.based = last_event, True
@@ -131,6 +141,7 @@ class ClientSession:
         """A new session holding this one's seat, resuming after its last event."""
         if self.token is None:
             raise SessionError("no seat token to resume with")
+        kwargs.setdefault("table", self.table)
         session = await ClientSession.connect(
             url, name, resume=self.token, last_event=self.last_event, **kwargs
         )

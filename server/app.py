@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -96,9 +97,12 @@ class TableServer:
 
             assert isinstance(store, RedisStore), "a shared store is a RedisStore"
             redis_store, lease_s = store, self.settings.lease_s
+            if self.settings.placement not in ("first", "rendezvous"):
+                raise ValueError(f"placement {self.settings.placement!r}: first or rendezvous")
+            hashed = self.settings.placement == "rendezvous"
 
             def share(lobby: Lobby) -> Cluster:
-                return Cluster(redis_store, lobby, self.connections, lease_s)
+                return Cluster(redis_store, lobby, self.connections, lease_s, hashed)
 
         self.lobby = Lobby(
             store,
@@ -160,6 +164,8 @@ class TableServer:
             compression=None,
             server_header="cuarenta",
         )
+        if self.cluster is not None:  # tables are placed here from now on (and the proxy's
+            await self.cluster.join(self.address)  # hash sends their sockets here)
         self._lag_task = asyncio.create_task(self._measure_lag())
         self._presence_task = asyncio.create_task(self._keep_presence())
         log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
@@ -186,6 +192,14 @@ class TableServer:
         return int(next(iter(self._server.sockets)).getsockname()[1])
 
     @property
+    def address(self) -> str:
+        """This process's address as a proxy dials it (in a container: its own IP)."""
+        host = self.settings.host
+        if host in ("", "0.0.0.0", "::"):
+            host = socket.gethostbyname(socket.gethostname())
+        return f"{host}:{self.port}"
+
+    @property
     def url(self) -> str:
         return f"http://{self.settings.host}:{self.port}/"
 
@@ -200,8 +214,8 @@ class TableServer:
         await cancel_and_wait(
             [self._lag_task, self._presence_task, None if nights is None else nights.stop()]
         )
-        if self.cluster is not None:
-            self.cluster.closing = True  # forwarded requests fail at once from now on
+        if self.cluster is not None:  # forwarded requests fail at once from now on, and the
+            await self.cluster.leave()  # peers place this process's tables on themselves
         await self.lobby.close()
         if self._server is not None:
             self._server.close()  # closes every connection with 1001 (going away)

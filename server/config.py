@@ -45,6 +45,7 @@ class Settings:
     table_ttl_s: float = 7 * 24 * 3600.0  # a table not written for this long expires
     record_ttl_s: float = 90 * 24 * 3600.0  # a finished game's record is kept this long (0: ever)
     idle_unload_s: float = 600.0  # a table idle this long leaves memory (0: never)
+    placement: str = "first"  # Redis: "first" (where first opened) or "rendezvous" (hashed)
     web_root: Path = WEB_ROOT
     log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
     log_level: str = "info"
@@ -106,6 +107,8 @@ HELP: Mapping[str, str] = {
     "expired (0: for ever)",
     "idle_unload_s": "seconds a table with nobody connected and nothing due stays in memory "
     "before it is unloaded (its state stays stored; 0: never)",
+    "placement": "Redis: which process owns a table: first (the first to open it) or "
+    "rendezvous (hashed over the live processes, as deploy/Caddyfile routes its sockets)",
     "web_root": "folder of the web client's static files",
     "log_format": "auto, json or console",
     "log_level": "debug, info, warning or error",

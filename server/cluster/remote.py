@@ -42,6 +42,7 @@ from server.frames import Built
 from server.store.base import StoreError
 
 if TYPE_CHECKING:
+    from server.cluster.membership import Membership
     from server.cluster.relay import Relay
     from server.placement import Placement
     from server.room import Room
@@ -67,6 +68,11 @@ class Tables(Protocol):
     @property
     def placement(self) -> Placement[Room | RemoteRoom]:
         """Which table each of this process's connections is at."""
+        ...
+
+    @property
+    def rooms(self) -> Mapping[str, Room]:
+        """The tables this process owns and has loaded."""
         ...
 
     def loaded(self, table_id: str) -> Room | None:
@@ -102,6 +108,7 @@ class Hub(Protocol):
     lobby: Tables
     relay: Relay
     connections: Mapping[str, Local]
+    members: Membership  # the live processes and each table's place
     remotes: dict[str, RemoteRoom]  # tables owned elsewhere that this process relays
     relayed: dict[str, RemoteRoom]  # this process's connections at those tables
 
@@ -137,6 +144,10 @@ class RemoteRoom:
         finally:
             self.joining.discard(command.conn)
 
+    def route_to(self, process: str) -> None:
+        """Send the next command to ``process`` (the table's place: it will own the table)."""
+        self._route = process
+
     def settled_tickets(self) -> list[Ticket]:
         """The tickets a takeover or a new owner must seat again: all but the joining ones."""
         return [ticket for conn, ticket in self.tickets.items() if conn not in self.joining]
@@ -169,6 +180,7 @@ class RemoteRoom:
                 )
             except PeerGone:
                 self._restore(conn, before)
+                self.cluster.members.suspect(owner)  # placed nowhere until it beats again
                 if self._route is None:  # Redis named it: wait for its lease to lapse
                     await self.cluster.wait_for_lapse(self.table_id)
                 self._route = None  # ask Redis again

@@ -35,6 +35,7 @@ import structlog
 
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
+from server.cluster.membership import Membership
 from server.cluster.relay import Envelope, Relay
 from server.cluster.remote import Local, RemoteRoom, Tables
 from server.core import commands
@@ -61,7 +62,12 @@ class Cluster:
     """This process's share of the tables: ownership, forwarding, relaying, takeover."""
 
     def __init__(
-        self, store: RedisStore, lobby: Tables, connections: Mapping[str, Local], lease_s: float
+        self,
+        store: RedisStore,
+        lobby: Tables,
+        connections: Mapping[str, Local],
+        lease_s: float,
+        hashed: bool = False,
     ) -> None:
         self.store = store
         self.lobby = lobby
@@ -69,6 +75,8 @@ class Cluster:
         self.lease_s = lease_s
         self.process = lobby.owner
         self.relay = Relay(store.relay_client(), self.process, self._on_envelope)
+        #: the live processes and each table's place among them (none until ``join``)
+        self.members = Membership(store.client, "", self.process, lease_s, hashed)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
         #: the last event number relayed to each of them (an envelope carries it as ``p``)
         self.relayed_to: dict[str, int] = {}
@@ -80,6 +88,7 @@ class Cluster:
         self.remotes: dict[str, RemoteRoom] = {}  # tables owned elsewhere that we relay
         self.relayed: dict[str, RemoteRoom] = {}  # our connections at those tables
         self._watcher: asyncio.Task[None] | None = None
+        self._misplaced: set[str] = set()  # tables found placed elsewhere by the last round
         self._tasks: set[asyncio.Task[None]] = set()
         self.closing = False
 
@@ -87,8 +96,21 @@ class Cluster:
         await self.relay.start()
         self._watcher = asyncio.create_task(self._watch_leases(), name="lease-watcher")
 
-    async def close(self) -> None:
+    async def join(self, address: str) -> None:
+        """Register as a live process reached at ``address`` (as the proxy dials it): tables
+        are placed here from now on."""
+        self.members.address = address
+        await self.members.start()
+
+    async def leave(self) -> None:
+        """Shutting down: leave the membership first, so that the peers place this process's
+        tables on themselves (and take them over) as soon as its leases are released."""
         self.closing = True  # a forwarded request from now on fails at once (RemoteRoom.run)
+        if self.members.address:
+            await self.members.close()
+
+    async def close(self) -> None:
+        await self.leave()
         await cancel_and_wait([self._watcher, *self._tasks])
         await self.relay.close()
         if self.relay.client is not self.store.client:  # a Cluster's relay node connection
@@ -103,6 +125,8 @@ class Cluster:
         """
         if self.closing:
             raise StoreUnavailable("storage unavailable: this server is shutting down")
+        if not self.members.placed_here(table_id):
+            return await self._placed_elsewhere(table_id)
         token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
         if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
@@ -124,6 +148,14 @@ class Cluster:
         log.info("table owned", table=table_id, reattached=len(tickets))
         return room
 
+    async def _placed_elsewhere(self, table_id: str) -> RemoteRoom:
+        """A table whose place is another process: relayed to its owner, or (no owner yet) to
+        its place, which loads it on the first command forwarded to it."""
+        relayed = self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
+        if await self.store.lease_owner(table_id) is None:
+            relayed.route_to(self.members.owner_of(table_id))
+        return relayed
+
     def relinquish(self, room: Room) -> None:
         """This process lost the table's lease: keep its local connections through a relay."""
         self.lobby.forget(room)
@@ -143,9 +175,10 @@ class Cluster:
             try:
                 self._flush_unsent()
                 for table_id in await self.store.lapsed_leases():
-                    if self.lobby.loaded(table_id) is None:
+                    if self.lobby.loaded(table_id) is None and self.members.placed_here(table_id):
                         await self.lobby.room(table_id)
                 await self._follow_owners()
+                await self._hand_over_misplaced()
             except StoreError as exc:
                 log.warning("lease watch failed", error=str(exc))
             except Exception:
@@ -166,6 +199,31 @@ class Cluster:
             owner = await self.store.lease_owner(table_id)
             if owner is not None and owner != self.process:  # None: the lapsed pass handles it
                 remote.owner_is(owner)
+
+    async def _hand_over_misplaced(self) -> None:
+        """Hand each table whose place is now another process (one joined, or this one loaded
+        a table on a request that reached it) over to it, between two commands: its lease is
+        released as lapsed, the placed process's watcher or first forwarded command loads it,
+        and this process's connections at it are relayed there (``relinquish``).
+
+        Only a table found misplaced by two rounds in a row: a new table's setup (its host's
+        first commands, right after the create) is not interrupted, nor a membership that is
+        still settling followed back and forth.
+        """
+        misplaced = {
+            table_id for table_id in self.lobby.rooms if not self.members.placed_here(table_id)
+        }
+        due, self._misplaced = misplaced & self._misplaced, misplaced
+        for table_id in due:
+            room = self.lobby.loaded(table_id)
+            if self.closing or room is None or room.lock.locked() or room.failed:
+                continue
+            async with room.lock:  # no command of its connections runs meanwhile
+                self.lobby.forget(room)
+                await cancel_and_wait([room.stop()])
+                await self.store.release_lease(table_id, self.process)
+            log.info("table handed over to its place", table=table_id)
+            self.relinquish(room)
 
     async def wait_for_lapse(self, table_id: str) -> None:
         """Wait (at most one lease time) until a silent owner's lease on the table has lapsed."""

@@ -34,13 +34,14 @@ FIGURES = {
     "soak": "games finished",
     "referee_cost": "per play",
     "relay_cost": "total_ms_per_round",
+    "routing": "relayed share with 3 processes",
     "declines": "level 5: declined",
     "roots": "level 6:",
     "follow_up": "game win rate",
     "tournament": "margin per hand",
     "ceiling": "headroom",
 }
-NEEDS_REDIS = {"store", "scaling", "relay_cost"}
+NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing"}
 
 
 def strict_shell() -> dict[str, str]:

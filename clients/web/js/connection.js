@@ -52,7 +52,7 @@ export class Connection {
   open() {
     this.closedByUs = false;
     this.handlers.onStatus("connecting");
-    const socket = new WebSocket(this.url);
+    const socket = new WebSocket(this.snapshot?.info?.table ? `${this.url}?t=${encodeURIComponent(this.snapshot.info.table)}` : this.url);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     /** @type {Promise<Message>} */

@@ -75,7 +75,9 @@ export function sheetTable(rows, names) {
     "sheet.awards", "sheet.count", "sheet.total"];
   const legend = h("p.sheet-legend", [0, 1].map((team) => h("span.sheet-legend-team",
     h(`span.sheet-dot.dot-${team}`), names.teamOf(team))));
-  return h("div.sheet-scroll", legend, h("table.sheet-table",
+  // a region a keyboard can reach and scroll wherever the sheet overflows (the TV, a phone)
+  return h("div.sheet-scroll", { role: "region", tabindex: "0", "aria-label": t("sheet.title") },
+    legend, h("table.sheet-table",
     h("thead", h("tr", head.map((key) => h("th", { scope: "col", title: t(`${key}.tooltip`) },
       h("span.sheet-long", t(key)), h("span.sheet-short", { "aria-hidden": "true" }, t(`${key}.short`)))))),
     h("tbody", rows.flatMap((row) => [0, 1].map((team) => {

@@ -29,7 +29,8 @@ from server.config import Settings, trusted_networks
 from server.connection import Connection
 from server.edge import AddressLimits, OriginPolicy, client_address
 from server.frames import Built
-from server.http import HttpRoutes, edge_connection
+from server.http import HttpRoutes
+from server.http_edge import edge_connection
 from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby

@@ -42,7 +42,7 @@ from server import keys
 from server.clubs import export
 from server.clubs.names import is_slug, slug
 from server.core.publishing import seen_by
-from server.http import _response
+from server.http_edge import _response
 from server.listing import Listing
 from server.replay_positions import BadRecord, inflate, positions
 

@@ -4,7 +4,7 @@
 
     ServerError (Exception)
     ├── Refused          a request the table will not carry out; ``code`` goes on the wire
-    ├── HttpRefusal      (server.http) an HTTP request refused before any route saw it:
+    ├── HttpRefusal      (server.http_edge) an HTTP request refused before any route saw it:
     │                    its status goes on the wire
     ├── BadRecord        (server.replay_positions; also a ValueError) a game record the
     │                    replay viewer cannot read: a 400 answer says why

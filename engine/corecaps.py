@@ -1,8 +1,9 @@
-"""The captures of the fast core (`engine.core`): `engine.captures`' mask listings, for mypyc.
+"""The captures as bare masks (`capture_masks`, `rank_capture_masks`): the hot path of every
+legal list, the reference `Game`'s and the fast core's (`engine.core`) alike.
 
-The same functions as `engine.captures.capture_masks` and `rank_capture_masks` (the readable
-references, held to a brute-force oracle by the tests), kept beside the core so that mypyc
-compiles them with it; the property test of the core holds them equal.
+They live here, beside the core, so that mypyc compiles them with it; `engine.captures`
+re-exports them beside the readable `captures` listing, and the tests hold the two to a
+brute-force oracle.
 """
 
 from __future__ import annotations

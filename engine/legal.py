@@ -20,16 +20,9 @@ from engine.actions import (
     TakeMissed,
     play_of_mask,
 )
-from engine.captures import (
-    _USABLE,
-    Parts,
-    capture_masks,
-    check_capture,
-    low_code,
-    rank_capture_masks,
-    usable_sums,
-)
+from engine.captures import _USABLE, Parts, check_capture, low_code, usable_sums
 from engine.cards import RANKS, card_code
+from engine.corecaps import capture_masks, rank_capture_masks
 from engine.errors import IllegalAction
 from engine.memo import keep
 from engine.phase import Phase

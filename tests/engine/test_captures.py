@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.captures import (
-    capture_masks,
     captures,
     check_capture,
     low_code,
@@ -16,6 +15,7 @@ from engine.captures import (
     table_code,
     usable_sums,
 )
+from engine.corecaps import capture_masks
 from engine.legal import cards_of as legal_cards_of
 from tests.strategies import tables
 

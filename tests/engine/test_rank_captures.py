@@ -18,11 +18,11 @@ from engine.captures import (
     Capture,
     captures,
     low_code,
-    rank_capture_masks,
     rank_captures,
     usable_sums,
 )
 from engine.cards import parse_card
+from engine.corecaps import rank_capture_masks
 from engine.events import Played
 from tests.engine.helpers import act, cards, deal
 from tests.engine.test_captures import by_rank_of

@@ -49,6 +49,29 @@ def web_url() -> Iterator[str]:
         server.kill()  # nothing to keep: a clean shutdown is the server tests' subject
 
 
+CLUB = "quito"
+
+
+@pytest.fixture(scope="module")
+def club_server() -> Iterator[tuple[str, str]]:
+    """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout).
+
+    A module that uses it serves its pages from it (its own ``web_url`` returns the address).
+    The Python host answers instant bots at machine speed: past a person's rate of commands.
+    """
+    args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
+    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000"])
+    server.start()
+    try:
+        assert server.process is not None
+        assert server.process.stdout is not None
+        line = server.process.stdout.readline()  # "club quito: <page> host link <url>t/<key>"
+        assert line.startswith(f"club {CLUB}: "), line
+        yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
+    finally:
+        server.kill()
+
+
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:

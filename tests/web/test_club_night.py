@@ -9,7 +9,6 @@ import asyncio
 import json
 import random
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,28 +25,9 @@ from protocol import server_messages as s
 from protocol.base import MAX_NAME_CHARS
 from protocol.text import clean_text
 from tests.server.players import leaked_cards, play_until_finished
-from tests.serving import ServerProcess
-from tests.web.conftest import ROOT, SHOTS, NewContext
+from tests.web.conftest import CLUB, ROOT, SHOTS, NewContext
 
 pytestmark = pytest.mark.browser
-CLUB = "quito"
-
-
-@pytest.fixture(scope="module")
-def club_server() -> Iterator[tuple[str, str]]:
-    """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout)."""
-    # The Python host answers instant bots at machine speed: past a person's rate of commands.
-    args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
-    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000"])
-    server.start()
-    try:
-        assert server.process is not None
-        assert server.process.stdout is not None
-        line = server.process.stdout.readline()  # "club quito: <page> host link <url>t/<key>"
-        assert line.startswith(f"club {CLUB}: "), line
-        yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
-    finally:
-        server.kill()
 
 
 @pytest.fixture(scope="module")

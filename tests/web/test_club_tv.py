@@ -12,34 +12,15 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.serving import ServerProcess
-from tests.web.conftest import NewContext
+from tests.web.conftest import CLUB, NewContext
 
 pytestmark = pytest.mark.browser
-CLUB = "quito"
 WAIT_MS = 20_000
-
-
-@pytest.fixture(scope="module")
-def club_server() -> Iterator[tuple[str, str]]:
-    """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout)."""
-    args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
-    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000"])
-    server.start()
-    try:
-        assert server.process is not None
-        assert server.process.stdout is not None
-        line = server.process.stdout.readline()  # "club quito: <page> host link <url>t/<key>"
-        assert line.startswith(f"club {CLUB}: "), line
-        yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
-    finally:
-        server.kill()
 
 
 @pytest.fixture(scope="module")

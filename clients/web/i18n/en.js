@@ -691,4 +691,13 @@ export default {
   "table.casualOption": "Casual: games do not change ratings",
   "error.no_player": "This browser does not keep who you are (storage turned off?)",
   "error.not_at_table": "Sit at a table first",
+  // coach
+  "coach.ask": "What would you play?",
+  "coach.trail": "Play the {card} and take nothing",
+  "coach.capture": "Play the {card} and take {take}",
+  "coach.caida": "caída",
+  "coach.limpia": "limpia",
+  "coach.better": "; it is {margin} points better than the {other}",
+  "coach.close": "; other plays are worth about the same",
+  "coach.only": "; it is your only play",
 };

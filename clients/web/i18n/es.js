@@ -691,4 +691,13 @@ export default {
   "table.casualOption": "Amistosa: las partidas no cambian la puntuación",
   "error.no_player": "Este navegador no guarda quién eres (¿almacenamiento desactivado?)",
   "error.not_at_table": "Siéntate en una mesa primero",
+  // coach
+  "coach.ask": "¿Qué jugarías?",
+  "coach.trail": "Juega el {card} sin llevarte nada",
+  "coach.capture": "Juega el {card} y llévate {take}",
+  "coach.caida": "caída",
+  "coach.limpia": "limpia",
+  "coach.better": "; es {margin} puntos mejor que el {other}",
+  "coach.close": "; otras jugadas valen casi lo mismo",
+  "coach.only": "; es tu única jugada",
 };

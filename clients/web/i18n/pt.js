@@ -691,4 +691,13 @@ export default {
   "table.casualOption": "Amistosa: as partidas não mudam a pontuação",
   "error.no_player": "Este navegador não guarda quem você é (armazenamento desativado?)",
   "error.not_at_table": "Sente-se numa mesa primeiro",
+  // coach
+  "coach.ask": "O que você jogaria?",
+  "coach.trail": "Jogue o {card} sem levar nada",
+  "coach.capture": "Jogue o {card} e leve {take}",
+  "coach.caida": "caída",
+  "coach.limpia": "limpa",
+  "coach.better": "; vale {margin} pontos a mais que o {other}",
+  "coach.close": "; outras jogadas valem quase o mesmo",
+  "coach.only": "; é sua única jogada",
 };

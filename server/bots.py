@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import time
 from collections import deque
@@ -26,6 +27,8 @@ from typing import Any
 from engine import bots
 from engine.actions import Action
 from engine.bots.hint import hint as coach_hint
+from engine.bots.review import review
+from engine.record import Record
 from engine.views import View
 
 INLINE_MAX_LEVEL = 3
@@ -40,6 +43,9 @@ LATE_WINDOW = 40
 #: the time from a hint's request to its answer; its deals, at most a tournament level 5's.
 HINT_BUDGET_S = 0.8
 HINT_SAMPLES = 24
+#: a review's deals for each judged play, and how far below the bots its one worker runs.
+REVIEW_SAMPLES = 8
+REVIEW_NICE = 10
 
 
 class Lateness:
@@ -104,6 +110,17 @@ def weigh_hint(
     return None if found is None else found.to_json()
 
 
+def review_record(record: dict[str, Any], samples: int) -> dict[str, Any]:
+    """A finished game's review (``cuarenta-review/1``): a top-level function for the pool."""
+    found = review(Record.from_json(record), bots.Budget(samples=samples))
+    return found.to_json()
+
+
+def _lowly() -> None:
+    """A review worker yields its core to the bots of live tables."""
+    os.nice(REVIEW_NICE)
+
+
 class BotRunner:
     """Runs decisions where they belong; the pool starts on first use and stops on close."""
 
@@ -111,6 +128,7 @@ class BotRunner:
         self.workers = max(1, workers)
         self.budget_s = budget_s  # the most any level's decision may take
         self._pool: ProcessPoolExecutor | None = None
+        self._reviews: ProcessPoolExecutor | None = None  # apart: a review never holds up a bot
         self.lateness = Lateness()
 
     async def decide(
@@ -137,6 +155,14 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._started(), weigh_hint, view, legal, seed, deadline)
 
+    async def review(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Review a finished game in a worker of its own, at low priority (invariant 6)."""
+        if self._reviews is None:
+            context = multiprocessing.get_context("spawn")
+            self._reviews = ProcessPoolExecutor(1, mp_context=context, initializer=_lowly)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reviews, review_record, record, REVIEW_SAMPLES)
+
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
@@ -144,6 +170,7 @@ class BotRunner:
         return self._pool
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._reviews):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._reviews = None

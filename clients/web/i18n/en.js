@@ -700,4 +700,12 @@ export default {
   "coach.better": "; it is {margin} points better than the {other}",
   "coach.close": "; other plays are worth about the same",
   "coach.only": "; it is your only play",
+  "review.title": "What the coach would say",
+  "review.good": "{name}: a good play",
+  "review.inaccuracy": "{name}: an inaccuracy",
+  "review.mistake": "{name}: a mistake",
+  "review.blunder": "{name}: a blunder",
+  "review.better": "— better: {play}",
+  "review.accuracy": "Accuracy",
+  "review.accuracyOf": "{name} {accuracy}",
 };

@@ -700,4 +700,12 @@ export default {
   "coach.better": "; es {margin} puntos mejor que el {other}",
   "coach.close": "; otras jugadas valen casi lo mismo",
   "coach.only": "; es tu única jugada",
+  "review.title": "Lo que diría el entrenador",
+  "review.good": "{name}: buena jugada",
+  "review.inaccuracy": "{name}: imprecisión",
+  "review.mistake": "{name}: error",
+  "review.blunder": "{name}: error grave",
+  "review.better": "— mejor: {play}",
+  "review.accuracy": "Precisión",
+  "review.accuracyOf": "{name} {accuracy}",
 };

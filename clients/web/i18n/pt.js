@@ -700,4 +700,12 @@ export default {
   "coach.better": "; vale {margin} pontos a mais que o {other}",
   "coach.close": "; outras jogadas valem quase o mesmo",
   "coach.only": "; é sua única jogada",
+  "review.title": "O que o treinador diria",
+  "review.good": "{name}: boa jogada",
+  "review.inaccuracy": "{name}: imprecisão",
+  "review.mistake": "{name}: erro",
+  "review.blunder": "{name}: erro grave",
+  "review.better": "— melhor: {play}",
+  "review.accuracy": "Precisão",
+  "review.accuracyOf": "{name} {accuracy}",
 };

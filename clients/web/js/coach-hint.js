@@ -48,7 +48,7 @@ export async function askHint(model, send, draw) {
 }
 
 /** @param {HintPlay} play */
-function playWords(play) {
+export function playWords(play) {
   const card = cardShort(play.card);
   if (!play.take.length) return t("coach.trail", { card });
   return t("coach.capture", { card, take: play.take.map(cardShort).join(", ") });

@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote
 
 import structlog
+from websockets.datastructures import Headers
 from websockets.http11 import Response
-
-from server.http import _response
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -70,10 +69,15 @@ class Reviews:
 
 def _json(status: http.HTTPStatus, value: Any) -> Response:
     body = json.dumps(value).encode()
-    response = _response(status, body, "application/json")
-    response.headers["Cache-Control"] = "no-store"  # 202 now, the review later
-    return response
+    return _response(status, body, "application/json")
 
 
 def _text(status: http.HTTPStatus, message: str) -> Response:
     return _response(status, f"{message}\n".encode(), "text/plain; charset=utf-8")
+
+
+def _response(status: http.HTTPStatus, body: bytes, kind: str) -> Response:
+    """Not stored by a browser or proxy: 202 now, the review later."""
+    headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body)))])
+    headers["Cache-Control"] = "no-store"
+    return Response(status.value, status.phrase, headers, body)

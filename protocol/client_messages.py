@@ -28,6 +28,7 @@ from protocol.base import (
     WireModel,
 )
 from protocol.clubs import ClubRequest
+from protocol.coach import HintRequest
 from protocol.ladder import LadderRequest
 from protocol.players import PlayerKey, PlayerRequest
 
@@ -281,6 +282,7 @@ ClientMessage = Annotated[
     | Announce
     | Claim
     | Chat
+    | HintRequest
     | LadderRequest
     | ClubRequest
     | PlayerRequest,

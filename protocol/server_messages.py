@@ -28,6 +28,7 @@ from protocol.base import (
 )
 from protocol.client_messages import GameAction
 from protocol.clubs import ClubNight, ClubSeat
+from protocol.coach import Hint
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_events import GAME_EVENT_TYPES, GameEvent
 from protocol.ladder import LadderBoard, LadderState
@@ -451,6 +452,7 @@ ServerMessage = Annotated[
     | Deadlines
     | ChatLine
     | Goodbye
+    | Hint
     | LadderState
     | LadderBoard
     | ClubNight

@@ -17,13 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from engine import bots
 from engine.actions import Action
+from engine.bots.hint import hint as coach_hint
+from engine.bots.review import review
+from engine.record import Record
 from engine.views import View
 
 INLINE_MAX_LEVEL = 3
@@ -35,6 +40,12 @@ SEARCH_SHARE = 0.7
 LEAST_SHARE = 0.3
 #: how many recent answers `Lateness` remembers.
 LATE_WINDOW = 40
+#: the time from a hint's request to its answer; its deals, at most a tournament level 5's.
+HINT_BUDGET_S = 0.8
+HINT_SAMPLES = 24
+#: a review's deals for each judged play, and how far below the bots its one worker runs.
+REVIEW_SAMPLES = 8
+REVIEW_NICE = 10
 
 
 class Lateness:
@@ -90,6 +101,26 @@ def decide(
     return bots.choose(resolve_level(level), view, legal, random.Random(seed), budget)
 
 
+def weigh_hint(
+    view: View, legal: tuple[Action, ...], seed: int, deadline: float
+) -> dict[str, Any] | None:
+    """Level 5's play for the viewer, as JSON (a top-level function: the pool pickles it)."""
+    budget = bots.Budget(samples=HINT_SAMPLES, deadline=deadline, clock=time.monotonic)
+    found = coach_hint(view, legal, budget, seed)
+    return None if found is None else found.to_json()
+
+
+def review_record(record: dict[str, Any], samples: int) -> dict[str, Any]:
+    """A finished game's review (``cuarenta-review/1``): a top-level function for the pool."""
+    found = review(Record.from_json(record), bots.Budget(samples=samples))
+    return found.to_json()
+
+
+def _lowly() -> None:
+    """A review worker yields its core to the bots of live tables."""
+    os.nice(REVIEW_NICE)
+
+
 class BotRunner:
     """Runs decisions where they belong; the pool starts on first use and stops on close."""
 
@@ -97,6 +128,7 @@ class BotRunner:
         self.workers = max(1, workers)
         self.budget_s = budget_s  # the most any level's decision may take
         self._pool: ProcessPoolExecutor | None = None
+        self._reviews: ProcessPoolExecutor | None = None  # apart: a review never holds up a bot
         self.lateness = Lateness()
 
     async def decide(
@@ -105,19 +137,40 @@ class BotRunner:
         level = resolve_level(level)
         if level <= INLINE_MAX_LEVEL:
             return decide(level, view, legal, seed, self.budget_s)
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pool = self._started()
         budget_s = budget_of(level, self.budget_s)
         deadline = time.monotonic() + self.lateness.search_s(budget_s)  # queueing counts
         loop = asyncio.get_running_loop()
         action = await loop.run_in_executor(
-            self._pool, decide, level, view, legal, seed, budget_s, deadline
+            pool, decide, level, view, legal, seed, budget_s, deadline
         )
         self.lateness.record(time.monotonic() - deadline)
         return action
 
+    async def hint(
+        self, view: View, legal: tuple[Action, ...], seed: int = 0
+    ) -> dict[str, Any] | None:
+        """A hint weighed in the pool (never on the loop: invariant 6) within `HINT_BUDGET_S`."""
+        deadline = time.monotonic() + self.lateness.search_s(HINT_BUDGET_S)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._started(), weigh_hint, view, legal, seed, deadline)
+
+    async def review(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Review a finished game in a worker of its own, at low priority (invariant 6)."""
+        if self._reviews is None:
+            context = multiprocessing.get_context("spawn")
+            self._reviews = ProcessPoolExecutor(1, mp_context=context, initializer=_lowly)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reviews, review_record, record, REVIEW_SAMPLES)
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._pool
+
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._reviews):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._reviews = None

@@ -45,6 +45,8 @@ from server.core.publishing import seen_by
 from server.http_edge import _response
 from server.listing import Listing
 from server.replay_positions import BadRecord, inflate, positions
+from server.review_routes import PREFIX as REVIEW
+from server.review_routes import Reviews
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -70,6 +72,7 @@ class ClubRoutes:
         self.clubs = clubs
         self.web_root = web_root
         self.page = page
+        self.reviews = Reviews(lobby)  # /review/: the coach's review of a finished game
 
     async def __call__(self, path: str, query: str) -> Response | None:
         try:
@@ -82,6 +85,8 @@ class ClubRoutes:
         asked = parse_qs(query)
         if path in PAGES:
             return await self.page(self.web_root / PAGES[path])
+        if path.startswith(REVIEW):
+            return await self.reviews.answer(path, query)
         if path == "/tables.json":
             club = asked.get("club", [None])[0]
             return _json({"tables": await self.listing.tables(club)})

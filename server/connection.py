@@ -25,11 +25,13 @@ from protocol import PROTOCOL_VERSION, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.clubs import ClubRequest
+from protocol.coach import HintRequest
 from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from protocol.players import ForgetMe, Me, PlayerRequest
 from server import keys
+from server.coach import Coach
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
 from server.core.seating import TokenBucket
@@ -87,6 +89,7 @@ class Connection:
         self.frame_limits = Limits(max_frame_bytes=settings.max_frame_bytes)
         self._closing: asyncio.Task[None] | None = None
         self._held: list[s.ServerMessage | Built] | None = None
+        self.coach = Coach(lobby.bots)
 
     @property
     def room(self) -> Room | RemoteRoom | None:
@@ -268,6 +271,8 @@ class Connection:
             self.push(await lobby.nights.handle(self.id, self.name, message))
         elif isinstance(message, PlayerRequest):  # people who come back: no table needed
             await self._person(message)
+        elif isinstance(message, HintRequest) and self.room is not None:  # to the asker alone
+            self.push(await self.coach.hint(self.id, self.room, message.rid))
         else:
             if self.room is None:
                 raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")

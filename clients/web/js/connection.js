@@ -196,7 +196,7 @@ function whole(change, previous) {
 /** @param {Message} message */
 function isAnswer(message) {
   return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board",
-    "me", "history", "friends", "leaderboard"]
+    "me", "history", "friends", "leaderboard", "hint"]
     .includes(message.type);
 }
 

@@ -8,6 +8,7 @@ import { byRank, cardElement, cardName, cardShort, RANKS } from "./cards.js";
 import { clearTake, pickHandCard } from "./table-choices.js";
 import { isOffline } from "./state.js";
 import { heldChoices } from "./confirm-play.js";
+import { hintNow, hintParts } from "./coach-hint.js";
 import {
   capturesOf, captureMatching, legalOfType, playableCards, playsOf, takeableCards, trailOf,
 } from "./captures.js";
@@ -23,13 +24,14 @@ export function handView(model, redraw) {
   const selection = model.selection;
   // While the socket is down no card can be chosen: the prompt says why (actionBar).
   const playable = isOffline(model) ? new Set() : playableCards(model.legal);
+  const hinted = hintNow(model)?.play.card;
   const cards = [...(model.game?.hand ?? [])].sort(byRank);
   return h("div.hand", { role: "group", "aria-label": t("hand.label"), "aria-describedby": "hand-keys" },
     cards.map((code) => cardElement(code, {
       onPick: playable.has(code) ? (c) => { pickHandCard(model, c); redraw(); } : null,
       pressed: playable.has(code) ? selection.card === code : null,
-      marks: [selection.card === code ? "selected" : "", playable.has(code) ? "playable" : ""]
-        .filter(Boolean),
+      marks: [selection.card === code ? "selected" : "", playable.has(code) ? "playable" : "",
+        hinted === code ? "hinted" : ""].filter(Boolean),
       focusKey: `hand-${code}`,
     })));
 }
@@ -87,6 +89,7 @@ export function actionBar(model, game, ctx) {
   if (model.held) parts.push(...heldChoices(model, model.held, ctx));
   else if (selection.card) parts.push(...playChoices(model, selection.card, ctx));
   else if (playableCards(legal).size) parts.push(h("p.prompt", t("prompt.chooseCard")));
+  if (!model.held) parts.push(...hintParts(model, ctx.askHint));
 
   if (!parts.length) parts.push(h("p.prompt.is-waiting", waitingText(model, names)));
   return h("div.action-bar", { role: "region", "aria-label": t("actions.label") }, parts);

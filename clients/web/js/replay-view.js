@@ -4,6 +4,7 @@
 // told in the log's words with the cards it moved, and the score sheet filling in as it steps.
 import { h } from "./dom.js";
 import { formatNumber, t } from "../i18n/index.js";
+import { reviewPanel } from "./replay-review.js";
 import { cardElement } from "./cards.js";
 import { screenPositions, teamOf } from "./seats.js";
 import { sheetTable } from "./sheet.js";
@@ -131,6 +132,6 @@ export function replayView(state, act) {
     head(state),
     controls(state, act),
     h("div.replay-stage", felt(state)),
-    h("div.replay-side", explain(state),
+    h("div.replay-side", explain(state), reviewPanel(state),
       h("aside.replay-sheet.panel", h("h2", t("sheet.title")), sheetTable(sheetSoFar(state), namesOf(state)))));
 }

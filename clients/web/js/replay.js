@@ -12,6 +12,7 @@ import { emptyState, failed, lastStep, loaded, peopleOf, stepOfHash, stepTo } fr
 import { replayEmpty, replayView } from "./replay-view.js";
 import { animateMoves, cardPlaces } from "./replay-motion.js";
 import { pointRulesAt } from "./rules-link.js";
+import { fetchReview, reviewUrl } from "./replay-review.js";
 
 const root = /** @type {HTMLElement} */ (document.querySelector("#main"));
 const state = emptyState();
@@ -114,5 +115,8 @@ addEventListener("hashchange", () => {
 });
 exposeForTests("__replay", state);
 const link = new URLSearchParams(location.search).get("record");
-if (link && link.startsWith("/record/")) load(link.replace(/^\/record\//, "/replayed/"));
-else draw();
+if (link && link.startsWith("/record/")) {
+  load(link.replace(/^\/record\//, "/replayed/"));
+  const review = reviewUrl(link);
+  if (review) fetchReview(review, () => { if (state.replay) draw(); });
+} else draw();

@@ -4,6 +4,7 @@
 import { isOffline } from "./state.js";
 import { claimsPassed, holdMove, moveSent, setConfirmPlays } from "./table-choices.js";
 import { remember } from "./storage.js";
+import { askHint } from "./coach-hint.js";
 
 /** @typedef {import("./model-types.js").Model} Model */
 /** @typedef {import("./wire.js").LegalAction} LegalAction */
@@ -48,6 +49,10 @@ export function movesFor(model, send, draw) {
       setConfirmPlays(model, !model.confirmPlays);
       remember.setConfirmPlays(model.confirmPlays);
       draw();
+    },
+    /** What would the coach play? (to this player alone, from its own view) */
+    askHint() {
+      if (!isOffline(model)) askHint(/** @type {import("./model-types.js").TableModel} */ (model), send, draw);
     },
     /** R10: "nothing to claim" (a table message, not a game action): the window need not wait. */
     passClaims() {

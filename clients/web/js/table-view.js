@@ -18,6 +18,7 @@ import { pickTableCard } from "./table-choices.js";
  * @property {import("./seats.js").Names} names
  * @property {HTMLElement} tools
  * @property {() => void} passClaims
+ * @property {() => void} askHint ask the coach what it would play (casual and solo tables)
  * @property {import("./table-seating.js").ChairChoice | null} chooseChair
  * @property {() => void} confirm send the play held by the misclick guard
  * @property {() => void} release let go of the held play

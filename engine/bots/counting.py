@@ -216,7 +216,8 @@ def _reckoning(pos: Position) -> _Reckoning:
 #: those computed before, so the decisions stay the same.
 _RISKS: dict[tuple[int, int, int, int, int, int], float] = {}
 _KNOWN: dict[tuple[object, ...], int] = {}
-_RISKS_LIMIT, _KNOWN_LIMIT = 1 << 17, 1 << 15
+_RISKS_LIMIT: int = 1 << 17
+_KNOWN_LIMIT: int = 1 << 15
 
 
 def _known_id(

@@ -22,7 +22,7 @@ class Settings:
 
     host: str = "127.0.0.1"
     port: int = 8765
-    store: str = "memory"  # "memory", a redis:// URL or a redis+cluster:// URL
+    store: str = "memory"  # "memory", a redis://, redis+cluster:// or redis+sentinel:// URL
     grace_s: float = 60.0  # a disconnected person keeps the seat this long (invariant 5)
     claim_window_s: float = 15.0  # the R10 claim window
     bot_delay_s: float = 0.6  # bot pacing at tables with people; all-bot tables never wait
@@ -73,8 +73,10 @@ class Settings:
 HELP: Mapping[str, str] = {
     "host": "address to listen on",
     "port": "TCP port (0 picks a free one; the address is printed on stdout)",
-    "store": "where tables live: memory (default), redis://HOST:PORT/DB, or "
-    "redis+cluster://HOST:PORT (any node of a Redis Cluster)",
+    "store": "where tables live: memory (default), redis://HOST:PORT/DB, "
+    "redis+cluster://HOST:PORT (any node of a Redis Cluster), or "
+    "redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE[/DB] (a primary with replicas, failed over "
+    "by Redis Sentinel; a move is acknowledged once a replica holds it)",
     "grace_s": "seconds a disconnected player keeps the seat",
     "claim_window_s": "seconds the R10 claim window stays open",
     "bot_delay_s": "pause before a bot acts at a table with people (all-bot tables: none)",

@@ -25,7 +25,8 @@ async def open_store(
     record_ttl_s: float = RECORD_TTL_S,
     timeout_s: float | None = None,
 ) -> Store:
-    """The store named by ``--store``: ``memory``, a ``redis://`` URL or a ``redis+cluster://`` one.
+    """The store named by ``--store``: ``memory``, a ``redis://``, ``redis+cluster://`` or
+    ``redis+sentinel://`` URL.
 
     A Redis store comes from ``server.store.redis.open_store(url)``, imported only
     when asked for so the embedded default never needs Redis; ``timeout_s`` is its command
@@ -39,7 +40,13 @@ async def open_store(
         redis_store = importlib.import_module("server.store.redis")
         opened: Store = await redis_store.open_store(spec, table_ttl_s, record_ttl_s, timeout_s)
         return opened
-    raise ValueError(f"unknown store {spec!r}: use memory, a redis:// or redis+cluster:// URL")
+    if spec.startswith("redis+sentinel://"):  # a primary, its replicas, and Sentinel's failover
+        sentinel_store = importlib.import_module("server.store.sentinel")
+        watched: Store = await sentinel_store.open_store(spec, table_ttl_s, record_ttl_s, timeout_s)
+        return watched
+    raise ValueError(
+        f"unknown store {spec!r}: use memory, a redis://, redis+cluster:// or redis+sentinel:// URL"
+    )
 
 
 __all__ = [

@@ -181,7 +181,7 @@ class RedisStore:
             args += [record.game, " ".join(record.readers), kept, self.record_ttl_ms]
         args += events
         try:
-            result = await self._commit(keys=keys, args=args)
+            result = await self._run_commit(keys, args)
         except (RedisError, OSError) as exc:
             if NOT_SENT in str(exc):  # no connection: the script never left this process
                 raise StoreUnavailable(
@@ -205,6 +205,10 @@ class RedisStore:
             last_event=int(result[1]),
             commit_id=commit_id,
         )
+
+    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+        """The commit script's reply; a subclass may also make sure a replica holds it."""
+        return await self._commit(keys=keys, args=args)
 
     async def find_record(self, table_id: str, game: int | None = None) -> KeptRecord | None:
         async with _unavailable_on_error("read a game record"):

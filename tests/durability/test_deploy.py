@@ -45,9 +45,21 @@ def test_two_server_replicas_built_here_share_the_redis_store(compose: dict[str,
     server = compose["services"]["server"]
     assert server["build"] == "."
     assert server["deploy"]["replicas"] == 2
-    assert server["environment"]["CUARENTA_STORE"] == "redis://redis:6379/0"
+    assert server["environment"]["CUARENTA_STORE"] == "${CUARENTA_STORE:-redis://redis:6379/0}"
     assert server["depends_on"]["redis"]["condition"] == "service_healthy"
     assert "ports" not in server, "replicas are reached through the proxy only"
+
+
+def test_the_replicas_profile_adds_a_replica_and_three_sentinels_only_when_asked_for(
+    compose: dict[str, Any],
+) -> None:
+    """``--profile replicas``: the store named by CUARENTA_STORE can be a redis+sentinel:// URL."""
+    services = compose["services"]
+    optional = {name for name, service in services.items() if "profiles" in service}
+    assert optional == {"redis-replica", "sentinel-1", "sentinel-2", "sentinel-3"}
+    assert all(services[name]["profiles"] == ["replicas"] for name in optional)
+    assert "--replicaof" in services["redis-replica"]["command"]
+    assert "sentinel monitor cuarenta redis 6379 2" in services["sentinel-3"]["command"][0]
 
 
 def test_the_proxy_publishes_one_port_and_mounts_the_caddyfile(compose: dict[str, Any]) -> None:

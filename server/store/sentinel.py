@@ -1,0 +1,142 @@
+"""``SentinelStore``: the Redis store on a primary with replicas, failed over by Redis Sentinel.
+
+``--store redis+sentinel://HOST:PORT[,HOST:PORT…]/SERVICE[/DB][?wait=N&wait_timeout=S]`` names
+the sentinels and the service they watch; the client asks them for the primary and follows it
+when they promote a replica.
+
+Redis replicates asynchronously: a primary that dies may take with it writes it already
+answered, and the promoted replica never saw them. Invariant 3 (write before send) then needs
+more than the primary's answer, so a commit is sent together with ``WAIT N timeout`` on the same
+connection (WAIT counts the replicas holding that connection's writes) and is acknowledged only
+once ``N`` replicas hold it. Fewer within the timeout is ``CommitUncertain``: the room settles it
+by fence and load before anyone is told, exactly as for an unanswered commit, so no player is
+shown a move a failover could lose. ``wait=0`` turns the wait off (faster, not safe).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from redis.asyncio import Redis
+from redis.asyncio.sentinel import Sentinel
+
+from server.store.base import CommitUncertain, StoreUnavailable
+from server.store.redis import (
+    COMMAND_TIMEOUT_S,
+    RECORD_TTL_S,
+    TABLE_TTL_S,
+    RedisStore,
+    _client_options,
+)
+
+SCHEME = "redis+sentinel://"
+WAIT_REPLICAS = 1  # replicas that must hold a commit before it is acknowledged
+
+
+@dataclass(frozen=True)
+class SentinelSpec:
+    """What a ``redis+sentinel://`` URL says."""
+
+    sentinels: tuple[tuple[str, int], ...]
+    service: str
+    db: int = 0
+    wait: int = WAIT_REPLICAS
+    wait_timeout_s: float | None = None  # None: the store's command timeout
+
+
+def parse_url(url: str) -> SentinelSpec:
+    """Parse ``redis+sentinel://h:p[,h:p…]/service[/db][?wait=N&wait_timeout=S]``."""
+    if not url.startswith(SCHEME):
+        raise ValueError(f"not a {SCHEME} URL: {url!r}")
+    parts = urlsplit(url)
+    hosts = []
+    for address in parts.netloc.split(","):
+        host, _, port = address.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"{url!r}: each sentinel is HOST:PORT, not {address!r}")
+        hosts.append((host, int(port)))
+    path = [part for part in parts.path.split("/") if part]
+    if not path or len(path) > 2 or (len(path) == 2 and not path[1].isdigit()):
+        raise ValueError(f"{url!r}: the path is /SERVICE or /SERVICE/DB")
+    query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
+    unknown = set(query) - {"wait", "wait_timeout"}
+    if unknown:
+        raise ValueError(f"{url!r}: unknown option(s) {sorted(unknown)}")
+    timeout = query.get("wait_timeout")
+    return SentinelSpec(
+        sentinels=tuple(hosts),
+        service=path[0],
+        db=int(path[1]) if len(path) == 2 else 0,
+        wait=int(query.get("wait", WAIT_REPLICAS)),
+        wait_timeout_s=None if timeout is None else float(timeout),
+    )
+
+
+class SentinelStore(RedisStore):
+    """A ``RedisStore`` on Sentinel's primary whose commits are acknowledged once replicated."""
+
+    def __init__(
+        self,
+        client: Redis,
+        sentinels: Sequence[Redis] = (),
+        wait: int = WAIT_REPLICAS,
+        wait_timeout_s: float = COMMAND_TIMEOUT_S,
+        table_ttl_s: float = TABLE_TTL_S,
+        record_ttl_s: float = RECORD_TTL_S,
+    ) -> None:
+        super().__init__(client, table_ttl_s, record_ttl_s)
+        self.sentinels = list(sentinels)
+        self.wait = wait
+        self.wait_ms = max(1, int(wait_timeout_s * 1000))
+
+    async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
+        """The script and ``WAIT`` in one round trip on one connection (WAIT is per client)."""
+        if self.wait <= 0:
+            return await super()._run_commit(keys, args)
+        async with self.client.pipeline(transaction=False) as pipe:
+            await self._commit(keys=keys, args=args, client=pipe)
+            pipe.execute_command("WAIT", self.wait, self.wait_ms)
+            result, replicas = await pipe.execute()
+        if int(result[0]) >= 0 and int(replicas) < self.wait:
+            raise CommitUncertain(
+                f"storage unavailable: a move reached {replicas} of {self.wait} replica(s) "
+                f"within {self.wait_ms} ms"
+            )
+        return result
+
+    async def close(self) -> None:
+        await super().close()
+        for sentinel in self.sentinels:  # the clients that asked where the primary is
+            await sentinel.aclose()
+
+
+async def open_store(
+    url: str,
+    table_ttl_s: float = TABLE_TTL_S,
+    record_ttl_s: float = RECORD_TTL_S,
+    timeout_s: float | None = None,
+) -> SentinelStore:
+    """Ask the sentinels for the primary and check it answers (``StoreUnavailable`` if not).
+
+    A command may take ``timeout_s`` plus the wait's timeout: the WAIT runs inside it."""
+    spec = parse_url(url)
+    timeout = COMMAND_TIMEOUT_S if timeout_s is None else timeout_s
+    wait_timeout = timeout if spec.wait_timeout_s is None else spec.wait_timeout_s
+    options = _client_options(timeout + (wait_timeout if spec.wait > 0 else 0.0))
+    sentinel = Sentinel(  # type: ignore[no-untyped-call]
+        list(spec.sentinels),
+        sentinel_kwargs={"socket_timeout": timeout, "socket_connect_timeout": timeout},
+    )
+    client = sentinel.master_for(spec.service, db=spec.db, **options)
+    store = SentinelStore(
+        client, sentinel.sentinels, spec.wait, wait_timeout, table_ttl_s, record_ttl_s
+    )
+    try:
+        await store.ping()
+    except StoreUnavailable:
+        await store.close()
+        raise
+    return store

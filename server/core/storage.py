@@ -137,7 +137,7 @@ class StoredForm:
     __slots__ = ("_deltas", "_fields", "_game", "_record", "_sent")
 
     def __init__(self) -> None:
-        self._fields: dict[str, bytes] | None = None  # each head field's JSON as last given
+        self._fields: dict[str, tuple[Any, bytes]] | None = None  # head fields as last given
         self._game: Game | None = None
         self._record: object = None
         self._sent = 0  # the game's actions given so far
@@ -145,7 +145,7 @@ class StoredForm:
 
     def next(self, table: Table, text: StateText) -> tuple[bytes, bool]:
         """The form to commit now and whether it is a delta (False: a whole snapshot)."""
-        fields = {name: compact(value) for name, value in head(table).items()}
+        fields = self._head_fields(table)
         game, base = table.game, self._fields
         if (
             base is None
@@ -159,14 +159,42 @@ class StoredForm:
             self._record = table.finished_record
             self._sent = len(game.actions) if game is not None else 0
             return to_state(table, text), False
-        parts = [
-            b"%b:%b" % (compact(name), data) for name, data in fields.items() if base[name] != data
-        ]
+        parts = [_name(name) + data[1] for name, data in fields.items() if base[name][1] != data[1]]
         new = [] if game is None else text.parts(game)[self._sent :]
         if new:
             parts.append(b'"actions+":[%b]' % b",".join(new))
         self._fields, self._sent, self._deltas = fields, self._sent + len(new), self._deltas + 1
         return b"{%b}" % b",".join(parts), True
+
+    def _head_fields(self, table: Table) -> dict[str, tuple[Any, bytes]]:
+        """Each head field's value and JSON. A scalar equal to (and of the type of) the one
+        given last keeps its JSON; containers, mutable in place, are serialised every time."""
+        base = self._fields or {}
+        fields: dict[str, tuple[Any, bytes]] = {}
+        for name, value in head(table).items():
+            was = base.get(name)
+            if (
+                was is not None
+                and type(value) in _SCALARS
+                and type(was[0]) is type(value)
+                and was[0] == value
+            ):
+                fields[name] = was
+            else:
+                fields[name] = (value, compact(value))
+        return fields
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+_NAMES: dict[str, bytes] = {}
+
+
+def _name(name: str) -> bytes:
+    """A head field's JSON key and colon, encoded once per name."""
+    data = _NAMES.get(name)
+    if data is None:
+        data = _NAMES[name] = compact(name) + b":"
+    return data
 
 
 def from_state(

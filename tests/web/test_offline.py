@@ -6,6 +6,7 @@ the network comes back.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -16,6 +17,9 @@ from tests.web.test_browser import STEP_TIMEOUT_MS, model
 from tests.web.test_table_fits import VIEWPORTS, open_started_table
 
 pytestmark = pytest.mark.browser
+
+#: every socket of the page, a reconnect too (it names its table: /ws?t=<id>)
+WS_URL = re.compile(r"/ws(\?|$)")
 
 
 class Network:
@@ -45,7 +49,7 @@ def test_offline_says_so_and_sends_nothing_then_the_turn_comes_back(
 ) -> None:
     network = Network()
     context = new_context(viewport=VIEWPORTS["1366x768"], locale="es-EC")
-    context.route_web_socket("**/ws", network.route)
+    context.route_web_socket(WS_URL, network.route)
     page = context.new_page()
     open_started_table(page, web_url)
     page.wait_for_selector(".prompt >> text=Tu turno")

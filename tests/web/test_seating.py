@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -36,6 +37,9 @@ ON_SCREEN = """(selector) => {
     && r.bottom <= innerHeight && r.right <= innerWidth);
 }"""
 """Whether the element is wholly inside the window, with no scrolling."""
+
+#: every socket of the page, a reconnect too (it names its table: /ws?t=<id>)
+WS_URL = re.compile(r"/ws(\?|$)")
 
 
 def hosted_table(new_context: NewContext, web_url: str, name: str) -> tuple[Page, dict[str, str]]:
@@ -160,7 +164,7 @@ def test_a_guest_who_loses_a_chair_to_a_quicker_one_still_chooses_among_the_othe
         sockets.append(ws)
         server.on_message(lambda message: None if first and deaf[0] else ws.send(message))
 
-    guest.route_web_socket("**/ws", relay)
+    guest.route_web_socket(WS_URL, relay)
     guest.goto(links["join"])
     guest.wait_for_selector("[data-action='sit-3']")
     deaf[0] = True

@@ -21,6 +21,7 @@ from playwright.sync_api import BrowserContext, Page, ViewportSize
 
 from tests.redis_server import RedisServer
 from tests.serving import ServerProcess
+from tests.web.axe import assert_accessible
 from tests.web.conftest import NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS
 
@@ -152,9 +153,11 @@ def test_a_person_plays_comes_back_finds_the_game_moves_and_is_forgotten(
     assert game.get_attribute("data-result") == ("won" if won else "lost")
     assert game.locator(".me-score").inner_text() == f"{mine}–{theirs}"
     assert "Bot 1" in game.inner_text()
+    assert_accessible(me, "/me at 1366x768 with a game")
     me.screenshot(path=artifacts / "me-1366x768.png", full_page=True)
     me.set_viewport_size(PHONE)
     me.screenshot(path=artifacts / "me-390x844.png", full_page=True)
+    assert_accessible(me, "/me on a phone")
     overflow = me.evaluate("document.documentElement.scrollWidth - innerWidth")
     assert overflow <= 0, f"/me is wider than a phone by {overflow}px"
     me.set_viewport_size(LAPTOP)

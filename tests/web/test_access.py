@@ -11,13 +11,12 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.axe import assert_accessible, axe_violations
-from tests.web.conftest import ROOT, NewContext
+from tests.web.conftest import CLUB, ROOT, NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS, create_table, show_choices
-from tests.web.test_club_night import CLUB, Host, club_server, play_club_game
+from tests.web.test_club_night import Host, play_club_game
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 900}
-__all__ = ["club_server"]  # the module's server: the club night's (serves /c/<club>)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
 from tests.durability.recording import check_table, close_all, play_table, seat_table, wait_for
 from tests.redis_server import RedisServer
+from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
@@ -28,16 +29,8 @@ SETTINGS = replace(TEST_SETTINGS, claim_window_s=0.1, lease_s=2.0, away_turn_s=3
 
 @pytest.fixture
 async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    servers = []
-    for _ in range(2):
-        server = TableServer(SETTINGS, store=await open_store(redis_server.url))
-        await server.start()
-        servers.append(server)
-    try:
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            await server.close()
+    async with two_servers(redis_server.url, SETTINGS) as servers:
+        yield servers
 
 
 async def last_stored(store: RedisStore, table_id: str) -> int:

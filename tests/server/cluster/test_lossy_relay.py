@@ -23,6 +23,7 @@ from server.cluster.relay import Envelope, PeerGone
 from server.store.redis import open_store
 from tests.durability.recording import check_table, close_all, play_table, seat_table
 from tests.redis_server import RedisServer
+from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
@@ -32,16 +33,8 @@ LOSS = 0.08  # the share of relayed messages lost
 
 @pytest.fixture
 async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    servers = []
-    for _ in range(2):
-        server = TableServer(SETTINGS, store=await open_store(redis_server.url))
-        await server.start()
-        servers.append(server)
-    try:
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            await server.close()
+    async with two_servers(redis_server.url, SETTINGS) as servers:
+        yield servers
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from server.store import segments
 from server.store.base import (
     KeptRecord,
     KeyRef,
@@ -44,8 +45,15 @@ class _Table:
     stored: StoredTable  # its state is the snapshot
     expires: float
     keys: list[str]
-    log: list[bytes] = field(default_factory=list)
+    log: list[bytes] = field(default_factory=list)  # the open events (``server.store.segments``)
     tail: list[bytes] = field(default_factory=list)  # the deltas since the snapshot
+    #: the sealed events: (first event number, compressed segment), in order
+    sealed: list[tuple[int, bytes]] = field(default_factory=list)
+
+    @property
+    def opened(self) -> int:
+        """The number of the first open event."""
+        return self.stored.last_event - len(self.log) + 1
 
 
 class MemoryStore:
@@ -141,16 +149,20 @@ class MemoryStore:
                 f"table {table_id!r} is at version {table.stored.version}, "
                 f"not the expected {expected_version}"
             )
+        first = table.opened
         table.log.extend(bytes(event) for event in events)
         if delta:
             table.tail.append(bytes(state))
         else:
             table.tail = []
+            if segments.should_seal(len(table.log), final=record is not None):
+                table.sealed.append((first, segments.sealed(table.log)))
+                table.log = []
         table.stored = StoredTable(
             table_id=table_id,
             version=expected_version + 1,
             state=table.stored.state if delta else bytes(state),
-            last_event=len(table.log),
+            last_event=table.stored.last_event + len(events),
             commit_id=commit_id,
         )
         table.expires = self._clock() + self._table_ttl_s
@@ -187,8 +199,12 @@ class MemoryStore:
         table = self._table(table_id)
         if table is None:
             raise TableNotFound(f"table {table_id!r} does not exist")
-        start = max(after, 0)
-        return [StoredEvent(n, data) for n, data in enumerate(table.log[start:], start + 1)]
+        after = max(after, 0)
+        opened = table.opened
+        found = [StoredEvent(n, data) for n, data in segments.events_from(table.sealed, after)]
+        skip = max(after - opened + 1, 0)
+        rest = enumerate(table.log[skip:], opened + skip)
+        return found + [StoredEvent(n, data) for n, data in rest]
 
     def _holds(self, table_id: str, lease: Lease) -> bool:
         held = self._leases.get(table_id)

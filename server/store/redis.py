@@ -5,8 +5,9 @@ on one node and its scripts never cross slots)::
 
     cuarenta:{t:<id>}:meta    hash  version, last_event, state (the snapshot, zlib-compressed),
                                     commit (the last commit's id), fence (the last fencing token
-                                    given out)
-    cuarenta:{t:<id>}:log     list  event 1, event 2, …
+                                    given out), sealed (the last sealed event's number)
+    cuarenta:{t:<id>}:segs    hash  first event number -> sealed segment (server.store.segments)
+    cuarenta:{t:<id>}:log     list  the open events: sealed + 1, sealed + 2, …
     cuarenta:{t:<id>}:tail    list  the state's deltas since the snapshot, in order
     cuarenta:{t:<id>}:lease   str   "<owning process> <fencing token>" (PX = lease time)
     cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record (compressed) and its
@@ -21,9 +22,10 @@ Invariant 3 (write before send) rests on ``commit``: one Lua script checks the w
 state's delta to the tail (or, every few commits, replaces the snapshot and empties the tail),
 so the write path costs one round trip, is never half-applied, and sends Redis what the move
 changed rather than the whole table; ``load`` reads the snapshot and its tail in one script.
-A snapshot is stored compressed (JSON shrinks about eightfold, for a tenth of a millisecond every
-few commits): it is most of a finished table's memory, kept for the table TTL; so is a kept
-record, kept longer still.
+A snapshot commit also seals the open events into one segment (``segments``), sent in the same
+call (the store remembers the open events it wrote or read); the script stores it only if it
+matches the open log, else the commit is sent again without one. Snapshots, segments and kept
+records are stored compressed: they are a finished table's memory for the table TTL.
 A table's keys expire ``table_ttl_s`` after its last write (default 7 days): a finished table is
 never written again, so it lapses 7 days after its last event. A finished game's record is written
 by the commit that ends the game (same script, same slot) and kept ``record_ttl_s`` (default 90
@@ -45,11 +47,10 @@ from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from redis.asyncio import Redis, RedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 
+from server.store import segments
 from server.store.base import (
     CommitUncertain,
     KeptRecord,
@@ -65,7 +66,16 @@ from server.store.base import (
     VersionConflict,
     joined,
 )
-from server.store.redis_scripts import ACQUIRE, COMMIT, CREATE, LOAD, REGISTER_KEYS, RELEASE
+from server.store.redis_client import Client, client_for
+from server.store.redis_scripts import (
+    ACQUIRE,
+    COMMIT,
+    CREATE,
+    EVENTS,
+    LOAD,
+    REGISTER_KEYS,
+    RELEASE,
+)
 
 PREFIX = "cuarenta"
 KEYS_INDEX = f"{PREFIX}:{{keys}}"
@@ -73,13 +83,8 @@ TABLES_INDEX = f"{PREFIX}:{{tables}}"
 LEASES_INDEX = f"{PREFIX}:{{leases}}"
 TABLE_TTL_S = 7 * 24 * 3600.0
 RECORD_TTL_S = 90 * 24 * 3600.0
-RELAY_KEY = f"{PREFIX}:{{relay}}"  # in a Cluster, every process's relay uses this key's node
-CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
-CONNECT_TIMEOUT_S = 2.0
-COMMAND_TIMEOUT_S = 5.0
 NOT_SENT = " connecting to "  # redis-py's text for a connection that failed before any command
 T = TypeVar("T")
-Client = Redis | RedisCluster
 
 
 def table_key(table_id: str, part: str) -> str:
@@ -105,6 +110,8 @@ class RedisStore:
         self._load = self._script(LOAD)
         self._acquire = self._script(ACQUIRE)
         self._release = self._script(RELEASE)
+        self._events = self._script(EVENTS)
+        self._open = segments.OpenEvents()
 
     def _script(self, source: str) -> AsyncScript:
         return self.client.register_script(source)  # EVALSHA: a Cluster routes it by its keys
@@ -125,6 +132,7 @@ class RedisStore:
                 await self.client.delete(meta)
                 raise TableExists(f"{len(keys)} link key(s): one is already in use")
             await self.client.zadd(TABLES_INDEX, {table_id: _now_ms()})
+        self._open.keep(table_id, 1, [])
         return StoredTable(table_id=table_id, version=0, state=bytes(state), last_event=0)
 
     async def find_key(self, key: str) -> KeyRef | None:
@@ -165,31 +173,28 @@ class RedisStore:
         commit_id: str = "",
         delta: bool = False,
     ) -> StoredTable:
-        keys = [table_key(table_id, part) for part in ("meta", "log", "lease", "tail")]
+        seal = b"" if delta else await self._segment(table_id, events, final=record is not None)
+        keys = [table_key(table_id, part) for part in ("meta", "log", "lease", "tail", "segs")]
+        first, known = self._open.get(table_id) or (0, [])
         holder = "" if lease is None else f"{lease.owner} {lease.token}"
-        args: list[Any] = [
-            expected_version,
-            state if delta else _packed(state),
-            self.table_ttl_ms,
-            holder,
-            commit_id,
-            "1" if delta else "0",
-        ]
+        form = state if delta else _packed(state)
+        args: list[Any] = [expected_version, form, self.table_ttl_ms, holder, commit_id]
+        args += ["1" if delta else "0", seal, first, first + len(known) - 1]
         if record is not None:
             keys += [table_key(table_id, f"record:{record.game}"), table_key(table_id, "records")]
             kept = _packed(record.record)
             args += [record.game, " ".join(record.readers), kept, self.record_ttl_ms]
         args += events
         try:
-            result = await self._run_commit(keys, args)
-        except (RedisError, OSError) as exc:
-            if NOT_SENT in str(exc):  # no connection: the script never left this process
-                raise StoreUnavailable(
-                    f"storage unavailable: could not store a move ({exc})"
-                ) from exc
-            raise CommitUncertain(
-                f"storage unavailable: a move's commit was not answered ({exc})"
-            ) from exc
+            result = await self._send_commit(keys, args)
+            if result[0] == -4:  # the open events remembered were not the stored ones
+                args[6] = b""
+                result = await self._send_commit(keys, args)
+        except BaseException:
+            self._open.forget(table_id)
+            raise
+        if result[0] < 0:
+            self._open.forget(table_id)
         if result[0] == -1:
             raise TableNotFound(f"table {table_id!r} does not exist")
         if result[0] == -3:
@@ -198,6 +203,7 @@ class RedisStore:
             raise VersionConflict(
                 f"table {table_id!r} is at version {result[1]}, not the expected {expected_version}"
             )
+        self._open.committed(table_id, int(result[1]), events, sealed=bool(result[2]))
         return StoredTable(
             table_id=table_id,
             version=int(result[0]),
@@ -205,6 +211,31 @@ class RedisStore:
             last_event=int(result[1]),
             commit_id=commit_id,
         )
+
+    async def _send_commit(self, keys: list[str], args: list[Any]) -> Any:
+        """One commit script call; a failure says whether it may have been stored."""
+        try:
+            return await self._run_commit(keys, args)
+        except (RedisError, OSError) as exc:
+            if NOT_SENT in str(exc):  # no connection: the script never left this process
+                raise StoreUnavailable(
+                    f"storage unavailable: could not store a move ({exc})"
+                ) from exc
+            raise CommitUncertain(
+                f"storage unavailable: a move's commit was not answered ({exc})"
+            ) from exc
+
+    async def _segment(self, table_id: str, events: Sequence[bytes], final: bool) -> bytes:
+        """The segment a snapshot commit seals (b"" for none): the open events and ``events``.
+
+        The open events come from memory; a table not remembered (another process wrote it, or
+        it was forgotten) is read once first, off the usual path."""
+        if self._open.get(table_id) is None:
+            await self._read(table_id, -1)  # remembers the open events
+        first, known = self._open.get(table_id) or (0, [])
+        if not first or not segments.should_seal(len(known) + len(events), final):
+            return b""
+        return segments.sealed([*known, *events])
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         """The commit script's reply; a subclass may also make sure a replica holds it."""
@@ -226,17 +257,33 @@ class RedisStore:
         return KeptRecord(game, _unpacked(bytes(record)), tuple(_text(readers).split()))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
+        """The events above ``after``: from the segments holding any, then the open log (read in
+        one script, so a seal cannot land in between)."""
         start = max(after, 0)
-        async with (
-            _unavailable_on_error("read events"),
-            self.client.pipeline(transaction=False) as pipe,
-        ):
-            pipe.exists(table_key(table_id, "meta"))
-            pipe.lrange(table_key(table_id, "log"), start, -1)
-            exists, items = await pipe.execute()
-        if not exists:
+        sealed, found, open_events = await self._read(table_id, start)
+        events = [StoredEvent(n, data) for n, data in segments.events_from(found, start)]
+        opened = max(start, sealed) + 1
+        return events + [StoredEvent(n, data) for n, data in enumerate(open_events, opened)]
+
+    async def _read(
+        self, table_id: str, after: int
+    ) -> tuple[int, list[tuple[int, bytes]], list[bytes]]:
+        """The last sealed number, the segments holding an event above ``after`` and the open
+        events above it (``after`` -1: the open events only). A read of every open event is
+        remembered for the next seal."""
+        keys = [table_key(table_id, part) for part in ("meta", "log", "segs")]
+        async with _unavailable_on_error("read events"):
+            reply = await self._events(keys=keys, args=[after])
+        if not reply:
             raise TableNotFound(f"table {table_id!r} does not exist")
-        return [StoredEvent(n, bytes(data)) for n, data in enumerate(items, start + 1)]
+        sealed, index, found = int(reply[0]), 1, list[tuple[int, bytes]]()
+        while reply[index] != 0:
+            found.append((int(reply[index]), bytes(reply[index + 1])))
+            index += 2
+        open_events = [bytes(data) for data in reply[index + 1 :]]
+        if after <= sealed:
+            self._open.keep(table_id, sealed + 1, open_events)
+        return sealed, found, open_events
 
     async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
         """Take or renew the lease; a held lease is noted in the lease index with its lapse time.
@@ -264,6 +311,7 @@ class RedisStore:
         Without ``handover`` the table leaves the lease index instead: no peer takes it over
         (an idle table unloaded; the next request for it loads it wherever it arrives).
         """
+        self._open.forget(table_id)  # its next writer may be another process
         async with _unavailable_on_error("release a lease"):
             released = await self._release(keys=[table_key(table_id, "lease")], args=[owner])
             if released and handover:
@@ -276,6 +324,8 @@ class RedisStore:
         Cluster), then the released ones marked lapsed now in the lease index."""
         if not table_ids:
             return
+        for table_id in table_ids:
+            self._open.forget(table_id)
         if self.cluster is not None:  # a Cluster's pipeline sends no scripts: one call a table
             await asyncio.gather(*(self.release_lease(table_id, owner) for table_id in table_ids))
             return
@@ -329,22 +379,10 @@ class RedisStore:
         async with _unavailable_on_error("reach Redis"):
             await _result(self.client.ping())
 
-    def relay_client(self) -> Redis:
-        """A client for the processes' pub/sub relay (``server.cluster.relay``).
-
-        On one Redis, the store's own client. A Cluster client has no pub/sub, so the relay
-        talks to one node: the primary of ``RELAY_KEY``'s slot, the same for every process. A
-        publish reaches subscribers on any node (the cluster bus carries it), but its receiver
-        count is that node's only, and the relay reads a count of 0 as "that process is gone".
-        """
-        if self.cluster is None:
-            return self.client
-        node = self.cluster.get_node_from_key(RELAY_KEY)
-        if node is None:
-            raise StoreUnavailable("storage unavailable: no Redis Cluster node for the relay")
-        return Redis(
-            host=node.host, port=int(node.port), **_client_options(), **_credentials(self.cluster)
-        )
+    def relay_client(self) -> Client:
+        """The client for the processes' pub/sub relay (``server.cluster.relay``): the store's
+        own (a Cluster client too: the relay opens its subscription on its channel's node)."""
+        return self.cluster if self.cluster is not None else self.client
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -381,35 +419,6 @@ def _unpacked(stored: bytes) -> bytes:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def client_for(url: str, timeout_s: float | None = None) -> Client:
-    """A client whose calls fail fast while Redis is away, and never retry on their own.
-
-    A retried commit could run twice (the first attempt may have been applied before the
-    connection broke); the version check would refuse the second, but failing at once and
-    letting the room reload from the store is simpler to reason about. A ``redis+cluster://``
-    (or ``rediss+cluster://``) URL names any node of a Redis Cluster; the client finds the rest
-    and sends each table's commands to the node holding its slot.
-    """
-    options = _client_options(timeout_s)
-    if url.startswith(CLUSTER_SCHEMES):
-        return RedisCluster.from_url(url.replace("+cluster", "", 1), **options)
-    return Redis.from_url(url, **options)
-
-
-def _client_options(timeout_s: float | None = None) -> dict[str, Any]:
-    return {
-        "socket_connect_timeout": CONNECT_TIMEOUT_S,
-        "socket_timeout": COMMAND_TIMEOUT_S if timeout_s is None else timeout_s,
-        "retry": Retry(NoBackoff(), 0),
-        "health_check_interval": 10,
-    }
-
-
-def _credentials(client: RedisCluster) -> dict[str, Any]:
-    options = client.connection_kwargs
-    return {name: options[name] for name in ("username", "password", "ssl") if name in options}
 
 
 async def open_store(

@@ -24,13 +24,8 @@ from redis.asyncio import Redis
 from redis.asyncio.sentinel import Sentinel
 
 from server.store.base import CommitUncertain, StoreUnavailable
-from server.store.redis import (
-    COMMAND_TIMEOUT_S,
-    RECORD_TTL_S,
-    TABLE_TTL_S,
-    RedisStore,
-    _client_options,
-)
+from server.store.redis import RECORD_TTL_S, TABLE_TTL_S, RedisStore
+from server.store.redis_client import COMMAND_TIMEOUT_S, client_options
 
 SCHEME = "redis+sentinel://"
 WAIT_REPLICAS = 1  # replicas that must hold a commit before it is acknowledged
@@ -125,7 +120,7 @@ async def open_store(
     spec = parse_url(url)
     timeout = COMMAND_TIMEOUT_S if timeout_s is None else timeout_s
     wait_timeout = timeout if spec.wait_timeout_s is None else spec.wait_timeout_s
-    options = _client_options(timeout + (wait_timeout if spec.wait > 0 else 0.0))
+    options = client_options(timeout + (wait_timeout if spec.wait > 0 else 0.0))
     sentinel = Sentinel(  # type: ignore[no-untyped-call]
         list(spec.sentinels),
         sentinel_kwargs={"socket_timeout": timeout, "socket_connect_timeout": timeout},

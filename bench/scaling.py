@@ -14,8 +14,8 @@ Phases (``--phases``, default all):
   (``INFO commandstats``, this benchmark's own ``INFO`` excluded) and the bytes into and out of
   Redis (``INFO stats``); Redis memory per table created (``used_memory`` over tables created,
   those still playing included) and per finished game (``MEMORY USAGE`` of a finished table's
-  keys, kept for the table TTL; its R15 record, kept for the record TTL, apart); the server's
-  RSS while playing.
+  keys, kept for the table TTL, and by key; its R15 record, kept for the record TTL, apart); the
+  server's RSS while playing.
 - ``viewers``: the same with ``--watchers`` more watchers per table (lean sockets that only
   count bytes): server CPU per extra viewer per move, bytes sent per viewer per move, and the
   RSS of an idle connection (``--idle-connections`` connections that said hello).
@@ -126,6 +126,8 @@ class Window:
     #: a finished table's keys (state, tail, event log) and, apart, its game's kept record
     redis_kib_per_finished_table: float = 0.0
     redis_kib_per_record: float = 0.0
+    #: the finished table's KiB by key (``meta``, ``segs``, ``log``, ``lease`` …)
+    redis_kib_by_part: dict[str, float] | None = None
     viewer_bytes_per_move: float = 0.0  # per extra viewer
     #: what the servers sent Redis per move (MONITOR; a script's inner calls not counted)
     client_commands_per_move: dict[str, float] | None = None
@@ -232,8 +234,11 @@ def window(
     )
 
 
-async def finished_tables(client: Redis, sample: int = 200) -> tuple[float, float]:
-    """Mean ``MEMORY USAGE`` (KiB) of a finished table's keys, and of its kept record.
+async def finished_tables(
+    client: Redis, sample: int = 200
+) -> tuple[float, float, dict[str, float]]:
+    """Mean ``MEMORY USAGE`` (KiB) of a finished table's keys, of its kept record, and of the
+    table's keys by part (the key's last segment).
 
     A finished table is one with a kept record; its keys are every key of its hash tag but the
     record's (whatever the store's layout)."""
@@ -242,7 +247,8 @@ async def finished_tables(client: Redis, sample: int = 200) -> tuple[float, floa
         tables.append(key.decode().removesuffix(":records"))
         if len(tables) >= sample:
             break
-    table_bytes = record_bytes = 0
+    record_bytes = 0
+    parts: Counter[str] = Counter()
     for prefix in tables:
         async for key in client.scan_iter(match=prefix + ":*", count=100):
             name = key.decode()
@@ -250,9 +256,11 @@ async def finished_tables(client: Redis, sample: int = 200) -> tuple[float, floa
             if name.startswith(prefix + ":record"):
                 record_bytes += used
             else:
-                table_bytes += used
+                parts[name.removeprefix(prefix + ":")] += used
     count = max(len(tables), 1)
-    return round(table_bytes / 1024 / count, 2), round(record_bytes / 1024 / count, 2)
+    by_part = {part: round(used / 1024 / count, 2) for part, used in sorted(parts.items())}
+    table_kib = round(sum(parts.values()) / 1024 / count, 2)
+    return table_kib, round(record_bytes / 1024 / count, 2), by_part
 
 
 async def client_trips(redis_url: str, load: Load, seconds: float) -> dict[str, float]:
@@ -387,7 +395,10 @@ async def played(
         await client.aclose()
     result = window(label, load, tables, before, after, watchers, empty_redis)
     result = replace(
-        result, redis_kib_per_finished_table=finished[0], redis_kib_per_record=finished[1]
+        result,
+        redis_kib_per_finished_table=finished[0],
+        redis_kib_per_record=finished[1],
+        redis_kib_by_part=finished[2],
     )
     if monitor_s:
         result = replace(result, client_commands_per_move=trips)
@@ -538,7 +549,8 @@ def print_report(report: dict[str, Any]) -> None:
             f"{w['client_commands_per_move']}, {w['redis_bytes_in_per_move']:.0f} B into Redis, "
             f"{w['redis_bytes_out_per_move']:.0f} B out; Redis memory "
             f"{w['redis_memory_kib_per_table']:.1f} KiB per table created, "
-            f"{w['redis_kib_per_finished_table']:.1f} KiB per finished table (its record "
+            f"{w['redis_kib_per_finished_table']:.1f} KiB per finished table "
+            f"({w['redis_kib_by_part']}; its record "
             f"{w['redis_kib_per_record']:.1f} KiB apart); server RSS "
             f"{w['server_rss_mib']:.1f} MiB with {report['tables']} tables playing"
         )

@@ -282,7 +282,7 @@ class RedisStore:
             index += 2
         open_events = [bytes(data) for data in reply[index + 1 :]]
         if after <= sealed:
-            self._open.keep(table_id, sealed + 1, open_events)
+            self._open.keep(table_id, sealed + 1, list(open_events))
         return sealed, found, open_events
 
     async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:

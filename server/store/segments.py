@@ -84,7 +84,8 @@ class OpenEvents:
         if sealed:
             self.keep(table_id, last + 1, [])
         elif first and first + len(known) + len(events) - 1 == last:
-            self.keep(table_id, first, [*known, *(bytes(event) for event in events)])
+            known.extend(bytes(event) for event in events)
+            self.keep(table_id, first, known)
 
     def forget(self, table_id: str) -> None:
         self._open.pop(table_id, None)

@@ -85,11 +85,13 @@ class Membership:
             log.warning("leaving the membership failed", error=str(exc))
 
     async def beat(self) -> None:
-        """Renew this registration, drop lapsed ones, and read the live set."""
+        """Renew this registration, drop lapsed ones, and read the live set: one round trip."""
         now = time.time()
-        await self.client.zadd(MEMBERS_KEY, {self.entry: now + self.ttl_s})
-        await self.client.zremrangebyscore(MEMBERS_KEY, "-inf", now)
-        entries = await self.client.zrangebyscore(MEMBERS_KEY, now, "+inf")
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.zadd(MEMBERS_KEY, {self.entry: now + self.ttl_s})
+            pipe.zremrangebyscore(MEMBERS_KEY, "-inf", now)
+            pipe.zrangebyscore(MEMBERS_KEY, now, "+inf")
+            *_, entries = await pipe.execute()
         live: dict[str, str] = {}
         for entry in entries:
             text = entry.decode() if isinstance(entry, bytes) else str(entry)

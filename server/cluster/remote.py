@@ -114,6 +114,8 @@ class Hub(Protocol):
 
     async def wait_for_lapse(self, table_id: str) -> None: ...
 
+    def handed_over(self, table_id: str, room: Room | RemoteRoom, exc: StoreError) -> bool: ...
+
     def _spawn(self, work: Any, what: str) -> None: ...
 
 
@@ -161,7 +163,12 @@ class RemoteRoom:
                 raise Refused(ErrorCode.INTERNAL, "this server is shutting down")
             local = self.cluster.lobby.loaded(self.table_id)
             if local is not None:  # taken over meanwhile
-                return await local.run(command)
+                try:
+                    return await local.run(command)
+                except StoreError as exc:
+                    if not self.cluster.handed_over(self.table_id, local, exc):
+                        raise
+                    continue  # handed over again while it waited: stored nowhere, forward it
             owner = self._route or await self.cluster.store.lease_owner(self.table_id)
             log.debug(
                 "forwarding", table=self.table_id, command=type(command).__name__, owner=owner

@@ -46,7 +46,7 @@ from server.core.commands import (
 )
 from server.errors import Refused, storage_refusal
 from server.frames import Built, built
-from server.store.base import LeaseLost, StoreError, StoreUnavailable
+from server.store.base import CommitUncertain, LeaseLost, StoreError, StoreUnavailable
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
@@ -309,6 +309,7 @@ class Cluster:
                 _refusal(ErrorCode.INVALID_MESSAGE, f"{type(command).__name__} is not forwarded"),
             )
             return
+        room: Room | RemoteRoom | None = None
         try:
             room = await self.lobby.room(table_id)
             if room is None:
@@ -323,6 +324,9 @@ class Cluster:
         except LeaseLost:  # refused, stored nowhere: the origin retries at the new owner
             self.relay.reply(envelope, {"ok": False, "moved": True})
         except StoreError as exc:
+            if self.handed_over(table_id, room, exc):  # it waited for the room as it left
+                self.relay.reply(envelope, {"ok": False, "moved": True})
+                return
             log.warning("store error", kind=type(exc).__name__, error=str(exc)[:200])
             refusal = storage_refusal(exc)
             self.relay.reply(envelope, _refusal(refusal.code, refusal.message))
@@ -331,6 +335,15 @@ class Cluster:
         finally:
             if isinstance(command, Detach):
                 self.remote_conns.pop(command.conn, None)
+
+    def handed_over(self, table_id: str, room: Room | RemoteRoom | None, exc: StoreError) -> bool:
+        """Whether a command refused by ``room`` met it handed over (to its place, or lost to
+        another owner) while it waited for the room's lock: nothing was stored, and the command
+        belongs at the table's owner now, not in an error to its person (an uncertain commit
+        stays one: whether it was stored is for its person to find out)."""
+        if isinstance(exc, CommitUncertain) or room is None or self.closing:
+            return False
+        return self.lobby.loaded(table_id) is not room
 
     def push(self, process: str, conn: str, message: s.ServerMessage) -> None:
         """Send a message outside any table (an invitation) to a connection of ``process``."""

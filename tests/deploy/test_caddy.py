@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
+from websockets.exceptions import WebSocketException
 
 from bench.caddy import Caddy, running
-from clients.session import RequestRefused, SessionError
+from clients.session import SessionError
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.cluster.membership import MEMBERS_KEY, place
@@ -48,7 +49,11 @@ pytestmark = [
     pytest.mark.timeout(240),
 ]
 RELAYED_SHARE_MAX = 0.02
-HASHED = ("--placement", "rendezvous")
+# An absent seat's turn waits 2 s before its stand-in plays (the suite's servers wait 0 s): a
+# person whose socket is moving between processes (a handover, a reconnect through the proxy)
+# is not played for meanwhile, so a move refused in that window is the only move its seat made
+# there (the log does not say whether a stand-in assumed after a takeover played).
+HASHED = ("--placement", "rendezvous", "--away-turn", "2")
 
 
 def routed(proxy: Caddy, table_id: str) -> str:
@@ -92,7 +97,9 @@ async def keep_connected(proxy: Caddy, table: Table, person: Person) -> None:
                 await person.rewatch(routed(proxy, table.table_id), table.keys.watch_key)
             else:
                 await person.reconnect(routed(proxy, table.table_id))
-        except (SessionError, RequestRefused, OSError, TimeoutError):
+        except (SessionError, OSError, TimeoutError, WebSocketException):
+            # refused, unreachable, or its new socket closed too (the proxy reloading, the
+            # process it reached dying): try again, as a browser does
             await asyncio.sleep(0.2)  # back-off before the next attempt, not a synchronisation
 
 
@@ -123,19 +130,37 @@ async def stored_last(store: RedisStore, table: Table) -> int:
     return stored.last_event
 
 
+def over(table: Table) -> bool:
+    """Someone at the table was shown its game finished."""
+    return any(
+        (snap := person.session.snapshot) is not None and snap.info.stage == "finished"
+        for person in table.people
+    )
+
+
 async def events_pass(store: RedisStore, tables: list[Table], count: int) -> int:
     """Wait until the tables stored ``count`` more events between them (or all finished)."""
     start = sum([await stored_last(store, table) for table in tables])
 
     async def moved() -> bool:
-        over = all(
-            (snap := t.players[0].session.snapshot) is not None and snap.info.stage == "finished"
-            for t in tables
-        )
-        return over or sum([await stored_last(store, t) for t in tables]) >= start + count
+        done = all(over(t) for t in tables)
+        return done or sum([await stored_last(store, t) for t in tables]) >= start + count
 
     await wait_for(moved, 60, f"{count} more events")
     return sum([await stored_last(store, table) for table in tables]) - start
+
+
+async def each_moves_on(store: RedisStore, tables: list[Table], count: int) -> None:
+    """Wait until every table stored ``count`` more events (or finished its game)."""
+    start = {table.table_id: await stored_last(store, table) for table in tables}
+
+    async def moved() -> bool:
+        for table in tables:
+            if not over(table) and await stored_last(store, table) < start[table.table_id] + count:
+                return False
+        return True
+
+    await wait_for(moved, 60, f"every table {count} more events")
 
 
 async def test_through_the_proxy_one_hop_then_a_crash_and_a_new_process_lose_nothing(
@@ -172,7 +197,7 @@ async def test_through_the_proxy_one_hop_then_a_crash_and_a_new_process_lose_not
             victim = next(p for p in processes if members.get(address(p)) == owner)
             victim.kill()
             survivors = [p for p in processes if p is not victim]
-            await events_pass(store, tables, 20)
+            await each_moves_on(store, tables, 8)
 
             # a fourth process: the proxy reloaded; the tables placed on it move there
             fourth = server_process(*serve_args(redis_server), *HASHED)

@@ -235,8 +235,10 @@ async def check_table(
 
 
 def _check_moves(referee: Referee, person: Person) -> None:
-    """Acknowledged: the move is the stored event after the one it was made at. Refused (and
-    no acknowledged retry at the same event, no answer lost): it is not."""
+    """Acknowledged: the move is the first stored move after the event it was made at (table
+    events, such as a stand-in starting as someone disconnects, may come between: they do not
+    make a move stale). Refused (and no acknowledged retry at the same event, no answer lost):
+    it is not the stored event after that one."""
     by_at: dict[int, list[Move]] = {}
     for move in person.moves:
         by_at.setdefault(move.at, []).append(move)
@@ -244,7 +246,8 @@ def _check_moves(referee: Referee, person: Person) -> None:
         stored = _move_at(referee, at + 1)
         fates = {move.fate for move in moves}
         if "acked" in fates:
-            assert stored == (person.seat, moves[0].kind), (person.name, at, stored, moves)
+            made = _first_move_after(referee, at)
+            assert made == (person.seat, moves[0].kind), (person.name, at, made, moves)
         elif fates == {"refused"}:
             assert stored is None or stored[0] != person.seat, (
                 f"{person.name}'s move at event {at} was refused but stored: {moves}"
@@ -256,6 +259,15 @@ def _kind_at(referee: Referee, n: int) -> str:
     assert isinstance(event, s.Event)
     body = event.event if isinstance(event.event, dict) else event.event.model_dump()
     return str(body.get("type"))
+
+
+def _first_move_after(referee: Referee, at: int) -> tuple[int, str] | None:
+    """The (seat, play/announce) of the first stored move after event ``at``, if any."""
+    for n in range(at + 1, referee.last_event + 1):
+        move = _move_at(referee, n)
+        if move is not None:
+            return move
+    return None
 
 
 def _move_at(referee: Referee, n: int) -> tuple[int, str] | None:

@@ -50,6 +50,16 @@ def test_two_server_replicas_built_here_share_the_redis_store(compose: dict[str,
     assert "ports" not in server, "replicas are reached through the proxy only"
 
 
+def test_the_replicas_place_tables_where_the_proxy_sends_their_sockets(
+    compose: dict[str, Any],
+) -> None:
+    """One hop: the Caddyfile hashes a socket's table id over the replicas, and the replicas
+    place each table's lease by the same hash (``server.cluster.membership``)."""
+    assert compose["services"]["server"]["environment"]["CUARENTA_PLACEMENT"] == "rendezvous"
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "lb_policy header X-Cuarenta-Table" in caddyfile
+
+
 def test_the_replicas_profile_adds_a_replica_and_three_sentinels_only_when_asked_for(
     compose: dict[str, Any],
 ) -> None:

@@ -15,9 +15,12 @@ from dataclasses import replace
 
 import pytest
 
+from protocol import client_messages as c
+from protocol import server_messages as s
 from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
+from server.tasks import cancel_and_wait
 from tests.durability.recording import check_table, close_all, play_table, seat_table, wait_for
 from tests.redis_server import RedisServer
 from tests.server.cluster.servers import two_servers
@@ -118,3 +121,43 @@ async def test_a_closing_process_takes_no_table_back(
     with pytest.raises(Exception, match="shutting down"):
         await owner.cluster.open("no-such-table")
     owner.cluster.closing = False
+
+
+async def test_a_relayed_request_waiting_for_a_table_handed_over_goes_on_to_its_next_owner(
+    pair: tuple[TableServer, TableServer], redis_server: RedisServer
+) -> None:
+    """The owner hands a table over to its place (rendezvous: the peer) between two commands
+    while a relayed request waits for the table's lock: the request is sent on to the table's
+    next owner and carried out there, not answered "storage unavailable"."""
+    owner, peer = pair
+    assert owner.cluster is not None
+    assert peer.cluster is not None
+    for _ in range(20):  # a table whose rendezvous place is the peer
+        table = await seat_table([owner.ws_url], [peer.ws_url])
+        owner.cluster.members.hashed = True
+        if owner.cluster.members.owner_of(table.table_id) == peer.lobby.owner:
+            break
+        owner.cluster.members.hashed = False
+        await close_all([table])
+    else:
+        pytest.fail("no table of 20 was placed on the peer")
+    watcher = table.people[4]  # on the peer: relayed to the owner
+    room = owner.lobby.loaded(table.table_id)
+    assert room is not None
+    store = await open_store(redis_server.url)
+
+    async def request_waiting() -> bool:
+        return bool(room.lock._waiters)
+
+    async with room.lock:  # the handover's own steps (``_hand_over_misplaced``)
+        peer.cluster.members.hashed = True
+        chat = asyncio.create_task(watcher.session.request(c.Chat(text="still here?")))
+        await wait_for(request_waiting, 30, "the relayed request to wait for the table")
+        owner.lobby.forget(room)
+        await cancel_and_wait([room.stop()])
+        await store.release_lease(table.table_id, owner.lobby.owner)
+    owner.cluster.relinquish(room)
+    assert isinstance(await chat, s.Ack)
+    assert peer.lobby.loaded(table.table_id) is not None  # loaded where the request went on
+    await close_all([table])
+    await store.close()

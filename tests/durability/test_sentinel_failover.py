@@ -146,7 +146,7 @@ def test_the_url_names_sentinels_service_db_and_the_wait() -> None:
     spec = parse_url("redis+sentinel://a:1,b:2/svc/3?wait=0&wait_timeout=0.5")
     assert spec.sentinels == (("a", 1), ("b", 2))
     assert (spec.service, spec.db, spec.wait, spec.wait_timeout_s) == ("svc", 3, 0, 0.5)
-    assert parse_url("redis+sentinel://a:1/svc").wait == 1
+    assert parse_url("redis+sentinel://a:1/svc").wait is None  # the setting decides
     for bad in ("redis+sentinel://a/svc", "redis+sentinel://a:1/", "redis+sentinel://a:1/s?x=1"):
         with pytest.raises(ValueError):
             parse_url(bad)

@@ -4,7 +4,7 @@ Deterministic takes on the faults the durability suite provokes from outside: a 
 taken while its owner still has it loaded (the owner's next commit is refused by the store, and
 it hands its connections over), and a relayed envelope lost on its way (the origin notices the gap
 and resumes that connection). Each connection records what it receives; the fault suite's checks
-(``tests.durability.recording``) judge the records against the stored log.
+(``bench.recording``) judge the records against the stored log.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import replace
 
 import pytest
 
+from bench.recording import check_table, close_all, play_table, seat_table, wait_for
 from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
-from tests.durability.recording import check_table, close_all, play_table, seat_table, wait_for
 from tests.redis_server import RedisServer
 from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import random
 import time
@@ -269,30 +268,39 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
     audit.counts["events"] = last
     for person in table.people:
         where = f"{table.table_id} {person.name}"
-        seen: list[int] = []
+        seen: set[int] = set()
+        high = 0  # the last event this person was sent, over all their connections
         for session in person.sessions:
             audit.counts["sessions"] += 1
-            for problem in session.problems:
-                audit.add(
-                    _problem_kind(problem),
-                    f"{where} (connection {session.connection_id}): {problem}; "
-                    f"received {_outline(session)}",
-                )
-            mine = [m for m in session.stream if isinstance(m, s.Event)]
-            seen += [event.n for event in mine]
-            for event in mine:  # what the viewer was sent is the stored log, redacted for it
-                if event.n > last:
-                    audit.add("lost", f"{where}: sent event {event.n}, the log ends at {last}")
+            for problem in session.problems:  # its gaps and snapshots (events: below)
+                kind = _problem_kind(problem)
+                if kind is not None:
+                    audit.add(
+                        kind,
+                        f"{where} (connection {session.connection_id}): {problem}; "
+                        f"received {_outline(session)}",
+                    )
+            for message in session.stream:
+                if isinstance(message, s.Snapshot) and message.last_event < high:
+                    audit.add(  # a newcomer's first one too: its view may not go back
+                        "backwards", f"{where}: a snapshot at {message.last_event} after {high}"
+                    )
+                if not isinstance(message, s.Event):
                     continue
-                expected = Built(
-                    referee.publisher.event_frame(event.n, person.seat), "event", event.n
-                ).model()
-                if event != expected:
-                    audit.add("mismatched", f"{where}: event {event.n} {event} != {expected}")
-        for index, (a, b) in enumerate(itertools.pairwise(seen)):
-            if b <= a:  # across sessions too: a resumed connection starts after the last seen
-                kind = "duplicated" if b in seen[: index + 1] else "backwards"
-                audit.add(kind, f"{where}: event {b} after event {a}")
+                n = message.n
+                if n in seen:  # across connections too: a resume starts after the last seen
+                    audit.add("duplicated", f"{where}: event {n} again; {_outline(session)}")
+                elif n < high:
+                    audit.add("backwards", f"{where}: event {n} after {high}")
+                seen.add(n)
+                high = max(high, n)
+                if n > last:
+                    audit.add("lost", f"{where}: sent event {n}, the log ends at {last}")
+                    continue
+                # what the viewer was sent is the stored log, redacted for it
+                expected = Built(referee.publisher.event_frame(n, person.seat), "event", n).model()
+                if message != expected:
+                    audit.add("mismatched", f"{where}: event {n} {message} != {expected}")
         for move in person.moves:
             audit.counts[move.fate] += 1
         _check_moves(referee, person, audit)
@@ -332,25 +340,42 @@ async def _check_record(store: Store, table: Table, audit: Audit) -> None:
 
 
 def _outline(session: Recorder) -> str:
-    """What a connection received, in short: each snapshot's and event's number, in order."""
-    parts = []
+    """What a connection received, in short: runs of events as ``a-b``, a snapshot only where it
+    is not at the event just received, and the seat and goodbye messages."""
+    parts: list[str] = []
+    run: list[int] = []
+    last = -1
+
+    def flush() -> None:
+        if run:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+            run.clear()
+
     for message in session.stream:
         if isinstance(message, s.Event):
-            parts.append(str(message.n))
-        elif isinstance(message, s.Snapshot):
-            parts.append(f"snap@{message.last_event}")
+            if run and message.n != run[-1] + 1:
+                flush()
+            run.append(message.n)
+            last = message.n
+        elif isinstance(message, s.Snapshot) and message.last_event != last:
+            flush()
+            parts.append(f"snapshot@{message.last_event}")
+            last = message.last_event
         elif isinstance(message, s.Seated | s.Welcome | s.Goodbye):
+            flush()
             parts.append(message.type)
+    flush()
     return " ".join(parts)
 
 
-def _problem_kind(problem: str) -> str:
-    """A session's own note (``ClientSession._track``) as one of ``KINDS``."""
+def _problem_kind(problem: str) -> str | None:
+    """A session's own note (``ClientSession._track``) as one of ``KINDS``: a gap, or a
+    snapshot out of step (an event out of order is counted from the events themselves: None)."""
     words = problem.split()
     if len(words) >= 5 and words[0] in ("event", "snapshot") and words[-1].isdigit():
         got, after = int(words[-4]), int(words[-1])
         if words[0] == "event":
-            return "gapped" if got > after + 1 else "duplicated" if got == after else "backwards"
+            return "gapped" if got > after + 1 else None
         return "gapped" if got > after else "backwards"
     return "mismatched"  # an unreadable message
 

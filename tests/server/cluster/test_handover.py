@@ -107,6 +107,39 @@ async def test_a_relayed_frame_lost_on_its_way_is_made_up_for_by_a_resume(
     await store.close()
 
 
+async def test_a_late_rejoin_resumes_each_connection_from_where_it_is_by_then(
+    pair: tuple[TableServer, TableServer], redis_server: RedisServer
+) -> None:
+    """An owner change spawns a rejoin with the tickets of that moment; it may run seconds
+    later (a command forwarded to a dead peer waits first), when the connections were sent
+    more events: each must go on from its ticket as it is then, never replay what it has."""
+    owner, origin = pair
+    table = await seat_table([owner.ws_url, origin.ws_url], [origin.ws_url])
+    assert origin.cluster is not None
+    store = await open_store(redis_server.url)
+    halt = asyncio.Event()
+    game = asyncio.create_task(play_table(table, 13, halt))
+    try:
+
+        async def past(n: int) -> bool:
+            return await last_stored(store, table.table_id) > n
+
+        await wait_for(lambda: past(10), 30, "play to be under way")
+        remote = origin.cluster.remotes[table.table_id]
+        taken = remote.settled_tickets()  # what an owner change would hand its rejoin
+        assert {ticket.last_event for ticket in taken} != {None}
+        await wait_for(lambda: past(30), 30, "twenty more events")
+        await remote.rejoin(taken)  # the rejoin, late
+        await asyncio.wait_for(game, 120)
+    finally:
+        halt.set()
+        await asyncio.gather(game, return_exceptions=True)
+    counts = await check_table(store, table)  # no viewer was sent an event twice
+    assert counts["sessions"] == 5
+    await close_all([table])
+    await store.close()
+
+
 async def test_a_closing_process_takes_no_table_back(
     pair: tuple[TableServer, TableServer], redis_server: RedisServer
 ) -> None:

@@ -57,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--gap", type=float, nargs=2, default=(2.0, 6.0), help="seconds between faults (range)"
     )
+    parser.add_argument(
+        "--faults",
+        default=",".join(KINDS),
+        help=f"the kinds to inject, comma-separated (default all: {', '.join(KINDS)})",
+    )
     parser.add_argument("--dir", type=Path, help="keep the run's logs here (else a temp dir)")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
 
@@ -76,7 +81,8 @@ async def main(args: argparse.Namespace, home: Path) -> dict[str, Any]:
         await asyncio.gather(*(asyncio.to_thread(server.start) for server in servers))
         await asyncio.to_thread(caddy.start)
         crowd = Crowd(caddy.ws_url, random.Random(rng.random()), args.tables, args.bot_tables)
-        faults = Faults(random.Random(rng.random()), servers, redis, crowd, tuple(args.gap))
+        kinds = tuple(kind for kind in args.faults.split(",") if kind)
+        faults = Faults(random.Random(rng.random()), servers, redis, crowd, tuple(args.gap), kinds)
         started = time.monotonic()
         playing = asyncio.create_task(crowd.run())
         try:
@@ -133,7 +139,7 @@ def _report(
 ) -> dict[str, Any]:
     return {
         "minutes": round(minutes, 2),
-        "faults": {kind: faults.counts[kind] for kind in KINDS},
+        "faults": {kind: faults.counts[kind] for kind in faults.kinds},
         "redis_links_cut": cuts,
         "tables": len(crowd.done) + len(crowd.live),
         "events_checked": audit.counts["events"],

@@ -107,8 +107,13 @@ class Faults:
         redis: SentinelRedis,
         crowd: Crowd,
         gap_s: tuple[float, float] = (2.0, 6.0),
+        kinds: tuple[str, ...] = KINDS,
     ) -> None:
+        unknown = set(kinds) - set(KINDS)
+        if unknown:
+            raise ValueError(f"no fault kind {sorted(unknown)} (known: {', '.join(KINDS)})")
         self.rng, self.servers, self.redis, self.crowd = rng, servers, redis, crowd
+        self.kinds = kinds
         self.gap_s = gap_s
         self.counts: Counter[str] = Counter()
         self.log: list[str] = []
@@ -117,9 +122,12 @@ class Faults:
     async def run(self, seconds: float) -> None:
         """Both lanes until ``seconds`` have passed and each has injected all its kinds."""
         until = time.monotonic() + seconds
-        await asyncio.gather(self._lane(INFRA, until), self._lane(CLIENTS, until))
+        lanes = [tuple(k for k in lane if k in self.kinds) for lane in (INFRA, CLIENTS)]
+        await asyncio.gather(*(self._lane(lane, until) for lane in lanes))
 
     async def _lane(self, kinds: tuple[str, ...], until: float) -> None:
+        if not kinds:
+            return
         first = self.rng.sample(kinds, len(kinds))
         while first or time.monotonic() < until:
             await asyncio.sleep(self.rng.uniform(*self.gap_s))

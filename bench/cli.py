@@ -57,7 +57,10 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "follow_up": ("--pairs", "1"),
     "tournament": ("3", "2", "--pairs", "1", "--jobs", "1", "--samples", "2"),
     "ceiling": ("--pairs", "1", "--levels", "1"),
-    "chaos": ("--minutes", "0", "--tables", "1", "--bot-tables", "1", "--gap", "0.2", "0.5"),
+    "chaos": (
+        *("--minutes", "0", "--faults", "vanish_client", "--servers", "1", "--tables", "1"),
+        *("--bot-tables", "0", "--gap", "0.1", "0.2"),
+    ),
 }
 
 

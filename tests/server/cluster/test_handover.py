@@ -140,6 +140,40 @@ async def test_a_late_rejoin_resumes_each_connection_from_where_it_is_by_then(
     await store.close()
 
 
+async def test_a_rejoin_left_over_from_before_a_takeover_resumes_nobody(
+    pair: tuple[TableServer, TableServer], redis_server: RedisServer
+) -> None:
+    """A rejoin the relay spawned runs after this process took the table over: the takeover
+    reattached the connections and the local room serves them; the relay's tickets stopped at
+    the takeover, so a resume from them would replay what the room has sent since."""
+    owner, origin = pair
+    table = await seat_table([owner.ws_url, origin.ws_url], [origin.ws_url])
+    assert origin.cluster is not None
+    store = await open_store(redis_server.url)
+    halt = asyncio.Event()
+    game = asyncio.create_task(play_table(table, 17, halt))
+    try:
+
+        async def past(n: int) -> bool:
+            return await last_stored(store, table.table_id) > n
+
+        await wait_for(lambda: past(10), 30, "play to be under way")
+        remote = origin.cluster.remotes[table.table_id]
+        await store.client.delete(table_key(table.table_id, "lease"))  # the owner's lapsed
+        assert await origin.lobby.room(table.table_id) is origin.lobby.loaded(table.table_id)
+        taken_at = await last_stored(store, table.table_id)
+        await wait_for(lambda: past(taken_at + 20), 30, "twenty more events, served here")
+        await remote.rejoin()  # the old relay's, late
+        await asyncio.wait_for(game, 120)
+    finally:
+        halt.set()
+        await asyncio.gather(game, return_exceptions=True)
+    counts = await check_table(store, table)  # no viewer was sent an event twice
+    assert counts["sessions"] == 5
+    await close_all([table])
+    await store.close()
+
+
 async def test_a_closing_process_takes_no_table_back(
     pair: tuple[TableServer, TableServer], redis_server: RedisServer
 ) -> None:

@@ -29,6 +29,7 @@ INFRA = ("server_kill9", "server_sigterm", "primary_kill", "redis_stall", "lossy
 CLIENTS = ("slow_client", "vanish_client")
 KINDS = INFRA + CLIENTS
 START_TIMEOUT_S = 60.0
+DUE_S = 60.0  # past the run's time, how long a kind not yet injected (nobody to hit) stays due
 LOSSY_SHARE = 0.04  # of the Redis links cut each second (and of new ones refused) in a window
 
 
@@ -134,8 +135,8 @@ class Faults:
             kind = first.pop(0) if first else self.rng.choice(kinds)
             if await getattr(self, kind)():
                 self.counts[kind] += 1
-            elif kind not in self.counts:  # nobody to inflict it on yet: it stays due
-                first.insert(0, kind)
+            elif kind not in self.counts and time.monotonic() < until + DUE_S:
+                first.insert(0, kind)  # nobody to inflict it on yet: it stays due a while
 
     def _note(self, what: str) -> None:
         self.log.append(f"{time.monotonic() - self.started:7.1f} s  {what}")

@@ -26,6 +26,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 
 BACKOFF_S = (0.1, 0.25, 0.5, 1.0, 2.0)
+BOT_GAME_S = 240.0  # a bot table's game not over by then counts as stuck; a new one is set
 SETUP_PAUSE_S = 1.0  # after a table could not be seated (a server away): try again, not spin
 
 
@@ -160,7 +161,9 @@ class Crowd:
             try:
                 links = await create_table(self.url, f"bot host {index}")
                 plan = BotPlan(level=1, pace_s=self.bot_pace_s, games=1)
-                result = await play_bot_table(links, plan, 4, f"bot{index}")
+                result = await asyncio.wait_for(
+                    play_bot_table(links, plan, 4, f"bot{index}"), BOT_GAME_S
+                )
                 self.stats["bot games"] += result.games
             except Exception as exc:  # a table lost for good, or never made: the next one
                 self.stats[f"bot table failed: {type(exc).__name__}"] += 1

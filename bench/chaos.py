@@ -141,6 +141,7 @@ def _report(
         "minutes": round(minutes, 2),
         "faults": {kind: faults.counts[kind] for kind in faults.kinds},
         "redis_links_cut": cuts,
+        "server_starts_refused": faults.counts["server start refused for a minute"],
         "tables": len(crowd.done) + len(crowd.live),
         "events_checked": audit.counts["events"],
         "games_finished": audit.counts["finished"],

@@ -147,15 +147,25 @@ class Faults:
         self._note(f"kill -9 server {server.port}")
         await asyncio.to_thread(server.kill)
         await asyncio.sleep(self.rng.uniform(0.5, 3.0))  # how long it stays dead
-        await asyncio.to_thread(server.start)
+        await self._restart(server)
         return True
+
+    async def _restart(self, server: ServerProcess) -> None:
+        """Start it again, however long Redis keeps it from starting (noted, then retried)."""
+        while True:
+            try:
+                await asyncio.to_thread(server.start)
+                return
+            except RuntimeError as exc:
+                self.counts["server start refused for a minute"] += 1
+                self._note(f"server {server.port} could not start: {exc}")
 
     async def server_sigterm(self) -> bool:
         server = self.rng.choice(self.servers)
         self._note(f"SIGTERM server {server.port}")
         await asyncio.to_thread(server.stop)
         await asyncio.sleep(self.rng.uniform(0.5, 3.0))
-        await asyncio.to_thread(server.start)
+        await self._restart(server)
         return True
 
     # ------------------------------------------------------------------ Redis

@@ -204,6 +204,7 @@ class SentinelRedis:
             config = self.directory / f"sentinel-{index}.conf"
             config.write_text(
                 f"port {port}\nbind 127.0.0.1\ndir {self.directory}\n"
+                f"logfile {self.directory / f'sentinel-{index}.log'}\n"
                 f"sentinel monitor {SERVICE} 127.0.0.1 {primary.link.port} 2\n"
                 f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
                 f"sentinel failover-timeout {SERVICE} {FAILOVER_TIMEOUT_MS}\n"

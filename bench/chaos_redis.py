@@ -1,11 +1,12 @@
 """The chaos run's Redis: a primary, a replica and three sentinels, each node behind a lossy link.
 
-Every Redis node listens on a private port and is reached only through its ``LossyLink`` (a TCP
-proxy in this process): the servers, the sentinels and the replication stream all go through
-it, because each node announces the proxy's port (``replica-announce-port``) and the sentinels
-watch the primary there. So a promotion names a proxied address too, and a lossy window cuts
-the links of every client of Redis alike. Nodes are started, killed (SIGKILL), stopped
-(SIGSTOP/SIGCONT) and restarted as the replica of whoever the sentinels name.
+Every Redis node listens on a private port and is reached only through its lossy link
+(``bench.chaos_link``: a TCP proxy in a process of its own): the servers, the sentinels and the
+replication stream all go through it, because each node announces the proxy's port
+(``replica-announce-port``) and the sentinels watch the primary there. So a promotion names a
+proxied address too, and a lossy window cuts the links of every client of Redis alike. Nodes are
+started, killed (SIGKILL), stopped (SIGSTOP/SIGCONT) and restarted as the replica of whoever the
+sentinels name.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import contextlib
 import random
 import shutil
 import signal
-import socket
-import struct
 import subprocess
 import time
 from pathlib import Path
@@ -25,99 +24,14 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from bench.chaos_link import LinkProcess, free_port
+
 SERVICE = "cuarenta"
 DOWN_AFTER_MS = 5000  # longer than a stall: SIGSTOP is a stall, SIGKILL a failover
 FAILOVER_TIMEOUT_MS = 10_000
 READY_MARK = "Ready to accept connections"  # redis-server's own line, in its log
 READY_TIMEOUT_S = 30.0
 POLL_S = 0.1  # promotion and replication have no signal to wait on: polled, bounded
-PIPE_BYTES = 65536
-RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: close() sends a reset
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class LossyLink:
-    """A TCP proxy to one port; while ``share`` > 0 it cuts that share of its connections each
-    second (and refuses that share of new ones), as a flaky network would: a reset mid-stream."""
-
-    def __init__(self, target: int, rng: random.Random) -> None:
-        self.port, self.target, self.rng = free_port(), target, rng
-        self.share = 0.0
-        self.cuts = 0
-        self._links: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
-        self._server: asyncio.Server | None = None
-        self._ticker: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
-        self._ticker = asyncio.create_task(self._tick())
-
-    async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
-        try:
-            node_r, node_w = await asyncio.open_connection("127.0.0.1", self.target)
-        except OSError:
-            _abort(client_w)
-            return
-        pair = (client_w, node_w)
-        if self.share and self.rng.random() < self.share:
-            self._cut(pair)
-            return
-        self._links.add(pair)
-        try:
-            await asyncio.gather(_pipe(client_r, node_w), _pipe(node_r, client_w))
-        finally:
-            self._links.discard(pair)
-            _abort(client_w)
-            _abort(node_w)
-
-    async def _tick(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            if self.share:
-                for pair in list(self._links):
-                    if self.rng.random() < self.share:
-                        self._cut(pair)
-
-    def _cut(self, pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter]) -> None:
-        self.cuts += 1
-        self._links.discard(pair)
-        for writer in pair:
-            _abort(writer)
-
-    async def close(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-        if self._server is not None:
-            self._server.close()
-        for pair in list(self._links):
-            for writer in pair:
-                _abort(writer)
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    with contextlib.suppress(OSError, asyncio.IncompleteReadError):
-        while data := await reader.read(PIPE_BYTES):
-            writer.write(data)
-            await writer.drain()
-    _abort(writer)
-
-
-def _abort(writer: asyncio.StreamWriter) -> None:
-    """Close with a reset, not a goodbye: what a cut link looks like to both ends."""
-    transport = writer.transport
-    if not transport.is_closing():
-        with contextlib.suppress(OSError):
-            sock = transport.get_extra_info("socket")
-            if sock is not None:
-                sock.setsockopt(
-                    socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
-                )
-        transport.abort()
 
 
 class Node:
@@ -126,7 +40,7 @@ class Node:
     def __init__(self, directory: Path, rng: random.Random) -> None:
         directory.mkdir(parents=True)
         self.directory, self.port = directory, free_port()
-        self.link = LossyLink(self.port, rng)
+        self.link = LinkProcess(self.port, rng.randrange(1 << 30), directory / "link")
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, replica_of: int | None = None) -> None:

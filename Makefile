@@ -1,6 +1,7 @@
 # The project's only entry points: run, test, bench, lint (see README.md).
 # Everything is installed into .venv (Python) and clients/web/node_modules (browser libraries), both
-# pinned by lock files; services the tests need (redis-server, chromium) come from Debian's packages.
+# pinned by lock files; services the tests need (redis-server, redis-sentinel, caddy, chromium)
+# come from Debian's packages.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -54,9 +55,14 @@ WEB_DEPS := $(if $(wildcard $(WEB)/package-lock.json),$(WEB)/node_modules/.insta
 run: $(RUN_STAMP) $(WEB_DEPS)
 	@$(BIN)/cuarenta serve --host $(HOST) --port $(PORT) --store memory --log-level warning
 
-# Debian packages the tests start themselves: a private redis-server and headless chromium.
+# Debian packages the tests start themselves: a private redis-server and headless chromium;
+# redis-sentinel and caddy for the chaos run (tests/durability/test_chaos.py).
 services:
 	@command -v redis-server >/dev/null || $(MAKE) --no-print-directory apt PKG=redis-server
+	@command -v redis-sentinel >/dev/null || $(MAKE) --no-print-directory apt PKG=redis-sentinel \
+		|| echo "without redis-sentinel the chaos test is skipped"
+	@command -v caddy >/dev/null || $(MAKE) --no-print-directory apt PKG=caddy \
+		|| echo "without caddy the chaos test is skipped"
 	@command -v chromium >/dev/null || $(MAKE) --no-print-directory apt PKG=chromium
 
 apt:

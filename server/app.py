@@ -88,6 +88,8 @@ class TableServer:
             self.settings.table_ttl_s,
             self.settings.record_ttl_s,
             self.settings.store_timeout_s,
+            wait=self.settings.store_wait,
+            wait_timeout_s=self.settings.store_wait_timeout_s or None,
         )
         self._store = store
         config = self.settings.referee_config()

@@ -42,6 +42,8 @@ class Settings:
     lease_s: float = 10.0  # Redis: a table's owner renews its lease; a peer takes over after this
     store_timeout_s: float = 5.0  # Redis: a command unanswered this long has failed
     resolve_s: float = 10.0  # Redis: an unanswered commit is read back this long at most
+    store_wait: int = 1  # Sentinel: replicas that must hold a move before it is acknowledged
+    store_wait_timeout_s: float = 0.0  # Sentinel: how long a commit waits for them (0: timeout)
     table_ttl_s: float = 7 * 24 * 3600.0  # a table not written for this long expires
     record_ttl_s: float = 90 * 24 * 3600.0  # a finished game's record is kept this long (0: ever)
     idle_unload_s: float = 600.0  # a table idle this long leaves memory (0: never)
@@ -104,6 +106,12 @@ HELP: Mapping[str, str] = {
     "whose commit was not answered is then read back before anyone hears of it)",
     "resolve_s": "seconds an unanswered commit is read back while Redis is away before its "
     "mover is told storage is unavailable",
+    "store_wait": "redis+sentinel://: replicas that must hold a move before its mover is told "
+    "it was made (0: no wait: faster, but a failover may lose acknowledged moves); the URL's "
+    "?wait=N, when given, wins",
+    "store_wait_timeout_s": "redis+sentinel://: seconds a commit waits for those replicas "
+    "before it counts as uncertain and is read back (0: the store timeout); the URL's "
+    "?wait_timeout=S, when given, wins",
     "table_ttl_s": "seconds a table (finished or abandoned) is kept after its last move",
     "record_ttl_s": "seconds a finished game's record stays downloadable, also after its table "
     "expired (0: for ever)",
@@ -128,6 +136,7 @@ FLAG_NAMES: Mapping[str, str] = {
     "lease_s": "lease",
     "store_timeout_s": "store-timeout",
     "resolve_s": "resolve",
+    "store_wait_timeout_s": "store-wait-timeout",
     "table_ttl_s": "table-ttl",
     "record_ttl_s": "record-ttl",
     "idle_unload_s": "idle-unload",

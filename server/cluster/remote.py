@@ -258,8 +258,19 @@ class RemoteRoom:
             self.cluster._spawn(self.rejoin(others), "rejoin")
 
     async def rejoin(self, tickets: list[Ticket] | None = None) -> None:
-        """After an ownership change, put local connections back through the new owner."""
-        for ticket in self.settled_tickets() if tickets is None else tickets:
+        """After an ownership change, put local connections back through the new owner.
+
+        Each goes on from its ticket as it is when its turn comes, not as it was when the list
+        was taken: the rejoin may start seconds later (a forwarded command waiting on a dead
+        peer), and meanwhile envelopes or a resume move tickets on; an older one would replay
+        events the connection was already sent (invariant 2). One no longer relayed here is
+        skipped: a takeover meanwhile reattached it, and this room's ticket stopped following it.
+        """
+        chosen = self.settled_tickets() if tickets is None else tickets
+        for conn in [ticket.conn for ticket in chosen]:
+            ticket = self.tickets.get(conn)
+            if ticket is None or self.cluster.relayed.get(conn) is not self:
+                continue  # it left, or is served elsewhere now
             command = ticket.command()
             if command is None:
                 continue  # no seat token and no link: nothing to rejoin with

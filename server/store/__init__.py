@@ -24,13 +24,17 @@ async def open_store(
     table_ttl_s: float = TABLE_TTL_S,
     record_ttl_s: float = RECORD_TTL_S,
     timeout_s: float | None = None,
+    *,
+    wait: int | None = None,
+    wait_timeout_s: float | None = None,
 ) -> Store:
     """The store named by ``--store``: ``memory``, a ``redis://``, ``redis+cluster://`` or
     ``redis+sentinel://`` URL.
 
     A Redis store comes from ``server.store.redis.open_store(url)``, imported only
     when asked for so the embedded default never needs Redis; ``timeout_s`` is its command
-    timeout (None: the Redis store's default).
+    timeout (None: the Redis store's default); ``wait`` and ``wait_timeout_s`` are the Sentinel
+    store's replica wait where its URL does not say (None: its defaults).
     """
     if spec == "memory":
         return MemoryStore(table_ttl_s=table_ttl_s, record_ttl_s=record_ttl_s)
@@ -42,7 +46,9 @@ async def open_store(
         return opened
     if spec.startswith("redis+sentinel://"):  # a primary, its replicas, and Sentinel's failover
         sentinel_store = importlib.import_module("server.store.sentinel")
-        watched: Store = await sentinel_store.open_store(spec, table_ttl_s, record_ttl_s, timeout_s)
+        watched: Store = await sentinel_store.open_store(
+            spec, table_ttl_s, record_ttl_s, timeout_s, wait=wait, wait_timeout_s=wait_timeout_s
+        )
         return watched
     raise ValueError(
         f"unknown store {spec!r}: use memory, a redis://, redis+cluster:// or redis+sentinel:// URL"

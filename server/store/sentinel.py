@@ -2,7 +2,8 @@
 
 ``--store redis+sentinel://HOST:PORT[,HOST:PORT…]/SERVICE[/DB][?wait=N&wait_timeout=S]`` names
 the sentinels and the service they watch; the client asks them for the primary and follows it
-when they promote a replica.
+when they promote a replica. The wait's settings are also ``--store-wait`` and
+``--store-wait-timeout`` (``server.config``); the URL's options, when given, win.
 
 Redis replicates asynchronously: a primary that dies may take with it writes it already
 answered, and the promoted replica never saw them. Invariant 3 (write before send) then needs
@@ -38,8 +39,8 @@ class SentinelSpec:
     sentinels: tuple[tuple[str, int], ...]
     service: str
     db: int = 0
-    wait: int = WAIT_REPLICAS
-    wait_timeout_s: float | None = None  # None: the store's command timeout
+    wait: int | None = None  # None: not in the URL (the setting, else WAIT_REPLICAS)
+    wait_timeout_s: float | None = None  # None: not in the URL (the setting, else the timeout)
 
 
 def parse_url(url: str) -> SentinelSpec:
@@ -65,7 +66,7 @@ def parse_url(url: str) -> SentinelSpec:
         sentinels=tuple(hosts),
         service=path[0],
         db=int(path[1]) if len(path) == 2 else 0,
-        wait=int(query.get("wait", WAIT_REPLICAS)),
+        wait=None if "wait" not in query else int(query["wait"]),
         wait_timeout_s=None if timeout is None else float(timeout),
     )
 
@@ -113,21 +114,26 @@ async def open_store(
     table_ttl_s: float = TABLE_TTL_S,
     record_ttl_s: float = RECORD_TTL_S,
     timeout_s: float | None = None,
+    *,
+    wait: int | None = None,
+    wait_timeout_s: float | None = None,
 ) -> SentinelStore:
     """Ask the sentinels for the primary and check it answers (``StoreUnavailable`` if not).
 
-    A command may take ``timeout_s`` plus the wait's timeout: the WAIT runs inside it."""
+    ``wait`` and ``wait_timeout_s`` (the settings) apply where the URL does not say; a command
+    may take ``timeout_s`` plus the wait's timeout: the WAIT runs inside it."""
     spec = parse_url(url)
     timeout = COMMAND_TIMEOUT_S if timeout_s is None else timeout_s
-    wait_timeout = timeout if spec.wait_timeout_s is None else spec.wait_timeout_s
-    options = client_options(timeout + (wait_timeout if spec.wait > 0 else 0.0))
+    replicas = next(n for n in (spec.wait, wait, WAIT_REPLICAS) if n is not None)
+    wait_timeout = next(s for s in (spec.wait_timeout_s, wait_timeout_s, timeout) if s is not None)
+    options = client_options(timeout + (wait_timeout if replicas > 0 else 0.0))
     sentinel = Sentinel(  # type: ignore[no-untyped-call]
         list(spec.sentinels),
         sentinel_kwargs={"socket_timeout": timeout, "socket_connect_timeout": timeout},
     )
     client = sentinel.master_for(spec.service, db=spec.db, **options)
     store = SentinelStore(
-        client, sentinel.sentinels, spec.wait, wait_timeout, table_ttl_s, record_ttl_s
+        client, sentinel.sentinels, replicas, wait_timeout, table_ttl_s, record_ttl_s
     )
     try:
         await store.ping()

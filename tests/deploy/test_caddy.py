@@ -23,12 +23,7 @@ from redis.asyncio import Redis
 from websockets.exceptions import WebSocketException
 
 from bench.caddy import Caddy, running
-from clients.session import SessionError
-from protocol import client_messages as c
-from protocol import server_messages as s
-from server.cluster.membership import MEMBERS_KEY, place
-from server.store.redis import RedisStore, open_store
-from tests.durability.recording import (
+from bench.recording import (
     NAMES,
     Person,
     Recorder,
@@ -38,6 +33,11 @@ from tests.durability.recording import (
     play_table,
     wait_for,
 )
+from clients.session import SessionError
+from protocol import client_messages as c
+from protocol import server_messages as s
+from server.cluster.membership import MEMBERS_KEY, place
+from server.store.redis import RedisStore, open_store
 from tests.durability.test_failover import serve_args
 from tests.redis_server import RedisServer
 from tests.serving import ServerProcess

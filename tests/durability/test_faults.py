@@ -2,7 +2,7 @@
 and a stopping process hands over at once.
 
 Each test plays tables through one fault with clients that record every message they receive
-(``tests.durability.recording``) and asserts, per connection: no gap, no duplicate, no view going
+(``bench.recording``) and asserts, per connection: no gap, no duplicate, no view going
 backwards, every refused move absent from the stored log and every acknowledged one present, and
 what every viewer was sent equal to the stored log. Redis is the test's own redis-server
 (stalled with SIGSTOP/SIGCONT, or killed and restarted from its append-only file); servers run
@@ -19,13 +19,7 @@ from collections.abc import Callable
 
 import pytest
 
-from clients.session import ClientSession
-from protocol import client_messages as c
-from protocol import server_messages as s
-from server.store.base import Lease, LeaseLost, Store, VersionConflict
-from server.store.memory import MemoryStore
-from server.store.redis import RedisStore, open_store
-from tests.durability.recording import (
+from bench.recording import (
     Table,
     check_table,
     close_all,
@@ -33,6 +27,12 @@ from tests.durability.recording import (
     seat_table,
     wait_for,
 )
+from clients.session import ClientSession
+from protocol import client_messages as c
+from protocol import server_messages as s
+from server.store.base import Lease, LeaseLost, Store, VersionConflict
+from server.store.memory import MemoryStore
+from server.store.redis import RedisStore, open_store
 from tests.redis_server import RedisServer
 from tests.serving import ServerProcess, StartServer
 

@@ -3,7 +3,7 @@
 Someone disconnects while another player decides: the table stores a ``stand_in`` event for the
 absent seat between the event the mover saw and the move. Only a game change makes a move stale
 (PROTOCOL.md, request rule 4), so the move is acknowledged and stored after the stand-in, one
-event later than the one it was made at. The suite's checks (``tests.durability.recording``)
+event later than the one it was made at. The suite's checks (``bench.recording``)
 must accept that: the deploy test, where people reconnect through a proxy all the time, met it
 and reported an acknowledged move as missing from the stored log.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.recording import Move, Person, check_table, close_all, seat_table, wait_for
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.store.redis import RedisStore, open_store
-from tests.durability.recording import Move, Person, check_table, close_all, seat_table, wait_for
 from tests.redis_server import RedisServer
 from tests.serving import StartServer
 

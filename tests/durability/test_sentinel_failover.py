@@ -8,12 +8,14 @@ commit may be lost (counted, not asserted: it depends on the replication lag at 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import uuid
 from dataclasses import dataclass, field
 
 import pytest
 
+from server import config
 from server.store import open_store
 from server.store.base import CommitUncertain, Store, StoreError, StoreUnavailable
 from server.store.sentinel import SentinelStore, parse_url
@@ -146,7 +148,7 @@ def test_the_url_names_sentinels_service_db_and_the_wait() -> None:
     spec = parse_url("redis+sentinel://a:1,b:2/svc/3?wait=0&wait_timeout=0.5")
     assert spec.sentinels == (("a", 1), ("b", 2))
     assert (spec.service, spec.db, spec.wait, spec.wait_timeout_s) == ("svc", 3, 0, 0.5)
-    assert parse_url("redis+sentinel://a:1/svc").wait == 1
+    assert parse_url("redis+sentinel://a:1/svc").wait is None  # the setting decides
     for bad in ("redis+sentinel://a/svc", "redis+sentinel://a:1/", "redis+sentinel://a:1/s?x=1"):
         with pytest.raises(ValueError):
             parse_url(bad)
@@ -162,3 +164,25 @@ async def test_without_the_wait_a_failover_may_lose_acknowledged_commits(
     acknowledged, lost = await _fail_over_while_writing(redis_sentinel, "?wait=0")
     print(f"\nwithout the wait, run {run}: {lost} of {acknowledged} acknowledged commits lost")
     assert acknowledged >= 300
+
+
+async def test_the_wait_settings_apply_where_the_url_does_not_say(
+    redis_sentinel: SentinelServers,
+) -> None:
+    """``--store-wait`` / ``--store-wait-timeout`` (env ``CUARENTA_STORE_WAIT…``) set the wait;
+    the URL's ``?wait=`` and ``?wait_timeout=``, when given, win over them."""
+    parser = argparse.ArgumentParser()
+    config.add_arguments(parser, env={"CUARENTA_STORE_WAIT_TIMEOUT": "0.25"})
+    settings = config.from_args(parser.parse_args(["--store-wait", "0"]))
+    assert (settings.store_wait, settings.store_wait_timeout_s) == (0, 0.25)
+    opened = []
+    for options, wait in (("", settings.store_wait), ("?wait=1&wait_timeout=0.5", 0)):
+        store = await open_store(
+            redis_sentinel.url(options),
+            wait=wait,
+            wait_timeout_s=settings.store_wait_timeout_s,
+        )
+        assert isinstance(store, SentinelStore)
+        opened.append((store.wait, store.wait_ms))
+        await store.close()
+    assert opened == [(0, 250), (1, 500)]

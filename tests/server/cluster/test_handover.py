@@ -4,7 +4,7 @@ Deterministic takes on the faults the durability suite provokes from outside: a 
 taken while its owner still has it loaded (the owner's next commit is refused by the store, and
 it hands its connections over), and a relayed envelope lost on its way (the origin notices the gap
 and resumes that connection). Each connection records what it receives; the fault suite's checks
-(``tests.durability.recording``) judge the records against the stored log.
+(``bench.recording``) judge the records against the stored log.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from dataclasses import replace
 
 import pytest
 
+from bench.recording import check_table, close_all, play_table, seat_table, wait_for
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
 from server.tasks import cancel_and_wait
-from tests.durability.recording import check_table, close_all, play_table, seat_table, wait_for
 from tests.redis_server import RedisServer
 from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
@@ -106,6 +106,73 @@ async def test_a_relayed_frame_lost_on_its_way_is_made_up_for_by_a_resume(
     assert dropped, "an envelope was dropped"
     counts = await check_table(store, table)
     assert counts["events"] > 0
+    await close_all([table])
+    await store.close()
+
+
+async def test_a_late_rejoin_resumes_each_connection_from_where_it_is_by_then(
+    pair: tuple[TableServer, TableServer], redis_server: RedisServer
+) -> None:
+    """An owner change spawns a rejoin with the tickets of that moment; it may run seconds
+    later (a command forwarded to a dead peer waits first), when the connections were sent
+    more events: each must go on from its ticket as it is then, never replay what it has."""
+    owner, origin = pair
+    table = await seat_table([owner.ws_url, origin.ws_url], [origin.ws_url])
+    assert origin.cluster is not None
+    store = await open_store(redis_server.url)
+    halt = asyncio.Event()
+    game = asyncio.create_task(play_table(table, 13, halt))
+    try:
+
+        async def past(n: int) -> bool:
+            return await last_stored(store, table.table_id) > n
+
+        await wait_for(lambda: past(10), 30, "play to be under way")
+        remote = origin.cluster.remotes[table.table_id]
+        taken = remote.settled_tickets()  # what an owner change would hand its rejoin
+        assert {ticket.last_event for ticket in taken} != {None}
+        await wait_for(lambda: past(30), 30, "twenty more events")
+        await remote.rejoin(taken)  # the rejoin, late
+        await asyncio.wait_for(game, 120)
+    finally:
+        halt.set()
+        await asyncio.gather(game, return_exceptions=True)
+    counts = await check_table(store, table)  # no viewer was sent an event twice
+    assert counts["sessions"] == 5
+    await close_all([table])
+    await store.close()
+
+
+async def test_a_rejoin_left_over_from_before_a_takeover_resumes_nobody(
+    pair: tuple[TableServer, TableServer], redis_server: RedisServer
+) -> None:
+    """A rejoin the relay spawned runs after this process took the table over: the takeover
+    reattached the connections and the local room serves them; the relay's tickets stopped at
+    the takeover, so a resume from them would replay what the room has sent since."""
+    owner, origin = pair
+    table = await seat_table([owner.ws_url, origin.ws_url], [origin.ws_url])
+    assert origin.cluster is not None
+    store = await open_store(redis_server.url)
+    halt = asyncio.Event()
+    game = asyncio.create_task(play_table(table, 17, halt))
+    try:
+
+        async def past(n: int) -> bool:
+            return await last_stored(store, table.table_id) > n
+
+        await wait_for(lambda: past(10), 30, "play to be under way")
+        remote = origin.cluster.remotes[table.table_id]
+        await store.client.delete(table_key(table.table_id, "lease"))  # the owner's lapsed
+        assert await origin.lobby.room(table.table_id) is origin.lobby.loaded(table.table_id)
+        taken_at = await last_stored(store, table.table_id)
+        await wait_for(lambda: past(taken_at + 20), 30, "twenty more events, served here")
+        await remote.rejoin()  # the old relay's, late
+        await asyncio.wait_for(game, 120)
+    finally:
+        halt.set()
+        await asyncio.gather(game, return_exceptions=True)
+    counts = await check_table(store, table)  # no viewer was sent an event twice
+    assert counts["sessions"] == 5
     await close_all([table])
     await store.close()
 

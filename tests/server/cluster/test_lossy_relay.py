@@ -18,10 +18,10 @@ from dataclasses import replace
 
 import pytest
 
+from bench.recording import check_table, close_all, play_table, seat_table
 from server.app import TableServer
 from server.cluster.relay import Envelope, PeerGone
 from server.store.redis import open_store
-from tests.durability.recording import check_table, close_all, play_table, seat_table
 from tests.redis_server import RedisServer
 from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS

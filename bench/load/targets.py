@@ -99,7 +99,10 @@ class Usage:
 class TargetProcess:
     """A started server under test; use as a context manager so it never outlives the run."""
 
-    def __init__(self, kind: TargetKind, profile: Path | None = None) -> None:
+    def __init__(
+        self, kind: TargetKind, profile: Path | None = None, tree: Path | None = None
+    ) -> None:
+        """``tree``: serve another checkout of the project (a baseline) instead of this one."""
         self.kind = kind
         self.profile = profile
         if profile is not None:
@@ -113,8 +116,8 @@ class TargetProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 text=True,
-                cwd=Path(__file__).resolve().parents[2],
-                env=server_env(),
+                cwd=tree or Path(__file__).resolve().parents[2],
+                env=server_env() | ({"PYTHONPATH": str(tree)} if tree else {}),
                 preexec_fn=die_with_parent,
             )
         assert self.process.stdout is not None

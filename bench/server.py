@@ -40,6 +40,7 @@ from bench.load.worker import raise_open_file_limit
 SEATS = 4
 DELIVERY_P99_LIMIT_MS = 50.0
 LAG_P99_LIMIT_MS = 20.0
+LAG_P99_CALM_MS = 50.0  # loop lag alone: the pauses a person would notice
 PACE_KEPT = 0.95  # a paced step must deliver at least this share of its scheduled rounds
 CLOSED_TARGET = 1 / 3
 TABLES_TARGET = 2000
@@ -88,6 +89,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--phases", default="closed,paced", help="closed, paced or both (default %(default)s)"
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="closed loop: rounds of the servers, alternated (default %(default)s)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="closed loop: also serve this checkout of the project (a `git archive` of the tree "
+        "to compare with), alternated with this tree in every round",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -112,6 +126,9 @@ class Window:
     server_cpu: float  # share of one core
     load_cpu: float  # share of one core, all load processes together
     errors: dict[str, int]
+    gc_max_ms: float = 0.0  # the server's longest garbage collection in the window
+    gc_share: float = 0.0  # the share of the window the server spent collecting
+    gc_full: int = 0  # collections of the oldest generation (they walk every live object)
 
     @property
     def cpu_ms_per_round(self) -> float | None:
@@ -144,25 +161,34 @@ class PacedStep:
 class Report:
     machine: dict[str, Any]
     pace: float = 1.0
-    closed: dict[str, Window] = field(default_factory=dict)
+    closed: list[Window] = field(default_factory=list)  # in the order they ran
     paced: dict[str, list[PacedStep]] = field(default_factory=dict)
 
+    def median_of(self, target: str, figure: str) -> float | None:
+        """The median of one figure of ``target``'s closed-loop windows (None: no window)."""
+        values = [getattr(w, figure) for w in self.closed if w.target == target]
+        values = sorted(value for value in values if value is not None)
+        return values[len(values) // 2] if values else None
+
     def closed_ratio(self) -> float | None:
-        if {"floor", "cuarenta"} <= self.closed.keys():
-            floor = self.closed["floor"].rounds_per_s
-            return ratio(self.closed["cuarenta"].rounds_per_s, floor) if floor > 0 else None
-        return None
+        floor = self.median_of("floor", "rounds_per_s")
+        ours = self.median_of("cuarenta", "rounds_per_s")
+        return ratio(ours, floor) if floor and ours is not None else None
 
-    def cpu_ratio(self) -> float | None:
-        """Floor CPU per round over the server's: the throughput ratio at equal CPU supply."""
-        if {"floor", "cuarenta"} <= self.closed.keys():
-            floor = self.closed["floor"].cpu_ms_per_round
-            ours = self.closed["cuarenta"].cpu_ms_per_round
-            return floor / ours if floor and ours else None
-        return None
+    def cpu_ratio(self, target: str = "cuarenta", over: str = "floor") -> float | None:
+        """``target``'s median CPU per round over ``over``'s (the floor: how many times the
+        floor's cost a round costs; the baseline: this tree's cost as a share of it)."""
+        ours = self.median_of(target, "cpu_ms_per_round")
+        theirs = self.median_of(over, "cpu_ms_per_round")
+        return ours / theirs if ours and theirs else None
 
-    def held_tables(self) -> int:
-        held = [step.window.tables for step in self.paced.get("cuarenta", []) if step.holds]
+    def held_tables(self, lag_p99_ms: float | None = None) -> int:
+        """The most tables a paced step held; ``lag_p99_ms``: held by the loop lag alone."""
+        held = [
+            step.window.tables
+            for step in self.paced.get("cuarenta", [])
+            if (step.holds if lag_p99_ms is None else step.window.server_lag.p99_ms <= lag_p99_ms)
+        ]
         return max(held, default=0)
 
 
@@ -196,8 +222,9 @@ def measure(
     fleet: Fleet,
     warmup: float,
     seconds: float,
-) -> tuple[FleetFigures, Usage, Usage, list[float]]:
-    """Play ``warmup`` seconds, then measure ``seconds``: load figures, server usage, lag."""
+) -> tuple[FleetFigures, Usage, Usage, list[float], list[tuple[int, float]]]:
+    """Play ``warmup`` seconds, then measure ``seconds``: load figures, server usage, lag and
+    the collector's pauses (generation, seconds)."""
     start = time.monotonic() + warmup
     end = start + seconds
     fleet.send_measure(start, end)
@@ -209,7 +236,7 @@ def measure(
     waited = time.monotonic() + LAG_LINES_WAIT_S  # the probe reports once a second
     while target.latest_lag_sample() < end and time.monotonic() < waited:
         time.sleep(0.05)
-    return figures, before, after, target.lag_between(start, end)
+    return figures, before, after, target.lag_between(start, end), target.gc_between(start, end)
 
 
 def window_of(
@@ -220,6 +247,7 @@ def window_of(
     before: Usage,
     after: Usage,
     lag: list[float],
+    pauses: list[tuple[int, float]],
 ) -> Window:
     return Window(
         target=kind,
@@ -233,6 +261,9 @@ def window_of(
         server_cpu=(after.cpu_s - before.cpu_s) / seconds,
         load_cpu=figures.cpu_s / seconds,
         errors=figures.errors,
+        gc_max_ms=max((pause for _, pause in pauses), default=0.0) * 1000,
+        gc_share=sum(pause for _, pause in pauses) / seconds,
+        gc_full=sum(1 for generation, _ in pauses if generation == 2),
     )
 
 
@@ -240,19 +271,25 @@ def closed_loop(
     kind: TargetKind,
     args: argparse.Namespace,
     profile: Path | None = None,
+    tree: Path | None = None,
 ) -> Window:
-    """Every table plays as fast as its turns come back: the throughput figure."""
-    progress(f"closed loop, {kind}: starting the server and {args.clients} load process(es)")
-    with TargetProcess(kind, profile) as target, Fleet(kind, target.url, args.clients) as fleet:
-        progress(f"closed loop, {kind}: connecting {args.tables} tables")
+    """Every table plays as fast as its turns come back: the throughput figure. ``tree``: serve
+    that checkout (the window's target is then ``baseline``)."""
+    label = "baseline" if tree is not None else kind
+    progress(f"closed loop, {label}: starting the server and {args.clients} load process(es)")
+    with (
+        TargetProcess(kind, profile, tree) as target,
+        Fleet(kind, target.url, args.clients) as fleet,
+    ):
+        progress(f"closed loop, {label}: connecting {args.tables} tables")
         fleet.connect(args.tables)
         fleet.seat()
-        progress(f"closed loop, {kind}: playing")
+        progress(f"closed loop, {label}: playing")
         fleet.start(time.monotonic() + START_DELAY_S, 0.0)
-        figures, before, after, lag = measure(
+        figures, before, after, lag, pauses = measure(
             target, fleet, START_DELAY_S + args.warmup, args.seconds
         )
-        return window_of(kind, args.tables, args.seconds, figures, before, after, lag)
+        return window_of(label, args.tables, args.seconds, figures, before, after, lag, pauses)
 
 
 def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[PacedStep]:
@@ -270,9 +307,9 @@ def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[
             seated = target.usage()
             fleet.start(time.monotonic() + START_DELAY_S, interval)
             warmup = START_DELAY_S + max(args.warmup, 2 * interval)  # every new table has played
-            figures, start, end, lag = measure(target, fleet, warmup, args.seconds)
+            figures, start, end, lag, pauses = measure(target, fleet, warmup, args.seconds)
             step = PacedStep(
-                window=window_of(kind, tables, args.seconds, figures, start, end, lag),
+                window=window_of(kind, tables, args.seconds, figures, start, end, lag, pauses),
                 scheduled_per_s=tables * args.pace,
                 bytes_per_connection=per_unit(before.rss_bytes, connected.rss_bytes, SEATS * added),
                 bytes_per_table=per_unit(connected.rss_bytes, seated.rss_bytes, added),
@@ -302,7 +339,7 @@ def print_report(report: Report) -> None:
         f"load average {m['load_average_1m']} at the start"
     )
     if report.closed:
-        any_window = next(iter(report.closed.values()))
+        any_window = report.closed[0]
         print(
             f"\nclosed loop: {any_window.tables} tables x {SEATS} seats, "
             f"{any_window.seconds:g} s window"
@@ -311,7 +348,7 @@ def print_report(report: Report) -> None:
             f"{'target':<9}{'rounds/s':>10}{'frames/s':>10}{'p50 ms':>8}{'p99 ms':>8}"
             f"{'lag p99':>9}{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}  errors"
         )
-        for w in report.closed.values():
+        for w in report.closed:
             print(
                 f"{w.target:<9}{w.rounds_per_s:>10.0f}{w.frames_per_s:>10.0f}"
                 f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
@@ -324,7 +361,10 @@ def print_report(report: Report) -> None:
             print(f"cuarenta/floor rounds: {closed:.3f} (target >= {CLOSED_TARGET:.3f}: {verdict})")
         cpu = report.cpu_ratio()
         if cpu is not None:
-            print(f"floor/cuarenta server CPU per round: {cpu:.3f} (the ratio at equal CPU supply)")
+            print(f"cuarenta/floor server CPU per round (medians): {cpu:.2f}x")
+        base = report.cpu_ratio("cuarenta", "baseline")
+        if base is not None:
+            print(f"cuarenta/baseline server CPU per round (medians): {base:.3f}")
     for kind, steps in report.paced.items():
         if not steps:
             continue
@@ -332,7 +372,7 @@ def print_report(report: Report) -> None:
         print(
             f"{'tables':>7}{'conns':>7}{'rounds/s':>10}{'p50 ms':>8}{'p99 ms':>8}{'lag p99':>9}"
             f"{'srv CPU':>9}{'CPU ms/rd':>10}{'load CPU':>9}{'KB/conn':>9}{'KB/table':>10}"
-            f"{'RSS MB':>8}  holds"
+            f"{'RSS MB':>8}{'GC max':>8}{'GC %':>6}  holds"
         )
         for step in steps:
             w = step.window
@@ -341,7 +381,8 @@ def print_report(report: Report) -> None:
                 f"{w.delivery.p50_ms:>8.1f}{w.delivery.p99_ms:>8.1f}{w.server_lag.p99_ms:>9.1f}"
                 f"{w.server_cpu:>9.0%}{_ms(w.cpu_ms_per_round):>10}{w.load_cpu:>9.0%}"
                 f"{_kb(step.bytes_per_connection):>9}"
-                f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}  "
+                f"{_kb(step.bytes_per_table):>10}{step.rss_bytes / 2**20:>8.0f}"
+                f"{w.gc_max_ms:>8.1f}{w.gc_share:>6.1%}  "
                 f"{'yes' if step.holds else 'no'}{' ' + str(w.errors) if w.errors else ''}"
             )
     if report.paced.get("cuarenta"):
@@ -351,11 +392,13 @@ def print_report(report: Report) -> None:
             f"tables held at p99 < {DELIVERY_P99_LIMIT_MS:g} ms and loop lag p99 < "
             f"{LAG_P99_LIMIT_MS:g} ms: {held} (target >= {TABLES_TARGET}: {verdict})"
         )
+        calm = report.held_tables(LAG_P99_CALM_MS)
+        print(f"tables at loop lag p99 <= {LAG_P99_CALM_MS:g} ms (loop lag alone): {calm}")
 
 
 def json_lines(report: Report) -> list[str]:
     lines = [{"bench": "server", "result": "machine", **report.machine}]
-    for window in report.closed.values():
+    for window in report.closed:
         lines.append(
             {
                 "bench": "server",
@@ -381,7 +424,9 @@ def json_lines(report: Report) -> list[str]:
             "result": "summary",
             "closed_ratio": report.closed_ratio(),
             "cpu_ratio": report.cpu_ratio(),
+            "baseline_cpu_ratio": report.cpu_ratio("cuarenta", "baseline"),
             "held_tables": report.held_tables(),
+            "lag_calm_tables": report.held_tables(LAG_P99_CALM_MS),
         }
     )
     return [json.dumps(line, separators=(",", ":")) for line in lines]
@@ -407,9 +452,14 @@ def run(args: argparse.Namespace) -> int:
             raise StatsError("--tables, --seconds and --pace must be positive")
         raise_open_file_limit()  # inherited by the servers and the load processes
         report = Report(machine(), pace=args.pace)
+        if args.rounds <= 0:
+            raise StatsError("--rounds must be positive")
         if "closed" in phases:
-            report.closed["floor"] = closed_loop("floor", args)
-            report.closed["cuarenta"] = closed_loop("cuarenta", args, args.profile)
+            for _ in range(args.rounds):  # alternated: the machine's CPU supply drifts
+                report.closed.append(closed_loop("floor", args))
+                report.closed.append(closed_loop("cuarenta", args, args.profile))
+                if args.baseline is not None:
+                    report.closed.append(closed_loop("cuarenta", args, tree=args.baseline))
         if "paced" in phases:
             report.paced["cuarenta"] = paced("cuarenta", steps, args)
             reached = report.paced["cuarenta"][-1].window.tables  # the floor at the same load

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -19,6 +20,7 @@ class Metrics:
         self.commands = Counter(
             "cuarenta_commands", "Client messages handled", ["type", "outcome"], registry=r
         )
+        self._commands: dict[tuple[str, str], Any] = {}
         self.command_latency = Histogram(
             "cuarenta_command_latency_seconds",
             "From a message's arrival to its effects queued for every viewer",
@@ -52,6 +54,16 @@ class Metrics:
             ["status"],
             registry=r,
         )
+
+    def command(self, type_: str, outcome: str) -> None:
+        """Count one handled client message (its labelled child looked up once per pair: a
+        ``labels()`` call costs more than the increment)."""
+        child = self._commands.get((type_, outcome))
+        if child is None:
+            child = self._commands[(type_, outcome)] = self.commands.labels(
+                type=type_, outcome=outcome
+            )
+        child.inc()
 
     def render(self) -> bytes:
         data: bytes = generate_latest(self.registry)

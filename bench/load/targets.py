@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import Literal
 
 from bench.load.errors import TargetError
-from bench.load.lag import parse_line
+from bench.load.lag import parse_gc, parse_line
 
 TargetKind = Literal["cuarenta", "floor"]
 STOP_TIMEOUT_S = 5.0
@@ -99,7 +99,10 @@ class Usage:
 class TargetProcess:
     """A started server under test; use as a context manager so it never outlives the run."""
 
-    def __init__(self, kind: TargetKind, profile: Path | None = None) -> None:
+    def __init__(
+        self, kind: TargetKind, profile: Path | None = None, tree: Path | None = None
+    ) -> None:
+        """``tree``: serve another checkout of the project (a baseline) instead of this one."""
         self.kind = kind
         self.profile = profile
         if profile is not None:
@@ -113,8 +116,8 @@ class TargetProcess:
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 text=True,
-                cwd=Path(__file__).resolve().parents[2],
-                env=server_env(),
+                cwd=tree or Path(__file__).resolve().parents[2],
+                env=server_env() | ({"PYTHONPATH": str(tree)} if tree else {}),
                 preexec_fn=die_with_parent,
             )
         assert self.process.stdout is not None
@@ -127,6 +130,7 @@ class TargetProcess:
         address = line.removeprefix("listening on ").strip().rstrip("/")
         self.url = address.replace("http://", "ws://") + ("/ws" if kind == "cuarenta" else "/")
         self._lag: list[tuple[float, float]] = []
+        self._gc: list[tuple[float, int, float]] = []
         self._lock = threading.Lock()
         self._reader = threading.Thread(target=self._read_probe, daemon=True)
         self._reader.start()
@@ -153,6 +157,11 @@ class TargetProcess:
         """The probe's lag samples (seconds) taken in [start, end) on the monotonic clock."""
         with self._lock:
             return [lag for when, lag in self._lag if start <= when < end]
+
+    def gc_between(self, start: float, end: float) -> list[tuple[int, float]]:
+        """The collector's pauses (generation, seconds) that ended in [start, end)."""
+        with self._lock:
+            return [(gen, pause) for when, gen, pause in self._gc if start <= when < end]
 
     def latest_lag_sample(self) -> float:
         """When the newest lag sample was taken (-inf before the first line arrives)."""
@@ -191,10 +200,11 @@ class TargetProcess:
         assert stdout is not None
         try:
             for line in stdout:
-                samples = parse_line(line)
-                if samples:
+                samples, pauses = parse_line(line), parse_gc(line)
+                if samples or pauses:
                     with self._lock:
-                        self._lag.extend(samples)
+                        self._lag.extend(samples or ())
+                        self._gc.extend(pauses)
         except (ValueError, OSError):
             return  # the pipe was closed by stop()
 

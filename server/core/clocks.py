@@ -85,19 +85,22 @@ def deciding(clocks: list[Clock]) -> list[Clock]:
     return [clock for clock in clocks if clock.level is not None]
 
 
-def next_wakeup(table: Table) -> float | None:
-    """The earliest time something is due that has not been done yet."""
+def next_wakeup(table: Table, clocks: list[Clock] | None = None) -> float | None:
+    """The earliest time something is due that has not been done yet (``clocks``: the table's
+    ``due`` list now, when the caller has it already)."""
+    last_event, asked = table.last_event, table.asked
     times = [
         clock.at
-        for clock in due(table)
-        if clock.level is None or (clock.seat, table.last_event) not in table.asked
+        for clock in (due(table) if clocks is None else clocks)
+        if clock.level is None or (clock.seat, last_event) not in asked
     ]
     return min(times) if times else None
 
 
-def published(table: Table, now: float) -> list[dict[str, Any]]:
+def published(table: Table, now: float, clocks: list[Clock] | None = None) -> list[dict[str, Any]]:
     """The public deadlines' JSON form (``Deadline``); ``remaining_ms`` counts from ``now``, so a
-    client can show a countdown whatever its own clock says."""
+    client can show a countdown whatever its own clock says (``clocks`` as for ``next_wakeup``).
+    """
     return [
         {
             "kind": clock.kind,
@@ -105,6 +108,6 @@ def published(table: Table, now: float) -> list[dict[str, Any]]:
             "at": clock.at,
             "remaining_ms": max(0, round((clock.at - now) * 1000)),
         }
-        for clock in due(table)
+        for clock in (due(table) if clocks is None else clocks)
         if clock.kind in PUBLIC
     ]

@@ -82,6 +82,7 @@ class Outcome:
     reserved: ReservedSeat | None = None  # a seat ``DealChica`` keeps for a person to come
     record: KeptRecord | None = None  # a game that just ended: its record, kept with the commit
     wakeup: float | None = None  # when the table next has something due (after this outcome)
+    woken: bool = False  # ``wakeup`` is known (``Publisher.finish``); a merge computes it again
     bots: list[BotRequest] = field(default_factory=list)  # decisions a tick found due
     notes: list[Note] = field(default_factory=list)  # for the shell's log
     summary: TableSummary | None = None  # the table's public facts after the command

@@ -17,7 +17,7 @@ between viewers is encoded per viewer, so a change costs little more for four vi
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.game import Game
 from engine.memo import keep
@@ -53,13 +53,15 @@ class Pieces:
         "table",
     )
 
-    def __init__(self, publisher: Publisher) -> None:
+    def __init__(self, publisher: Publisher, due: list[clocks.Clock] | None = None) -> None:
         self.publisher = publisher
         table = self.table = publisher.table
         game = table.game
         self.head = KEYS.last_event + pack(table.last_event)
-        self._info = pack(publisher.info_fields())
-        self._deadlines = frames.deadlines(publisher.deadline_fields())
+        self._info = publisher.packed_info()
+        self._deadlines = frames.deadlines(
+            clocks.published(table, table.last_input, clocks.due(table) if due is None else due)
+        )
         self._public: bytes | None = None
         self._history: list[bytes] = []
         if game is not None:
@@ -170,7 +172,7 @@ class Publisher:
     ``baseline`` the next update is told as a change of (None: the whole of it).
     """
 
-    __slots__ = ("_history", "_history_of", "baseline", "forms", "table")
+    __slots__ = ("_history", "_history_of", "_info", "baseline", "forms", "table")
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -179,6 +181,7 @@ class Publisher:
         self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
         self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
         self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
+        self._info: tuple[dict[str, Any], bytes] | None = None  # the info as last packed
         for line in table.log:
             self.forms.append(forms_of(json.loads(line)))
 
@@ -209,7 +212,7 @@ class Publisher:
         if out.first_new is None:
             out.first_new = table.last_event + 1
         for event in events:
-            if not isinstance(event, WireModel):
+            if not _is_wire(event):
                 table.game_event = table.last_event + 1  # a game change: older actions are stale
             entry = self.entry(event)
             line = compact(entry)
@@ -218,10 +221,13 @@ class Publisher:
             out.entries.append(line)
 
     def finish(self, out: Outcome) -> Outcome:
-        """Send every viewer one update for the events ``out`` logged; answer the requests."""
+        """Send every viewer one update for the events ``out`` logged; answer the requests;
+        tell when the table next has something due (the clocks are computed once for both)."""
+        due = clocks.due(self.table)
+        out.wakeup, out.woken = clocks.next_wakeup(self.table, due), True
         first = out.first_new
         if first is not None:
-            pieces = Pieces(self)
+            pieces = Pieces(self, due)
             out.baseline = self.baseline
             for viewer in self.table.viewers.values():
                 out.to(viewer.conn, pieces.update(viewer, first, out.acks.pop(viewer.conn, None)))
@@ -235,7 +241,7 @@ class Publisher:
     def entry(self, event: Any) -> dict[str, Any]:
         """A log entry (the one format, read by ``forms_of`` and ``read_entries``): one public
         form (``a``), or one form per seat plus the spectators' (``v``)."""
-        if isinstance(event, WireModel):
+        if _is_wire(event):
             return {"a": event.model_dump(mode="json")}
         seen = [redact(event, seat) for seat in (*range(len(self.table.seats)), None)]
         if all(each is event for each in seen):  # nothing to hide: one public form
@@ -306,6 +312,15 @@ class Publisher:
             "casual": table.casual or table.solo,  # a solo ladder game is never rated (R14)
         }
 
+    def packed_info(self) -> bytes:
+        """``info_fields`` packed, the same bytes object while it does not change (most
+        commands leave it as it was: the update's change then leaves it out)."""
+        fields, last = self.info_fields(), self._info
+        if last is not None and last[0] == fields:
+            return last[1]
+        self._info = (fields, pack(fields))
+        return self._info[1]
+
     def info(self) -> s.TableInfo:
         return s.TableInfo.model_validate(self.info_fields())
 
@@ -345,6 +360,18 @@ class Publisher:
         for viewer in self.table.viewers.values():
             out.to(viewer.conn, message)
             out.to(viewer.conn, deadlines)
+
+
+_WIRE: dict[type, bool] = {}
+
+
+def _is_wire(event: object) -> TypeGuard[WireModel]:
+    """A protocol message (not an engine event), by type: ``isinstance`` against a pydantic
+    class goes through ``ABCMeta`` and misses (every engine event) cost a microsecond."""
+    wire = _WIRE.get(type(event))
+    if wire is None:
+        wire = _WIRE[type(event)] = isinstance(event, WireModel)
+    return wire
 
 
 def seen_by(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -59,7 +59,7 @@ __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
 class Referee:
     """One table's referee: every command, checked before anything changes."""
 
-    __slots__ = ("_form", "_kept_game", "_text", "publisher", "table")
+    __slots__ = ("_form", "_kept_game", "_summary", "_text", "publisher", "table")
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -67,6 +67,7 @@ class Referee:
         self._text = storage.StateText()  # the stored actions' and record's JSON, kept
         self._form = storage.StoredForm()  # what the last commit stored: the next one's base
         self._kept_game = 0  # the last game whose record an outcome carried to keep
+        self._summary: TableSummary | None = None  # the last outcome's (its parts are reused)
 
     # ------------------------------------------------------------------ creation and storage
     @classmethod
@@ -230,8 +231,9 @@ class Referee:
         out = self._run(command, now)
         if out.dirty and out.record is None:
             out.record = self._record_to_keep()
-        out.wakeup = clocks.next_wakeup(self.table)
-        out.summary = summarize(self.table)
+        if not out.woken:  # a chica deal or a reattach: merged outcomes, the table changed since
+            out.wakeup = clocks.next_wakeup(self.table)
+        out.summary = self._summary = summarize(self.table, self._summary)
         return out
 
     def _run(self, command: Command, now: float) -> Outcome:

@@ -23,7 +23,9 @@ def handle(step: Step, conn: str, message: c.ClientMessage) -> None:
     viewer = step.table.viewers.get(conn)
     if viewer is None:
         raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
-    match message:
+    match message:  # the game's actions first: each class pattern is an ABCMeta check
+        case c.Play() | c.TakeMissed() | c.Announce() | c.Claim():
+            play.on_play(step, viewer, message)
         case c.Leave():
             sitting.on_leave(step, viewer, message)
         case c.Sit():
@@ -50,8 +52,6 @@ def handle(step: Step, conn: str, message: c.ClientMessage) -> None:
             play.on_rematch(step, viewer, message)
         case c.NoClaim():
             play.on_no_claim(step, viewer, message)
-        case c.Play() | c.TakeMissed() | c.Announce() | c.Claim():
-            play.on_play(step, viewer, message)
         case c.GetRecord():
             on_get_record(step, viewer, message)
         case c.Chat():

@@ -93,9 +93,9 @@ def head(table: Table) -> dict[str, Any]:
     return {
         "format": STATE_FORMAT,
         "table": table.table_id,
-        "keys": table.keys,
+        "keys": dict(table.keys),  # copies: ``StoredForm`` compares them with the last given
         "profile": table.profile,
-        "options": table.options,
+        "options": dict(table.options),
         "turn_timer": table.turn_timer,
         "seats": [seat.to_json() for seat in table.seats],
         "locked": table.locked,
@@ -167,25 +167,20 @@ class StoredForm:
         return b"{%b}" % b",".join(parts), True
 
     def _head_fields(self, table: Table) -> dict[str, tuple[Any, bytes]]:
-        """Each head field's value and JSON. A scalar equal to (and of the type of) the one
-        given last keeps its JSON; containers, mutable in place, are serialised every time."""
+        """Each head field's value and JSON. A field equal to (and of the type of) the one
+        given last keeps its JSON: ``head`` builds every container afresh (none is the
+        table's own, mutable in place), so a value compared is the one last given."""
         base = self._fields or {}
         fields: dict[str, tuple[Any, bytes]] = {}
         for name, value in head(table).items():
             was = base.get(name)
-            if (
-                was is not None
-                and type(value) in _SCALARS
-                and type(was[0]) is type(value)
-                and was[0] == value
-            ):
+            if was is not None and type(was[0]) is type(value) and was[0] == value:
                 fields[name] = was
             else:
-                fields[name] = (value, compact(value))
+                fields[name] = (value, b"%d" % value if type(value) is int else compact(value))
         return fields
 
 
-_SCALARS = frozenset((str, int, float, bool, type(None)))
 _NAMES: dict[str, bytes] = {}
 
 

@@ -49,10 +49,19 @@ class TableSummary:
         return self.stage == "playing"
 
 
-def summarize(table: Table) -> TableSummary:
-    """The table's summary now."""
+def summarize(table: Table, last: TableSummary | None = None) -> TableSummary:
+    """The table's summary now (``last``: the one before, whose seats are reused if unchanged:
+    a summary is taken after every command, and most change no seat)."""
     game = table.game
     free = any(seat.occupant == "empty" for seat in table.seats)
+    seats = last.seats if last is not None else ()
+    if len(seats) != len(table.seats) or any(
+        was.name != seat.name or was.occupant != seat.occupant or was.bot_level != seat.bot_level
+        for was, seat in zip(seats, table.seats, strict=True)
+    ):
+        seats = tuple(
+            [SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats]
+        )
     return TableSummary(
         table.table_id,
         table.profile,
@@ -63,7 +72,7 @@ def summarize(table: Table) -> TableSummary:
         offered_join(table, free),
         table.stage,
         table.game_no,
-        tuple([SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats]),
+        seats,
         tuple(game.scores) if game is not None else (0, 0),
         tuple(game.pile_sizes) if game is not None else (0, 0),
         sum(1 for viewer in table.viewers.values() if viewer.seat is None),

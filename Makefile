@@ -31,7 +31,7 @@ $(BIN)/python:
 
 # The fast core that setup.py compiles with mypyc (in place, by `pip install -e .`): an edit
 # to one of them reinstalls, so no stale build shadows the source.
-CORE_SRC := setup.py engine/core.py engine/corecaps.py engine/corestate.py engine/bots/fastplay.py
+CORE_SRC := setup.py engine/core.py engine/corecaps.py engine/corestate.py engine/coredeals.py engine/bots/fastplay.py
 
 $(STAMP): pyproject.toml requirements.lock $(CORE_SRC) | $(BIN)/python
 	$(PIP) --upgrade pip

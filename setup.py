@@ -15,6 +15,7 @@ MODULES = [
     "engine/corecaps.py",
     "engine/corestate.py",
     "engine/core.py",
+    "engine/coredeals.py",
     "engine/bots/fastplay.py",
 ]
 

@@ -13,13 +13,14 @@ the time is wall time from the request to the answer: queueing for a worker incl
 pool is started before the clock runs (a server's is warm).
 
 ``--compare``: the searching levels side by side with a baseline tree (``--baseline PATH``,
-else ``git archive main``), in alternated rounds, as ratios: CPU per decision at fixed
-samples, and the deals a decision plays out at the server's budget (its search share of the
-level's budget, on the process's CPU clock so the machine's load does not change it), median
-and mean, and per CPU-second (a search stops early once its choice is clear, or at its
-``max_samples``: then the deals it needs, not the budget, bound them). Each level decides
-every position once untimed first: a server's workers are warm. The baseline runs this
-file's `compare_figures` on its own engine, in a child.
+else a ``git archive`` of `BASE_REF`, the tree before the fast core), in alternated rounds,
+as ratios: CPU per decision at fixed samples, and at the server's budget (its search share
+of the level's budget, on the process's CPU clock so the machine's load does not change it)
+the deals a decision plays out, median and mean, and per CPU-second, and the p95 of its CPU
+time (a search stops early once its choice is clear, or at its ``max_samples``: then the
+deals it needs, not the budget, bound them). Each level decides every position once
+untimed first: a server's workers are warm. The baseline runs this file's
+`compare_figures` on its own engine, in a child.
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine import Game, Phase, Play
@@ -153,6 +157,12 @@ def measure_served(
     }
 
 
+#: the function a search calls once per deal, by tree: this one's, then older trees'
+_DEAL_CALLS = ("deal_hidden", "sample_hidden")
+#: ``--compare``'s baseline unless ``--baseline``: the tree before the fast core (main then)
+BASE_REF = "e991fdb"
+
+
 def compare_figures(
     profile: str, count: int, samples: int, chosen: tuple[int, ...]
 ) -> dict[str, dict[str, float]]:
@@ -162,13 +172,14 @@ def compare_figures(
 
     decisions = positions(profile, count)
     dealt = [0]  # deals per decision (the first counts those at fixed samples)
-    sample = vars(searching)["sample_hidden"]
+    name = next(name for name in _DEAL_CALLS if name in vars(searching))
+    sample = vars(searching)[name]
 
     def counted(*args: object) -> object:
         dealt[-1] += 1
         return sample(*args)
 
-    vars(searching)["sample_hidden"] = counted
+    vars(searching)[name] = counted
     figures: dict[str, dict[str, float]] = {}
     try:
         for level in chosen:
@@ -180,20 +191,24 @@ def compare_figures(
             cpu_ms = 1000 * (time.process_time() - start) / len(decisions)
             share = SEARCH_SHARE * budget_of(level, Settings().bot_budget_s)
             start = time.process_time()
+            served: list[float] = []
             for index, (view, legal) in enumerate(decisions):
                 dealt.append(0)
-                deadline = time.process_time() + share
-                budget = Budget(deadline=deadline, clock=time.process_time)
+                began = time.process_time()
+                budget = Budget(deadline=began + share, clock=time.process_time)
                 choose(level, view, legal, random.Random(index), budget)
+                served.append(1000 * (time.process_time() - began))
             deals = dealt[-len(decisions) :]
             figures[str(level)] = {
                 "cpu_ms": cpu_ms,
                 "deals_median": statistics.median(deals),
                 "deals_mean": statistics.fmean(deals),
                 "deals_per_cpu_s": sum(deals) / (time.process_time() - start),
+                "served_p95_ms": _p95(served),
+                "share_ms": 1000 * share,
             }
     finally:
-        vars(searching)["sample_hidden"] = sample
+        vars(searching)[name] = sample
     return figures
 
 
@@ -210,17 +225,17 @@ _CHILD = (
 def compare(
     tree: Path, profile: str, count: int, samples: int, chosen: tuple[int, ...], rounds: int
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """Return ``compare_figures`` of the baseline ``tree`` (``main``) and of this tree
+    """Return ``compare_figures`` of the baseline ``tree`` (``base``) and of this tree
     (``now``), each averaged over ``rounds`` alternated runs."""
     levels_arg = ",".join(map(str, chosen))
-    runs: dict[str, list[dict[str, dict[str, float]]]] = {"main": [], "now": []}
+    runs: dict[str, list[dict[str, dict[str, float]]]] = {"base": [], "now": []}
     for _ in range(rounds):
         argv = [sys.executable, "-c", _CHILD, str(tree), __file__, profile, str(count)]
         argv += [str(samples), levels_arg]
         child = subprocess.run(argv, check=False, capture_output=True, text=True)
         if child.returncode != 0:
             raise RuntimeError(f"the baseline's bench failed:\n{child.stderr}")
-        runs["main"].append(json.loads(child.stdout))
+        runs["base"].append(json.loads(child.stdout))
         runs["now"].append(compare_figures(profile, count, samples, chosen))
     return {
         name: {
@@ -231,33 +246,52 @@ def compare(
     }
 
 
+@contextmanager
+def _base_tree(args: argparse.Namespace) -> Iterator[Path | None]:
+    """Yield ``--baseline``, else `BASE_REF`'s files in a temporary folder (None: none)."""
+    if args.no_baseline:
+        yield None
+        return
+    if args.baseline is not None:
+        yield args.baseline
+        return
+    with tempfile.TemporaryDirectory(prefix="cuarenta-base-") as folder:
+        archive = subprocess.run(["git", "archive", BASE_REF], capture_output=True, check=False)
+        if archive.returncode != 0:
+            yield None
+            return
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        yield Path(folder)
+
+
 def _print_compare(args: argparse.Namespace, chosen: tuple[int, ...]) -> int:
-    from bench.engine import baseline_tree  # not needed by a baseline's child process
-    from engine.bridge import CORE_KIND
+    from engine.bridge import CORE_KIND  # not needed by a baseline's child process
 
     searching = tuple(level for level in chosen if level > INLINE_MAX_LEVEL)
-    with baseline_tree(args) as tree:
+    with _base_tree(args) as tree:
         if tree is None:
-            print("bench bots --compare: no baseline (git archive main failed; --baseline PATH)")
+            print(f"bench bots --compare: no baseline (git archive {BASE_REF}; --baseline PATH)")
             return 2
         result = compare(tree, args.profile, args.positions, args.samples, searching, args.rounds)
     if args.json:
         print(json.dumps({"profile": args.profile, "core": CORE_KIND, **result}))
         return 0
     print(
-        f"bots, main vs now ({CORE_KIND} core), {args.positions} plays, {args.profile}, "
-        f"{args.rounds} alternated rounds; CPU at {args.samples} samples, deals at the "
-        "server's budget (CPU clock)"
+        f"bots, base ({args.baseline or BASE_REF}) vs now ({CORE_KIND} core), {args.positions} "
+        f"plays, {args.profile}, {args.rounds} alternated rounds; CPU at {args.samples} samples;"
+        " at the server's budget (its search share, CPU clock): deals and CPU per decision"
     )
     for level in map(str, searching):
-        main, now = result["main"][level], result["now"][level]
-        deals = now["deals_median"] / max(main["deals_median"], 1)
+        base, now = result["base"][level], result["now"][level]
+        deals = now["deals_median"] / max(base["deals_median"], 1)
         print(
-            f"level {level}: CPU/decision {main['cpu_ms']:.1f} -> {now['cpu_ms']:.1f} ms "
-            f"({now['cpu_ms'] / main['cpu_ms']:.2f}x)  median deals {main['deals_median']:.0f}"
-            f" -> {now['deals_median']:.0f} ({deals:.2f}x)"
-            f"  mean deals {main['deals_mean']:.1f} -> {now['deals_mean']:.1f}"
-            f"  deals/CPU-s {main['deals_per_cpu_s']:.0f} -> {now['deals_per_cpu_s']:.0f}"
+            f"level {level}: CPU/decision {base['cpu_ms']:.1f} -> {now['cpu_ms']:.1f} ms "
+            f"({now['cpu_ms'] / base['cpu_ms']:.2f}x) | served: median deals "
+            f"{base['deals_median']:.0f} -> {now['deals_median']:.0f} ({deals:.2f}x), mean "
+            f"{base['deals_mean']:.1f} -> {now['deals_mean']:.1f}, deals/CPU-s "
+            f"{base['deals_per_cpu_s']:.0f} -> {now['deals_per_cpu_s']:.0f}, p95 "
+            f"{base['served_p95_ms']:.0f} -> {now['served_p95_ms']:.0f} ms "
+            f"(share {now['share_ms']:.0f} ms)"
         )
     return 0
 
@@ -275,8 +309,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--tables", type=int, default=2, help="as served: tables asking at once")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--compare", action="store_true", help="main vs now, as ratios")
-    parser.add_argument("--baseline", type=Path, help="--compare: the tree (default: main)")
+    parser.add_argument("--compare", action="store_true", help="base vs now, as ratios")
+    parser.add_argument(
+        "--baseline", type=Path, help=f"--compare: the tree (default: git archive {BASE_REF})"
+    )
     parser.add_argument("--no-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=2, help="--compare: alternated rounds")
 

@@ -14,6 +14,7 @@ from types import ModuleType
 from engine import core as _core
 from engine.actions import Action, Announce, Claim, CloseClaims, Misdeal, Play, TakeMissed
 from engine.cards import RANKS
+from engine.coredeals import Layer
 from engine.corestate import (
     ANNOUNCE_MOVE,
     CALLS,
@@ -25,7 +26,7 @@ from engine.corestate import (
     TAKE_MISSED,
     other_move,
 )
-from engine.determinize import played_cards, ronda_caida_events
+from engine.determinize import played_cards, rank_with, ronda_caida_events
 from engine.game import Game
 from engine.state import Hidden
 from engine.views import View
@@ -36,7 +37,13 @@ Core = _core.Core
 CORE_KIND = "pure Python" if _core.__file__.endswith(".py") else "compiled (mypyc)"
 
 #: the modules mypyc compiles (`setup.py`), in import order
-COMPILED = ("engine.corecaps", "engine.corestate", "engine.core", "engine.bots.fastplay")
+COMPILED = (
+    "engine.corecaps",
+    "engine.corestate",
+    "engine.core",
+    "engine.coredeals",
+    "engine.bots.fastplay",
+)
 
 
 def pure_core() -> ModuleType:
@@ -146,6 +153,35 @@ class Deals:
         self.view = view
         self.first: _core.Core | None = None
         self.played = played_cards(view)
+        self.layer: Layer | None = None
+
+    def lay(self, dealt: list[list[int]]) -> _core.Core:
+        """Return `core` of the deal ``dealt`` (`coredeals.Sampler.deal`: every seat's hand,
+        then the stock), laid by `coredeals.Layer`, compiled with the core."""
+        layer = self.layer
+        if layer is None:
+            seats = self.view.rules.seats
+            hidden = Hidden(tuple(tuple(hand) for hand in dealt[:seats]), tuple(dealt[seats]))
+            layer = self.layer = self.layer_of(core_of(Game.from_view(self.view, hidden)))
+            return layer.first.copy()
+        return layer.core(dealt)
+
+    def layer_of(self, first: _core.Core) -> Layer:
+        """Return the `coredeals.Layer` of this view on its first core."""
+        view = self.view
+        seats = view.rules.seats
+        before = [
+            [rank_with(3, self.played.get((packet, seat), [])) for seat in range(seats)]
+            for packet in range(view.packet)
+        ]
+        caidas = [
+            (entry.packet, (entry.seat - 1) % seats, entry.seat & 1, entry.card >> 2)
+            for entry in view.history
+            if entry.card >= 0 and entry.caida
+        ]
+        claimed = [(seat & 1, RANKS.index(rank)) for seat, rank, valid in view.claims if valid]
+        played = [list(self.played.get((view.packet, seat), [])) for seat in range(seats)]
+        return Layer(first, view.packet, played, before, caidas, claimed)
 
     def core(self, hidden: Hidden) -> _core.Core:
         """Return the core of ``view`` with the hidden cards ``hidden``."""

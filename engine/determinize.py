@@ -18,7 +18,7 @@ from engine.views import View
 G = TypeVar("G", bound=GameState)
 
 
-def _rank_with(count: int, cards: list[int]) -> int:
+def rank_with(count: int, cards: list[int]) -> int:
     counts = [0] * 10
     for card in cards:
         counts[card >> 2] += 1
@@ -27,8 +27,8 @@ def _rank_with(count: int, cards: list[int]) -> int:
 
 def _ronda_rank(cards: list[int], four_of_a_kind: str) -> int:
     """The rank a seat announced as ronda: its three of a kind (or R14 libre-2p's four)."""
-    rank = _rank_with(3, cards)
-    return _rank_with(4, cards) if rank < 0 and four_of_a_kind == "ronda" else rank
+    rank = rank_with(3, cards)
+    return rank_with(4, cards) if rank < 0 and four_of_a_kind == "ronda" else rank
 
 
 def _check(view: View, hands: list[list[int]], stock: tuple[int, ...]) -> None:
@@ -85,8 +85,8 @@ def game_from_view(cls: type[G], view: View, hidden: Hidden) -> G:
         dealt.setdefault((view.packet, seat), []).extend(hands[seat])
         current = dealt[(view.packet, seat)]
         game._packet_hands[seat] = tuple(sorted(current))
-        game._ronda[seat] = _rank_with(3, current)
-        game._four[seat] = _rank_with(4, current)
+        game._ronda[seat] = rank_with(3, current)
+        game._four[seat] = rank_with(4, current)
     _rebuild_r10(game, view, dealt)
     order = [(view.dealer + offset) % seats for offset in range(1, seats + 1)]
     if view.phase is Phase.ANNOUNCE:
@@ -130,7 +130,7 @@ def ronda_caida_events(
             continue
         trailer = (entry.packet, (entry.seat - 1) % seats)
         rank = entry.card >> 2
-        if trailer in caught or _rank_with(3, packet_hands.get(trailer, [])) != rank:
+        if trailer in caught or rank_with(3, packet_hands.get(trailer, [])) != rank:
             continue
         caught.add(trailer)
         events.append((entry.seat & 1, rank))

@@ -54,7 +54,7 @@ LEVEL5 = SearchSettings(
     override=0.25,
     confidence=2.0,
     samples=24 * SAMPLE_FACTOR,
-    max_samples=400,
+    max_samples=1600,
     whole_hand=False,
     declined=True,
 )

@@ -22,15 +22,23 @@ from engine.rules import Rules
 
 WIN_VALUE: Final = counting.WIN_VALUE
 GIFT: Final = counting.GIFT
-#: counting's memos, the very same dicts (filled and read by both; never rebound there)
-_RISKS: Final[dict[tuple[int, int, int, int, int, int], float]] = counting._RISKS
-_KNOWN: Final[dict[tuple[object, ...], int]] = counting._KNOWN
-_STAKES: Final[dict[tuple[int, int], tuple[Rules, tuple[int, ...], tuple[bool, ...]]]] = (
-    counting._STAKES
-)
+#: `counting._stakes` by the rules' id and the other team's score, with a small number per
+#: distinct stakes (each entry holds its rules, so no id is reused)
+_STAKES: Final[dict[int, tuple[Rules, tuple[int, ...], tuple[bool, ...], int]]] = {}
+_STAKE_IDS: Final[dict[tuple[tuple[int, ...], tuple[bool, ...]], int]] = {}
+#: the reply risks reckoned, by what a seat knows (`Seat.known`, one int) and then by the
+#: table and piles a play leaves (`Seat.risk`'s key, one int): counting's `_RISKS`, keyed by
+#: ints instead of tuples (a tuple key is hashed and compared item by item on every lookup).
+#: A risk is a function of its keys, so a memo changes no value, only the time.
+_RISKS: Final[dict[int, dict[int, float]]] = {}
 _RISKS_LIMIT: Final = counting._RISKS_LIMIT
+_KNOWN_LIMIT: Final = counting._KNOWN_LIMIT
+#: reply risks held in `_RISKS` (all are forgotten at `_RISKS_LIMIT`)
+_HELD: Final[list[int]] = [0]
 #: `counting._chances` by unseen total and next hand (at most 41 x 6 entries)
 _CHANCES: Final[dict[int, tuple[float, ...]]] = {}
+#: the table code's unit per rank (`captures.RANK_UNIT`)
+_UNIT: Final[tuple[int, ...]] = RANK_UNIT
 
 
 def _margin(dealer_own: bool, own: int, other: int) -> float:
@@ -68,32 +76,48 @@ class Seat:
         self.forfeit = core.forfeit
         code = 0
         for rank in range(10):
-            code += len(core.by_rank[rank]) * RANK_UNIT[rank]
+            code += len(core.by_rank[rank]) * _UNIT[rank]
         self.code = code
-        total = sum(unseen)
+        total = 0
+        unseen_code = 0
+        for rank in range(10):
+            total += unseen[rank]
+            unseen_code += unseen[rank] * _UNIT[rank]
         rules = core.rules
-        stakes = _STAKES.get((id(rules), self.other_score))
+        stakes_key = id(rules) * 256 + self.other_score
+        stakes = _STAKES.get(stakes_key)
         if stakes is None or stakes[0] is not rules:
             points, wins = counting._stakes(rules, self.other_score)
-        else:
-            points, wins = stakes[1], stakes[2]
-        self.points: tuple[int, ...] = points
-        self.wins: tuple[bool, ...] = wins
+            stake = _STAKE_IDS.get((points, wins))
+            if stake is None:
+                stake = _STAKE_IDS[(points, wins)] = len(_STAKE_IDS)
+            if len(_STAKES) >= 4096:
+                _STAKES.clear()
+            stakes = _STAKES[stakes_key] = (rules, points, wins, stake)
+        self.points: tuple[int, ...] = stakes[1]
+        self.wins: tuple[bool, ...] = stakes[2]
+        stake = stakes[3]
         chances = _CHANCES.get(total * 64 + next_hand)
         if chances is None:
             chances = _CHANCES[total * 64 + next_hand] = counting._chances(total, next_hand)
         self.chances: tuple[float, ...] = chances
-        known = (*unseen, total, next_hand, self.other_pile, self.dealer_own)
-        number = _KNOWN.get((*known, points, wins))
-        self.known = counting._known_id(known, points, wins) if number is None else number
+        known = (stake * 2 + int(self.dealer_own)) * 64 + self.other_pile
+        known = (known * 8 + next_hand) * _UNIT[9] * 5 + unseen_code
+        memo = _RISKS.get(known)
+        if memo is None:
+            if len(_RISKS) >= _KNOWN_LIMIT:
+                _RISKS.clear()
+                _HELD[0] = 0
+            memo = _RISKS[known] = {}
+        self.memo: dict[int, float] = memo
 
     def risk(self, code: int, size: int, target: int, pile: int, other_pile: int) -> float:
         """`counting._reply_risk`: the expected value of the next player's best capture."""
         if self.next_hand == 0 or size == 0:
             return 0.0
         target_rank = target >> 2 if target >= 0 else -1
-        key = (self.known, code, size, target_rank, pile, other_pile)
-        known = _RISKS.get(key)
+        key = (((code * 64 + size) * 16 + target_rank + 1) * 64 + pile) * 64 + other_pile
+        known = self.memo.get(key)
         if known is not None:
             return known
         margins = MARGINS[1 if self.dealer_own else 0][pile if pile < 40 else 40]
@@ -120,10 +144,11 @@ class Seat:
             chance = chances[held]
             risk += none_yet * chance * value
             none_yet *= 1.0 - chance
-        risks = _RISKS
-        if len(risks) >= _RISKS_LIMIT:  # `memo.keep`, written out
-            risks.clear()
-        risks[key] = risk
+        if _HELD[0] >= _RISKS_LIMIT:  # `memo.keep`'s limit: all are forgotten
+            _RISKS.clear()
+            _HELD[0] = 0
+        self.memo[key] = risk
+        _HELD[0] += 1
         return risk
 
     def appraise(self, card: int, mask: int) -> float:
@@ -131,14 +156,14 @@ class Seat:
         rank = card >> 2
         if not mask:
             target = card if self.caida_next else -1
-            code = self.code + RANK_UNIT[rank]
+            code = self.code + _UNIT[rank]
             return -self.risk(code, self.table_size + 1, target, self.pile, self.other_pile)
         code = self.code
         taken = 0
         rest = mask
         while rest:
             low = rest & -rest
-            code -= RANK_UNIT[(low.bit_length() - 1) >> 2]
+            code -= _UNIT[(low.bit_length() - 1) >> 2]
             taken += 1
             rest ^= low
         target = self.caida_target
@@ -153,8 +178,8 @@ class Seat:
             end = rank + 1
             while end <= 9 and (mask >> (4 * end)) & 15:
                 end += 1
-            while end <= 9 and code // RANK_UNIT[end] % 5:
-                code -= RANK_UNIT[end]
+            while end <= 9 and code // _UNIT[end] % 5:
+                code -= _UNIT[end]
                 missed += 1
                 end += 1
         other_pile += missed

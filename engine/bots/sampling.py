@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass
 
 from engine.captures import can_capture
+from engine.coredeals import Sampler
 from engine.state import Hidden
 from engine.views import View
 
@@ -209,3 +210,28 @@ def sample_hidden(view: View, evidence: Evidence, rng: random.Random) -> Hidden:
     own = tuple(view.hand or ())
     hands = tuple(own if s == view.viewer else tuple(dealt[s]) for s in range(seats))
     return Hidden(hands=hands, stock=tuple(dealt[seats]))
+
+
+def _ranks_mask(ranks: frozenset[int]) -> int:
+    mask = 0
+    for rank in ranks:
+        mask |= 1 << rank
+    return mask
+
+
+def sampler_of(view: View, evidence: Evidence) -> Sampler:
+    """Return `sample_hidden` on ints (`engine.coredeals.Sampler`, compiled with the core):
+    its ``deal(rng)`` makes the same draws and the same deals, as lists."""
+    seats = view.rules.seats
+    return Sampler(
+        -1 if view.viewer is None else view.viewer,
+        list(view.hand or ()),
+        list(view.hand_sizes),
+        list(evidence.unseen or view.unseen()),
+        [list(cards) for cards in evidence.played],
+        [-1 if fact is None else int(fact) for fact in evidence.ronda],
+        [_ranks_mask(evidence.forbidden[seat]) for seat in range(seats)],
+        [_ranks_mask(evidence.declined[seat]) for seat in range(seats)],
+        evidence.no_four,
+        view.rules.four_of_a_kind == "ronda",
+    )

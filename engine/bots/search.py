@@ -17,14 +17,17 @@ not clearly right, the margin is a point larger (`SearchSettings.decline`).
 Samples are spent adaptively: after `SearchSettings.least` deals, and every few deals
 after that, the search stops once every candidate is decided — clearly better than level
 3's choice, or clearly not — so easy decisions cost a few deals and the budget goes to the
-close ones.
+close ones. Under a deadline alone (the server) the search plays more deals before it may
+stop (`SearchSettings.served_least`) and may play many more in all (``max_samples``): the
+fast core plays the same time's worth of deals several times over, so the served search
+settles its choice surer at the same latency; at fixed samples nothing changes.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import statistics
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,14 +38,18 @@ from engine.bots.greedy import capture_points
 from engine.bots.odds import count_margin
 from engine.bots.registry import Budget, register
 from engine.bots.routine import routine
-from engine.bots.sampling import evidence_of, sample_hidden
+from engine.bots.sampling import evidence_of, sampler_of
 from engine.bridge import Deals, move_of
 from engine.core import Core
+from engine.coredeals import deal_hidden
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import count_points
 from engine.state import Hidden
 from engine.views import View
+
+#: the deals a served search plays before it may stop (`SearchSettings.served_least`)
+SERVED_LEAST = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,11 @@ class SearchSettings:
     decline: float = 1.0  # the extra gain needed to decline level 3's caída or limpia (R9)
     least: int = 8  # deals before the search may stop early (every `every` deals after)
     every: int = 4
+    #: ``least`` and ``every`` under a deadline alone (the server): the fast core plays
+    #: several times the deals the server's budget bought before it, and a search that
+    #: plays at least these many before it may stop spends them on a surer choice
+    served_least: int = SERVED_LEAST
+    served_every: int = 16
     #: the standard errors needed to decline level 3's caída or limpia (None: ``confidence``)
     decline_confidence: float | None = None
     #: at each check, stop playing out the candidates already clearly short of their margin,
@@ -79,7 +91,7 @@ LEVEL4 = SearchSettings(
     override=0.5,
     confidence=2.0,
     samples=24,
-    max_samples=200,
+    max_samples=800,
     whole_hand=False,
 )
 
@@ -136,21 +148,32 @@ def search(
     """Return each candidate's values, one per sampled deal (the same deals for all).
 
     With ``margins`` (each candidate's `margins_of`) it stops as soon as every candidate is
-    `decided`; under a deadline it stops at the first playout that passes it, keeping only
-    whole deals (none if it has passed already: level 3's choice then stands). ``weigh``
-    is called with each whole deal (level 6 appends its weight to ``weights``).
+    `decided`; under a deadline it starts no deal the last one's time says would end past
+    it, and stops at the first playout that passes it, keeping only whole deals (none if it
+    has passed already: level 3's choice then stands). ``weigh`` is called with each whole
+    deal (level 6 appends its weight to ``weights``).
     """
     team = view.viewer & 1  # type: ignore[operator]
     evidence = evidence_of(view, settings.declined)
     limit = budget.samples or (settings.max_samples if budget.deadline else settings.samples)
+    served = budget.samples is None and budget.deadline is not None
+    least = settings.served_least if served else settings.least
+    every = settings.served_every if served else settings.every
     values: list[list[float]] = [[] for _ in candidates]
     moves = [move_of(play) for play in candidates]
-    deals = Deals(view)
+    deals, sampler = Deals(view), sampler_of(view, evidence)
     live = list(range(len(candidates)))  # the candidates still played out (`race`)
     done = 0
-    while done < limit and not budget.expired():
-        hidden = sample_hidden(view, evidence, rng)
-        base = deals.core(hidden)  # the fast core plays it out
+    clock, deadline = budget.clock, budget.deadline
+    timed = clock is not None and deadline is not None
+    now = clock() if clock is not None and timed else 0.0  # read once a deal, at its end
+    last = 0.0  # how long the last deal took (on ``clock``)
+    while done < limit:
+        if timed and now + last >= deadline:  # type: ignore[operator]
+            break
+        began = now
+        dealt = deal_hidden(sampler, rng)  # `sample_hidden`'s deal, on ints
+        base = deals.lay(dealt)  # the fast core plays it out
         deal: list[float] = []
         for index in live:
             if deal and budget.expired():  # out of time mid-deal: drop the deal unfinished
@@ -161,10 +184,14 @@ def search(
             deal.append(evaluate(game, team))
         for index, value in zip(live, deal, strict=True):
             values[index].append(value)
+        if clock is not None and timed:
+            now = clock()
+            last = now - began
         if weigh is not None:
-            weigh(hidden)
+            seats = view.rules.seats
+            weigh(Hidden(tuple(tuple(hand) for hand in dealt[:seats]), tuple(dealt[seats])))
         done += 1
-        check = done >= settings.least and (done - settings.least) % settings.every == 0
+        check = done >= least and (done - least) % every == 0
         if margins and check:
             if decided(values, margins, settings, weights):
                 break
@@ -203,8 +230,8 @@ def _gain(
     the same deals, its first ones."""
     gains = [mine - first for mine, first in zip(values[index], values[0], strict=False)]
     if weights is None:
-        gain = statistics.fmean(gains)
-        error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        gain = math.fsum(gains) / len(gains)  # `statistics.fmean`
+        error = stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
         return gain, error
     weights = weights[: len(gains)]
     total = math.fsum(weights)
@@ -214,6 +241,42 @@ def _gain(
     spread = math.fsum(w * (g - gain) ** 2 for w, g in zip(weights, gains, strict=True)) / total
     effective = total * total / math.fsum(w * w for w in weights)
     return gain, math.sqrt(spread / effective) if effective > 1.0 else math.inf
+
+
+#: bits beyond a float's precision that make the rounded-to-odd root round correctly
+_SQRT_BITS = 2 * sys.float_info.mant_dig + 3
+
+
+def stdev(data: list[float]) -> float:
+    """Return ``statistics.stdev(data)``, the very same float, without fractions.
+
+    As `statistics` does, the variance is exact (floats are fractions over powers of two:
+    here over their largest denominator, in ints) and its square root correctly rounded, so
+    every comparison of a gain with its error, and every decision, is as before."""
+    ratios = [value.as_integer_ratio() for value in data]
+    scale = max(denominator for _, denominator in ratios)
+    total = squares = 0
+    for numerator, denominator in ratios:
+        scaled = numerator * (scale // denominator)
+        total += scaled
+        squares += scaled * scaled
+    count = len(data)
+    return _sqrt_of_fraction(count * squares - total * total, count * (count - 1) * scale * scale)
+
+
+def _sqrt_of_fraction(n: int, m: int) -> float:
+    """The square root of n/m as a float, correctly rounded (`statistics`' own method)."""
+    q = (n.bit_length() - m.bit_length() - _SQRT_BITS) // 2
+    if q >= 0:
+        root = _root_to_odd(n, m << 2 * q) << q
+        return root / 1
+    return _root_to_odd(n << -2 * q, m) / (1 << -q)
+
+
+def _root_to_odd(n: int, m: int) -> int:
+    """The square root of n/m, rounded to an integer to odd."""
+    root = math.isqrt(n // m)
+    return root | (root * root * m != n)
 
 
 def decided(

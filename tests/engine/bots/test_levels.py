@@ -13,7 +13,15 @@ import pytest
 
 from engine import Announce, Claim, Game, Hidden, Phase, Play, TakeMissed, parse_card
 from engine.bots import Budget, choose, levels
-from engine.bots.search import LEVEL4, clearly_better, decided, margins_of
+from engine.bots.search import (
+    LEVEL4,
+    candidates_of,
+    clearly_better,
+    decided,
+    margins_of,
+    points_and_count,
+    search,
+)
 from tests.engine.bots.conftest import play_hand
 from tests.engine.helpers import act, deal, rescored, trail_until
 from tests.engine.test_claims import caught
@@ -193,3 +201,24 @@ def test_declining_level_3s_caida_may_need_more_standard_errors_than_another_ove
     assert settings.confidence_for(0.5) == 1.0
     assert settings.confidence_for(LEVEL4.override + LEVEL4.decline) == 2.0
     assert LEVEL4.confidence_for(LEVEL4.override + LEVEL4.decline) == LEVEL4.confidence
+
+
+def test_a_served_search_plays_its_least_deals_before_it_may_stop() -> None:
+    """Under a deadline alone (the server) a search settles nothing before `served_least`
+    deals; at fixed samples it plays just those samples, as before."""
+    game = Game.new("pagat-4p", seed="served")
+    trail_until(game, lambda g: len(g.table) >= 4)
+    seat = game.turn
+    view = game.view(seat)
+    plays = [a for a in game.legal_actions(seat) if isinstance(a, Play)]
+    candidates = candidates_of(view, plays, LEVEL4)
+    assert len(candidates) > 1
+    margins = margins_of(view, candidates, LEVEL4)
+
+    def dealt(budget: Budget) -> int:
+        rng = random.Random(3)
+        return len(search(view, candidates, rng, budget, LEVEL4, points_and_count, margins)[0])
+
+    timeless = Budget(deadline=1.0, clock=lambda: 0.0)  # a deadline never reached
+    assert LEVEL4.served_least <= dealt(timeless) <= LEVEL4.max_samples
+    assert dealt(Budget(samples=6)) == 6

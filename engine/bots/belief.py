@@ -65,7 +65,7 @@ from engine.views import View
 FOLLOW_UP_SEATS = (2,)
 
 #: the tables where the deals are weighed by the others' plays (the belief above, `infer`).
-WEIGHTED_SEATS: tuple[int, ...] = ()
+WEIGHTED_SEATS: tuple[int, ...] = (4,)
 #: the tables where level 6 plays level 5's search: where it measured worse as served.
 LEVEL5_SEATS: tuple[int, ...] = ()
 

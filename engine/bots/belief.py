@@ -18,11 +18,14 @@ what a playout is worth, which plays it weighs, and where its deals go:
   clearly short of their margin are played out no more, so the deals left in the budget go
   to the plays still in doubt.
 
-A belief (`WEIGHTED_SEATS`): each sampled deal weighed by the chance that the
-others, holding what the deal gives them, made the plays they made this packet (`infer`).
-The gains over the first candidate are then weighted means, their standard errors those of
-the effective sample size, and the deals lose level 5's trail filter (the weights carry
-that evidence).
+- Belief (`WEIGHTED_SEATS`): each sampled deal weighed by the chance that the others,
+  holding what the deal gives them, made the plays they made this packet (`infer`). The
+  gains over the first candidate are then weighted means, their standard errors those of
+  the effective sample size, and the deals lose level 5's trail filter (the weights carry
+  that evidence).
+
+Where level 6 measured worse than level 5 as served (`LEVEL5_SEATS`), it plays level 5's
+search: a higher level is never the weaker one.
 """
 
 from __future__ import annotations
@@ -61,13 +64,14 @@ from engine.views import View
 
 #: the tables where the follow-up ranks the plays: heads-up, where the follower is the player
 #: itself and its hand is known. In pagat-4p, where the partner's hand is a chance, level 6
-#: with it lost to level 5 as served (BENCHMARKS.md, bots), so there level 6 plays as level 5.
+#: with it lost to level 5 as served (BENCHMARKS.md, bots).
 FOLLOW_UP_SEATS = (2,)
 
 #: the tables where the deals are weighed by the others' plays (the belief above, `infer`).
 WEIGHTED_SEATS: tuple[int, ...] = (4,)
-#: the tables where level 6 plays level 5's search: where it measured worse as served.
-LEVEL5_SEATS: tuple[int, ...] = ()
+#: the tables where level 6 plays level 5's search: where, as served, it measured worse than
+#: level 5 (its mean margin below zero; BENCHMARKS.md, bots), so it is never the weaker.
+LEVEL5_SEATS: tuple[int, ...] = (2,)
 
 #: level 5's settings, racing; weighted, level 5's without its trail filter (the weights
 #: carry that evidence) nor the race (its drops read unweighted gains).

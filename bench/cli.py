@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "follow_up": ("bench.follow_up", "level 3 with the follow-up term against level 3"),
     "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
     "ceiling": ("bench.ceiling", "a clairvoyant player against each level: the headroom"),
+    "coach": ("bench.coach", "hint latency as served, idle and while all-bot tables play"),
 }
 #: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
@@ -56,6 +57,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "follow_up": ("--pairs", "1"),
     "tournament": ("3", "2", "--pairs", "1", "--jobs", "1", "--samples", "2"),
     "ceiling": ("--pairs", "1", "--levels", "1"),
+    "coach": ("--tables", "2", "--level", "4", "--hints", "3", "--warmup", "0.2"),
 }
 
 

@@ -708,4 +708,10 @@ export default {
   "review.better": "— mejor: {play}",
   "review.accuracy": "Precisión",
   "review.accuracyOf": "{name} {accuracy}",
+  // the coach: the host's hint switch, the review's accuracy on /me
+  "me.accuracy": "Nota del entrenador a tu juego: {accuracy} de 100",
+  "host.hints": "Los jugadores pueden preguntar «¿Qué jugarías?»",
+  "host.hints.hint": "El entrenador sugiere una jugada solo con las cartas de quien pregunta. Nunca en partidas con puntuación.",
+  "log.hintsOn": "El anfitrión permite las pistas",
+  "log.hintsOff": "El anfitrión quitó las pistas",
 };

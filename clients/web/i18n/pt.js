@@ -708,4 +708,10 @@ export default {
   "review.better": "— melhor: {play}",
   "review.accuracy": "Precisão",
   "review.accuracyOf": "{name} {accuracy}",
+  // the coach: the host's hint switch, the review's accuracy on /me
+  "me.accuracy": "Nota do treinador para o seu jogo: {accuracy} de 100",
+  "host.hints": "Os jogadores podem perguntar “O que você jogaria?”",
+  "host.hints.hint": "O treinador sugere uma jogada usando só as cartas de quem pergunta. Nunca em partidas valendo pontuação.",
+  "log.hintsOn": "O anfitrião permitiu as dicas",
+  "log.hintsOff": "O anfitrião desligou as dicas",
 };

@@ -62,6 +62,12 @@ class Reviews:
     def running(self, which: Game) -> bool:
         return which in self._running
 
+    async def done(self, which: Game) -> None:
+        """Return once ``which``'s review under way (if any) has ended."""
+        task = self._running.get(which)
+        if task is not None:
+            await asyncio.shield(task)
+
     async def find(self, which: Game) -> bytes | None:
         """The stored review of ``which`` (JSON), or None (not yet, or of an older format)."""
         kept = await self.store.find_review(*which)

@@ -124,6 +124,8 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
         loaded = await ask_hints(url, args.hints)
         stop.set()
         games = sum(await asyncio.gather(*tables))
+        processes[0].terminate()  # a clean stop: its review worker goes with it
+        processes[0].wait(timeout=30)
     return {
         "machine": machine(),
         "bot_workers": Settings().bot_workers,

@@ -170,7 +170,12 @@ class BotRunner:
         return self._pool
 
     def close(self) -> None:
+        # A review runs for a minute or more: its worker is stopped, not waited for (the
+        # review is computed again when next asked for).
+        reviewing = [] if self._reviews is None else list(self._reviews._processes.values())
         for pool in (self._pool, self._reviews):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+        for process in reviewing:
+            process.kill()
         self._pool = self._reviews = None

@@ -40,6 +40,7 @@ FIGURES = {
     "follow_up": "game win rate",
     "tournament": "margin per hand",
     "ceiling": "headroom",
+    "coach": "loaded / idle p95",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing"}
 

@@ -57,14 +57,16 @@ async def bot_table(url: str, level: int, stop: asyncio.Event) -> int:
 
 
 def _chosen(snap: s.Snapshot, hint: Hint | None) -> c.GameAction | None:
-    """The hinted play if it is legal here, else the first legal action (None: not our turn)."""
-    legal = [a for a in snap.legal if isinstance(a, c.Play | c.Announce)]
+    """The hinted play if it is legal here, else a card or announcement, else any legal
+    action (a claim, a missed take: the game waits for it); None: not this seat's turn."""
+    legal = list(snap.legal)
     if hint is not None:
         wanted = (hint.play.card, sorted(hint.play.take))
         for action in legal:
             if isinstance(action, c.Play) and (action.card, sorted(action.take)) == wanted:
                 return action
-    return legal[0] if legal else None
+    plays = [a for a in legal if isinstance(a, c.Play | c.Announce)]
+    return (plays or legal or [None])[0]
 
 
 async def ask_hints(url: str, count: int) -> list[float]:

@@ -70,10 +70,11 @@ def _chosen(snap: s.Snapshot, hint: Hint | None) -> c.GameAction | None:
 
 
 async def ask_hints(url: str, count: int) -> list[float]:
-    """Seconds from each hint's request to its answer, ``count`` of them, one per decision."""
+    """Seconds from each hint's request to its answer, ``count`` of them, one per decision
+    (a game a connection: a session's event numbers are its table's)."""
     took: list[float] = []
-    async with await ClientSession.connect(url, "Ana", wait_s=60) as ana:
-        while len(took) < count:
+    while len(took) < count:
+        async with await ClientSession.connect(url, "Ana", wait_s=60) as ana:
             created = await ana.request(c.CreateTable(profile="heads-up", casual=True), wait_s=60)
             assert isinstance(created, s.TableCreated)
             await ana.request(c.Join(key=created.host_key), wait_s=60)

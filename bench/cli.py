@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
     "ceiling": ("bench.ceiling", "a clairvoyant player against each level: the headroom"),
     "chaos": ("bench.chaos", "faults of every kind under play behind caddy; audits every table"),
+    "coach": ("bench.coach", "hint latency as served, idle and while all-bot tables play"),
 }
 #: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
@@ -61,6 +62,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
         *("--minutes", "0", "--faults", "vanish_client", "--servers", "1", "--tables", "1"),
         *("--bot-tables", "0", "--gap", "0.1", "0.2"),
     ),
+    "coach": ("--tables", "2", "--level", "4", "--hints", "3", "--warmup", "0.2"),
 }
 
 

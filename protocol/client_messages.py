@@ -28,7 +28,7 @@ from protocol.base import (
     WireModel,
 )
 from protocol.clubs import ClubRequest
-from protocol.coach import HintRequest
+from protocol.coach import HintRequest, SetHints
 from protocol.ladder import LadderRequest
 from protocol.players import PlayerKey, PlayerRequest
 
@@ -283,6 +283,7 @@ ClientMessage = Annotated[
     | Claim
     | Chat
     | HintRequest
+    | SetHints
     | LadderRequest
     | ClubRequest
     | PlayerRequest,

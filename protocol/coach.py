@@ -3,7 +3,10 @@
 A seated player whose turn it is sends ``hint``; the server weighs the plays from that seat's
 view alone (nothing the seat cannot see) and answers the asker alone with ``hint``, or with an
 ``error``: not this seat's turn, a rated table or a club night's (hints are for casual and solo
-tables), or one hint already given for this decision.
+tables), the host switched hints off at this table, or one hint already given for this decision.
+
+The host of a casual table may switch hints off (and on again) at any time with ``set_hints``;
+every viewer is told by the table event ``hints_changed`` and sees it in ``table.hints``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ class HintRequest(WireModel):
 
     type: Literal["hint"] = "hint"
     rid: RequestId = 0
+
+
+class SetHints(WireModel):
+    """Host: whether the players at this table may ask for a hint (answered by ``ack``)."""
+
+    type: Literal["set_hints"] = "set_hints"
+    rid: RequestId = 0
+    hints: bool = True
 
 
 # --- server to client ---------------------------------------------------------------------------
@@ -49,3 +60,10 @@ class Hint(WireModel):
     play: HintPlay
     margin: float | None = None
     next_best: HintPlay | None = None
+
+
+class HintsChanged(WireModel):
+    """A table event: the host switched hints on or off at this table."""
+
+    type: Literal["hints_changed"] = "hints_changed"
+    hints: bool

@@ -28,6 +28,7 @@ from protocol import players as player_messages
 from protocol import server_messages as s
 from protocol.base import MAX_CHAT_CHARS, MAX_NAME_CHARS, PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
+from protocol.coach import HintsChanged
 from protocol.codec import CLIENT_LIMITS
 from protocol.errors import ErrorCode
 from protocol.game_events import GameEvent
@@ -233,6 +234,7 @@ def _examples() -> dict[str, Any]:
         s.SeatsSwapped(seat=0, other=2),
         s.OptionsChanged(profile="pagat-4p", options={"target": 40}, turn_timer=30),
         s.LockChanged(locked=True),
+        HintsChanged(hints=False),
         s.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
         s.StandIn(seat=2, active=True, reason="disconnected"),
         s.RematchAsked(seat=0),

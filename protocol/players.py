@@ -202,7 +202,8 @@ class PastSeat(WireModel):
 
 class PastGame(WireModel):
     """A finished game from this player's seat: ``score`` is [theirs, the other side's];
-    ``rating_change`` null for a casual game."""
+    ``rating_change`` null for a casual game; ``accuracy`` the coach's figure for this
+    player's play (0-100), null until the game's review is done."""
 
     finished_at: float
     profile: str
@@ -214,6 +215,7 @@ class PastGame(WireModel):
     result: Literal["won", "lost", "draw"]
     rating_change: int | None
     casual: bool
+    accuracy: float | None = None
 
 
 class History(WireModel):

@@ -28,7 +28,7 @@ from protocol.base import (
 )
 from protocol.client_messages import GameAction
 from protocol.clubs import ClubNight, ClubSeat
-from protocol.coach import Hint
+from protocol.coach import Hint, HintsChanged
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.game_events import GAME_EVENT_TYPES, GameEvent
 from protocol.ladder import LadderBoard, LadderState
@@ -133,6 +133,7 @@ class TableInfo(WireModel):
     spectators: int
     rematch_asked: list[Seat] = Field(default_factory=list)
     casual: bool = False  # not rated: a finished game changes nobody's rating
+    hints: bool = False  # a seated player may ask for a hint (protocol.coach)
 
 
 class You(WireModel):
@@ -282,6 +283,7 @@ TableEvent = Annotated[
     | SeatsSwapped
     | OptionsChanged
     | LockChanged
+    | HintsChanged
     | GameStarted
     | StandIn
     | RematchAsked,

@@ -39,6 +39,8 @@ from server.people_games import GameRecorder
 from server.people_routes import PRESENCE_REFRESH_S, People
 from server.players import Players, player_store_for
 from server.players.presence import MemoryPresence, Presence, RedisPresence
+from server.review_routes import ReviewRoutes
+from server.reviews import Reviews
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.store.base import StoreError
@@ -77,6 +79,7 @@ class TableServer:
         self.ladder: Ladder
         self.people: People
         self.recorder: GameRecorder | None = None
+        self.reviews: Reviews  # the coach's reviews of finished games
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
         self.trusted = trusted_networks(settings)
@@ -141,9 +144,11 @@ class TableServer:
         listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
         listing.start()
 
+        reviews = ReviewRoutes(self.lobby, self.reviews)
+
         def club_routes(routes: HttpRoutes) -> ClubRoutes:
             return ClubRoutes(
-                self.lobby, listing, self.settings.clubs, routes.web_root, routes.page
+                self.lobby, listing, self.settings.clubs, routes.web_root, routes.page, reviews
             )
 
         routes = HttpRoutes(
@@ -184,7 +189,8 @@ class TableServer:
         cluster = self.cluster
         push = None if cluster is None else cluster.push
         self.people = People(players, presence, self.lobby, self._deliver, push)
-        self.recorder = GameRecorder(players, self._deliver)
+        self.reviews = Reviews(store, self.bots, players)
+        self.recorder = GameRecorder(players, self._deliver, self.reviews)
         self.lobby.on_finished = self.recorder.finished
         for room in self.lobby.rooms.values():  # tables loaded before (a club's)
             room.on_finished = self.recorder.finished
@@ -228,6 +234,7 @@ class TableServer:
                     await self._server.wait_closed()
         if self.recorder is not None:
             await self.recorder.close()
+            await self.reviews.close()
             await self.people.players.store.close()
         if self.listing is not None:
             await self.listing.close()

@@ -16,9 +16,12 @@ On a loaded machine answers arrive later past their deadline (a worker waits for
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
 import random
+import signal
+import sys
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -46,6 +49,7 @@ HINT_SAMPLES = 24
 #: a review's deals for each judged play, and how far below the bots its one worker runs.
 REVIEW_SAMPLES = 8
 REVIEW_NICE = 10
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
 
 
 class Lateness:
@@ -117,8 +121,11 @@ def review_record(record: dict[str, Any], samples: int) -> dict[str, Any]:
 
 
 def _lowly() -> None:
-    """A review worker yields its core to the bots of live tables."""
+    """A review worker yields its core to the bots of live tables, and on Linux ends with its
+    server however that ends (a review runs for a minute: it must not outlive a killed one)."""
     os.nice(REVIEW_NICE)
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class BotRunner:
@@ -170,7 +177,12 @@ class BotRunner:
         return self._pool
 
     def close(self) -> None:
+        # A review runs for a minute or more: its worker is stopped, not waited for (the
+        # review is computed again when next asked for).
+        reviewing = [] if self._reviews is None else list(self._reviews._processes.values())
         for pool in (self._pool, self._reviews):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+        for process in reviewing:
+            process.kill()
         self._pool = self._reviews = None

@@ -46,7 +46,7 @@ from server.http_edge import _response
 from server.listing import Listing
 from server.replay_positions import BadRecord, inflate, positions
 from server.review_routes import PREFIX as REVIEW
-from server.review_routes import Reviews
+from server.review_routes import ReviewRoutes
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
@@ -66,13 +66,14 @@ class ClubRoutes:
         clubs: tuple[str, ...],
         web_root: Path,
         page: FileAnswer,
+        reviews: ReviewRoutes,
     ) -> None:
         self.lobby = lobby
         self.listing = listing
         self.clubs = clubs
         self.web_root = web_root
         self.page = page
-        self.reviews = Reviews(lobby)  # /review/: the coach's review of a finished game
+        self.reviews = reviews  # /review/: the coach's review of a finished game
 
     async def __call__(self, path: str, query: str) -> Response | None:
         try:

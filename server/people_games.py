@@ -6,12 +6,14 @@ they are as the game ended, and the store's work runs in a task of its own, so t
 loop never waits on it. ``Players.record_game`` settles a game once per (table, game): a finish
 seen again (a table rebuilt from the store, taken over by another process) counts once.
 
-Each person at the game is then sent ``rated``, at the connection holding their seat.
+Each person at the game is then sent ``rated``, at the connection holding their seat. A game
+with a person at it is also reviewed by the coach (``server.reviews``), off the table's path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,7 @@ from server.core.table import Table
 from server.people_routes import Deliver
 from server.players import FinishedGame, Players, Seat
 from server.players.model import PROFILE_CLASSES
+from server.reviews import Reviews
 from server.store.base import StoreError
 from server.tasks import cancel_and_wait
 
@@ -70,16 +73,22 @@ def _seat(seat: SeatState, people: set[str], stand_in_level: int) -> Seat:
 class GameRecorder:
     """Records finished games in tasks of their own, and tells each person their change."""
 
-    def __init__(self, players: Players, deliver: Deliver) -> None:
+    def __init__(self, players: Players, deliver: Deliver, reviews: Reviews) -> None:
         self.players = players
         self.deliver = deliver
+        self.reviews = reviews
         self._tasks: set[asyncio.Task[None]] = set()
 
     def finished(self, room: Room, outcome: Outcome) -> None:
         """Called by the room after committing ``outcome``, which ended a game."""
-        game = finished_game(room.referee.table, time.time())
+        table = room.referee.table
+        game = finished_game(table, time.time())
         if game is None:
             return
+        if outcome.record is not None and any(seat.occupant == "person" for seat in table.seats):
+            people = {i: seat.player for i, seat in enumerate(table.seats) if seat.player}
+            which = (game.table_id, game.game)
+            self.reviews.start(which, json.loads(outcome.record.record), people)
         task = asyncio.get_running_loop().create_task(self._record(room, game))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

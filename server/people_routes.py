@@ -257,4 +257,5 @@ def _past(game: GameSummary) -> p.PastGame:
         result=game.result,
         rating_change=game.rating_change,
         casual=game.casual,
+        accuracy=game.accuracy,
     )

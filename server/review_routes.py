@@ -1,40 +1,34 @@
 """``/review/<table>/<game>?key=…``: the review of a finished game (``cuarenta-review/1``).
 
 The same credential rule as ``/record/``: a seat token or the host key of the game's end. The
-first ask starts the review in the bot runner's review worker (its own process, at low
-priority: never on the loop, never holding up a table's bots) and is answered 202 "not ready";
-once done it is kept, and every ask after is answered with it. Reviews are deterministic, so a
-process that has not got one computes the same again.
+review stored with the game (``server.reviews``: computed when the game ended) is served as
+kept; one not stored yet (still being computed, or a game from before reviews were kept) is
+answered 202 "not ready", its computation started once if it is not under way.
 """
 
 from __future__ import annotations
 
-import asyncio
 import http
 import json
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote
 
-import structlog
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 if TYPE_CHECKING:
     from server.lobby import Lobby
+    from server.reviews import Reviews
 
-log = structlog.get_logger("server.review_routes")
-KEPT_REVIEWS = 500  # reviews kept in this process, the oldest asked for going first
 PREFIX = "/review/"
 
 
-class Reviews:
-    """Reviews of finished games: computed once, kept, answered by ``/review/``."""
+class ReviewRoutes:
+    """Answers ``/review/``."""
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, reviews: Reviews) -> None:
         self.lobby = lobby
-        self._done: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.reviews = reviews
 
     async def answer(self, path: str, query: str) -> Response:
         """The answer to ``/review/<table>/<game>?key=…``."""
@@ -46,25 +40,12 @@ class Reviews:
         if record is None:
             return _text(http.HTTPStatus.NOT_FOUND, "no finished game for this table and key")
         which = (table_id, int(game))
-        done = self._done.get(which)
-        if done is not None:
-            self._done.move_to_end(which)
-            return _json(http.HTTPStatus.OK, done)
-        if which not in self._running:
-            self._running[which] = asyncio.get_running_loop().create_task(
-                self._review(which, record)
-            )
+        kept = None if self.reviews.running(which) else await self.reviews.find(which)
+        if kept is not None:
+            return _response(http.HTTPStatus.OK, kept, "application/json")
+        if not self.reviews.start(which, record):
+            return _text(http.HTTPStatus.SERVICE_UNAVAILABLE, "the coach is busy, try again soon")
         return _json(http.HTTPStatus.ACCEPTED, {"status": "not ready"})
-
-    async def _review(self, which: tuple[str, int], record: dict[str, Any]) -> None:
-        try:
-            self._done[which] = await self.lobby.bots.review(record)
-            while len(self._done) > KEPT_REVIEWS:
-                self._done.popitem(last=False)
-        except Exception:  # a review is a courtesy: its failure is logged, the next ask retries
-            log.exception("review failed", table=which[0], game=which[1])
-        finally:
-            del self._running[which]
 
 
 def _json(status: http.HTTPStatus, value: Any) -> Response:

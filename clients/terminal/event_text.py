@@ -15,6 +15,7 @@ from clients.terminal.render import card_text, cards_text, seat_name, team_name
 from engine.scoring import count_points
 from protocol import game_events as g
 from protocol import server_messages as s
+from protocol.coach import HintsChanged
 
 Names = Callable[[int], str]
 
@@ -53,6 +54,8 @@ def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
             return tr("ev_options")
         case s.LockChanged(locked=locked):
             return tr("ev_lock_on" if locked else "ev_lock_off")
+        case HintsChanged(hints=hints):
+            return tr("ev_hints_on" if hints else "ev_hints_off")
         case _:
             assert_never(body)
 

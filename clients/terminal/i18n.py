@@ -281,6 +281,8 @@ MESSAGES: Final[Mapping[str, tuple[str, str, str]]] = {
     "ev_options": ("opciones cambiadas", "options changed", "opções alteradas"),
     "ev_lock_on": ("mesa cerrada", "table locked", "mesa fechada"),
     "ev_lock_off": ("mesa abierta", "table unlocked", "mesa aberta"),
+    "ev_hints_on": ("pistas permitidas", "hints allowed", "dicas permitidas"),
+    "ev_hints_off": ("pistas quitadas", "hints switched off", "dicas desligadas"),
     "ev_dealer": (
         "sorteo: {cards} → reparte {name}",
         "draw: {cards} → {name} deals",

@@ -16,6 +16,7 @@ from server.core.table import Table
 from server.errors import Refused
 
 NOT_HERE = "hints are given at casual and solo tables only, never in a rated game"
+SWITCHED_OFF = "the host has switched hints off at this table"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +30,15 @@ class HintAsk:
     legal: tuple[Action, ...]
 
 
-def hints_allowed(table: Table) -> bool:
-    """Hints at casual and solo tables; never at a rated one nor a club night's."""
+def given_here(table: Table) -> bool:
+    """Hints at casual and solo tables; never at a rated one nor a club night's (its rounds
+    are a tournament's)."""
     return (table.casual or table.solo) and "club" not in table.keys
+
+
+def hints_allowed(table: Table) -> bool:
+    """A hint may be asked for: a table where hints are given, its host has not said no."""
+    return given_here(table) and table.hints
 
 
 def hint_ask(table: Table, conn: str) -> HintAsk:
@@ -39,8 +46,10 @@ def hint_ask(table: Table, conn: str) -> HintAsk:
     viewer = table.viewers.get(conn)
     if viewer is None or viewer.seat is None:
         raise Refused(ErrorCode.NOT_SEATED, "only a seated player may ask for a hint")
-    if not hints_allowed(table):
+    if not given_here(table):
         raise Refused(ErrorCode.FORBIDDEN, NOT_HERE)
+    if not table.hints:
+        raise Refused(ErrorCode.FORBIDDEN, SWITCHED_OFF)
     game = table.game
     if game is None or not table.in_game:
         raise Refused(ErrorCode.WRONG_PHASE, "a hint needs a game in play")

@@ -1,5 +1,5 @@
-"""The host's rulings: lock the table, set its options, start a game, rule a misdeal (R5, R13,
-R14). Seating rulings (bots, kick) are ``server.core.sitting``'s."""
+"""The host's rulings: lock the table, switch hints, set its options, start a game, rule a
+misdeal (R5, R13, R14). Seating rulings (bots, kick) are ``server.core.sitting``'s."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from engine.errors import EngineError
 from engine.rules import check_options
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.coach import HintsChanged, SetHints
 from protocol.errors import ErrorCode
 from server.core.play import apply_action, start_game
 from server.core.seating import Viewer
@@ -30,6 +31,14 @@ def on_lock(step: Step, viewer: Viewer, msg: c.Lock) -> None:
     step.table.locked = msg.locked
     step.out.ack(viewer.conn, msg.rid)
     step.publish(s.LockChanged(locked=msg.locked))
+
+
+def on_set_hints(step: Step, viewer: Viewer, msg: SetHints) -> None:
+    """The host switches hints off (or on) for the table, before or during a game."""
+    require_host(viewer, "switch hints")
+    step.table.hints = msg.hints
+    step.out.ack(viewer.conn, msg.rid)
+    step.publish(HintsChanged(hints=msg.hints))
 
 
 def on_set_options(step: Step, viewer: Viewer, msg: c.SetOptions) -> None:

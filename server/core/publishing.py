@@ -28,6 +28,7 @@ from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from protocol.frames import KEYS, NONE, pack
 from server.core import clocks
+from server.core.coaching import hints_allowed
 from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
 from server.core.storage import compact
@@ -310,6 +311,7 @@ class Publisher:
             "spectators": self.spectators,
             "rematch_asked": sorted(table.rematch),
             "casual": table.casual or table.solo,  # a solo ladder game is never rated (R14)
+            "hints": hints_allowed(table),
         }
 
     def packed_info(self) -> bytes:

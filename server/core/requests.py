@@ -11,6 +11,7 @@ from typing import Literal
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.coach import SetHints
 from protocol.errors import ErrorCode
 from server.core import hosting, play, sitting
 from server.core.seating import Viewer
@@ -42,6 +43,8 @@ def handle(step: Step, conn: str, message: c.ClientMessage) -> None:
             sitting.on_kick(step, viewer, message)
         case c.Lock():
             hosting.on_lock(step, viewer, message)
+        case SetHints():
+            hosting.on_set_hints(step, viewer, message)
         case c.SetOptions():
             hosting.on_set_options(step, viewer, message)
         case c.Start():

@@ -99,6 +99,7 @@ def head(table: Table) -> dict[str, Any]:
         "turn_timer": table.turn_timer,
         "seats": [seat.to_json() for seat in table.seats],
         "locked": table.locked,
+        "hints": table.hints,
         "solo": table.solo,
         "stage": table.stage,
         "game_no": table.game_no,
@@ -214,6 +215,7 @@ def from_state(
         seats=[SeatState.from_json(seat, now) for seat in state["seats"]],
     )
     table.solo = bool(state.get("solo", False))
+    table.hints = bool(state.get("hints", True))  # a table stored before the switch: on
     for seat in table.seats:
         if seat.occupant == "person" and state["stage"] == "playing" and not table.solo:
             seat.restored = not seat.stand_in  # assumed here, never announced

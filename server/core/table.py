@@ -63,6 +63,7 @@ class Table:
     seeds: Callable[[], int] = random_seed
     seats: list[SeatState] = field(default_factory=list)
     locked: bool = False
+    hints: bool = True  # the host's switch: players may ask for a hint (where one is given)
     # A solo table (the R14 ladder; ARCHITECTURE invariant 5's exception): its one person has
     # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
     # seat never opens to a newcomer (``server.core.clocks``, ``server.core.presence``).

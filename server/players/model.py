@@ -138,7 +138,8 @@ class GameSummary:
 
     ``score`` is (theirs, the other side's); ``rating_change`` the change of their shown rating
     (None for a casual game). Names are those the game was played under, kept even after a
-    person renames or is forgotten.
+    person renames or is forgotten. ``accuracy`` is the coach's figure for their play (0-100,
+    ``engine.bots.review``), None until the game's review is done.
     """
 
     finished_at: float
@@ -151,6 +152,7 @@ class GameSummary:
     result: Result
     rating_change: int | None
     casual: bool
+    accuracy: float | None = None
 
     @property
     def game_id(self) -> str:

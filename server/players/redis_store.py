@@ -7,6 +7,7 @@ slot and every script below touches one slot only::
                                           mu:<class>, sigma:<class>, games:<class>
     cuarenta:player:{<id>}:history  list  GameSummary JSON, newest first (HISTORY_CAP)
     cuarenta:player:{<id>}:settled  zset  game ids taken (against a retried finish)
+    cuarenta:player:{<id>}:accuracy hash  game id -> the review's accuracy of their play
     cuarenta:player:{<id>}:friends  set   public ids
     cuarenta:player:{<id>}:asked    zset  requests sent: id -> when (ms)
     cuarenta:player:{<id>}:askers   zset  requests received: id -> when (ms)
@@ -63,7 +64,7 @@ from server.players.store import (
 )
 from server.store.base import StoreUnavailable
 
-PARTS = ("p", "history", "settled", "friends", "asked", "askers", "blocked", "sent")
+PARTS = ("p", "history", "settled", "friends", "asked", "askers", "blocked", "sent", "accuracy")
 
 
 def player_key(player_id: str, part: str) -> str:
@@ -172,7 +173,39 @@ class RedisPlayerStore:
             items = await self.client.lrange(  # type: ignore[misc]
                 player_key(player_id, "history"), skip, skip + count - 1
             )
-        return [GameSummary.from_json(_json(item)) for item in items]
+        games = [GameSummary.from_json(_json(item)) for item in items]
+        if not games:
+            return games
+        async with _unavailable("read a history"):
+            found = await self.client.hmget(  # type: ignore[misc]
+                player_key(player_id, "accuracy"), [game.game_id for game in games]
+            )
+        return [
+            game if figure is None else replace(game, accuracy=float(figure))
+            for game, figure in zip(games, found, strict=True)
+        ]
+
+    async def record_accuracy(self, player_id: str, game_id: str, accuracy: float) -> None:
+        key = player_key(player_id, "accuracy")
+        async with _unavailable("note an accuracy"):
+            if not await self.client.exists(player_key(player_id, "p")):
+                return
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.hset(key, game_id, repr(accuracy))
+                pipe.pexpire(key, self.ttl_ms)
+                pipe.hlen(key)
+                *_, held = await pipe.execute()
+            if held > 2 * HISTORY_CAP:  # games gone from the history go too
+                await self._trim_accuracy(player_id)
+
+    async def _trim_accuracy(self, player_id: str) -> None:
+        key = player_key(player_id, "accuracy")
+        lines = await self.client.lrange(player_key(player_id, "history"), 0, -1)  # type: ignore[misc]
+        shown = {GameSummary.from_json(_json(line)).game_id for line in lines}
+        held = await self.client.hkeys(key)  # type: ignore[misc]
+        gone = [_text(gid) for gid in held if _text(gid) not in shown]
+        if gone:
+            await self.client.hdel(key, *gone)  # type: ignore[misc]
 
     async def ratings(self, player_ids: Sequence[str], cls: ProfileClass) -> dict[str, Rating]:
         async with _unavailable("read ratings"), self.client.pipeline(transaction=False) as pipe:

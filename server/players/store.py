@@ -73,6 +73,11 @@ class PlayerStore(Protocol):
         """``count`` finished games after the newest ``skip``, newest first."""
         ...
 
+    async def record_accuracy(self, player_id: str, game_id: str, accuracy: float) -> None:
+        """Note the review's accuracy of the person's play in a game of their history (a
+        person not stored: nothing; a game not in their history: never shown)."""
+        ...
+
     async def ratings(self, player_ids: Sequence[str], cls: ProfileClass) -> dict[str, Rating]:
         """The stored people's ratings in ``cls`` (a newcomer's for those never rated)."""
         ...
@@ -112,6 +117,7 @@ class _Person:
     player: Player
     history: deque[GameSummary] = field(default_factory=lambda: deque(maxlen=HISTORY_CAP))
     settled: dict[str, None] = field(default_factory=dict)  # insertion-ordered game ids
+    accuracy: dict[str, float] = field(default_factory=dict)  # game id -> the review's figure
     friends: set[str] = field(default_factory=set)
     asked: dict[str, float] = field(default_factory=dict)  # id -> when (requests sent)
     askers: dict[str, float] = field(default_factory=dict)  # id -> when (requests received)
@@ -188,7 +194,19 @@ class MemoryPlayerStore:
 
     async def history(self, player_id: str, skip: int, count: int) -> list[GameSummary]:
         person = self._find(player_id)
-        return [] if person is None else list(person.history)[skip : skip + count]
+        if person is None:
+            return []
+        page = list(person.history)[skip : skip + count]
+        return [replace(game, accuracy=person.accuracy.get(game.game_id)) for game in page]
+
+    async def record_accuracy(self, player_id: str, game_id: str, accuracy: float) -> None:
+        person = self._find(player_id)
+        if person is None:
+            return
+        person.accuracy[game_id] = accuracy
+        if len(person.accuracy) > 2 * HISTORY_CAP:  # games gone from the history go too
+            shown = {game.game_id for game in person.history}
+            person.accuracy = {gid: a for gid, a in person.accuracy.items() if gid in shown}
 
     async def ratings(self, player_ids: Sequence[str], cls: ProfileClass) -> dict[str, Rating]:
         found = {player_id: self._find(player_id) for player_id in player_ids}

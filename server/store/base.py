@@ -208,6 +208,15 @@ class Store(Protocol):
         """A kept record of the table (``game`` None: its latest), even after the table expired."""
         ...
 
+    async def keep_review(self, table_id: str, game: int, review: bytes) -> bool:
+        """Keep a finished game's review (JSON naming its format) beside its kept record, for
+        as long as the record; the first one stays. True if this one was kept."""
+        ...
+
+    async def find_review(self, table_id: str, game: int) -> bytes | None:
+        """The review kept for the table's ``game``, or None."""
+        ...
+
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         """Return the events numbered above ``after``, in order (all of them for 0)."""
         ...

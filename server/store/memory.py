@@ -70,6 +70,7 @@ class MemoryStore:
         self._leases: dict[str, _Lease] = {}
         self._fences: dict[str, int] = {}  # the last fencing token given out, per table
         self._records: dict[str, dict[int, tuple[KeptRecord, float]]] = {}  # game -> (it, lapse)
+        self._reviews: dict[tuple[str, int], bytes] = {}  # (table, game): lapses with the record
         self._clock = clock
         self._table_ttl_s = table_ttl_s
         self._record_ttl_s = record_ttl_s
@@ -95,6 +96,9 @@ class MemoryStore:
             self._table(table_id)
         for table_id in list(self._records):
             self._kept(table_id)
+        for table_id, game in list(self._reviews):
+            if game not in self._records.get(table_id, {}):
+                del self._reviews[(table_id, game)]
 
     async def create_table(
         self, table_id: str, state: bytes, keys: Mapping[str, KeyRole]
@@ -194,6 +198,18 @@ class MemoryStore:
             game = max(games, default=0)
         kept = games.get(game)
         return None if kept is None else kept[0]
+
+    async def keep_review(self, table_id: str, game: int, review: bytes) -> bool:
+        if game not in self._kept(table_id) or (table_id, game) in self._reviews:
+            return False
+        self._reviews[(table_id, game)] = bytes(review)
+        return True
+
+    async def find_review(self, table_id: str, game: int) -> bytes | None:
+        if game not in self._kept(table_id):
+            self._reviews.pop((table_id, game), None)
+            return None
+        return self._reviews.get((table_id, game))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         table = self._table(table_id)

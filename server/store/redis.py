@@ -13,6 +13,7 @@ on one node and its scripts never cross slots)::
     cuarenta:{t:<id>}:record:<game>  hash  a finished game's R15 record (compressed) and its
                                            readers' digests
     cuarenta:{t:<id>}:records str   the latest kept game number
+    cuarenta:{t:<id>}:review:<game>  str  its review (compressed JSON), as long as the record
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
     cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
@@ -255,6 +256,16 @@ class RedisStore:
         if record is None:
             return None
         return KeptRecord(game, _unpacked(bytes(record)), tuple(_text(readers).split()))
+
+    async def keep_review(self, table_id: str, game: int, review: bytes) -> bool:
+        key, ttl = table_key(table_id, f"review:{game}"), self.record_ttl_ms or None
+        async with _unavailable_on_error("keep a review"):
+            return bool(await self.client.set(key, _packed(review), nx=True, px=ttl))
+
+    async def find_review(self, table_id: str, game: int) -> bytes | None:
+        async with _unavailable_on_error("read a review"):
+            kept = await self.client.get(table_key(table_id, f"review:{game}"))
+        return None if kept is None else _unpacked(bytes(kept))
 
     async def events_after(self, table_id: str, after: int) -> list[StoredEvent]:
         """The events above ``after``: from the segments holding any, then the open log (read in

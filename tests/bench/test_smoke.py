@@ -42,6 +42,7 @@ FIGURES = {
     "tournament": "margin per hand",
     "ceiling": "headroom",
     "chaos": "violations: lost",
+    "coach": "loaded / idle p95",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos"}
 #: Debian's caddy and redis-sentinel (make services); without them the benchmark is skipped

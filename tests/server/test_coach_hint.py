@@ -12,7 +12,7 @@ import pytest
 from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
 from protocol import server_messages as s
-from protocol.coach import Hint, HintRequest
+from protocol.coach import Hint, HintRequest, SetHints
 from protocol.errors import ErrorCode
 from tests.serving import StartServer
 
@@ -99,3 +99,26 @@ async def test_a_hint_needs_a_table(start_server: StartServer) -> None:
         with pytest.raises(RequestRefused) as refused:
             await ana.request(HintRequest())
         assert refused.value.code is ErrorCode.NOT_AT_TABLE
+
+
+async def test_the_host_switches_hints_off_for_the_table_and_the_players_see_it(
+    start_server: StartServer,
+) -> None:
+    async with (
+        start_server() as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+        await ClientSession.connect(server.ws_url, "Beto") as beto,
+    ):
+        await _heads_up(ana, beto, casual=True)
+        await ana.request(c.Start())
+        (mover, _), _ = await _to_play([ana, beto])
+        await ana.request(SetHints(hints=False))
+        told = await beto.next_snapshot(lambda snap: not snap.info.hints)
+        assert told.info.casual  # a casual table, its host said no
+        with pytest.raises(RequestRefused) as refused:
+            await mover.request(HintRequest())
+        assert refused.value.code is ErrorCode.FORBIDDEN
+        assert "switched hints off" in refused.value.error.message
+        await ana.request(SetHints(hints=True))
+        await mover.next_snapshot(lambda snap: snap.info.hints)
+        assert isinstance(await mover.request(HintRequest(), wait_s=30), Hint)

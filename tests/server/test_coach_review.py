@@ -1,6 +1,7 @@
 """``/review/<table>/<game>``: after a game ends, its review, computed once in the review
-worker (202 "not ready" until then), judging every play each person made (R15's record), under
-``/record/``'s credential rule."""
+worker (202 "not ready" until then) and stored with the game's record, judging every play each
+person made (R15's record), under ``/record/``'s credential rule; each person's accuracy in
+their history."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from clients.session import ClientSession
 from engine.bots.review import GRADES
 from protocol import client_messages as c
+from protocol import players as p
 from protocol import server_messages as s
 from server.app import TableServer
 from tests.server.players import play_until_finished
@@ -83,3 +85,58 @@ async def test_a_finished_game_gets_a_review_judging_every_play_of_the_person(
         assert 0 <= review["seats"][0]["accuracy"] <= 100
         again = await get(server, f"{path}?key={created.host_key}")
         assert again == (200, json.dumps(review).encode())  # computed once, kept
+
+
+async def test_a_game_with_a_person_is_reviewed_at_its_end_stored_and_never_again(
+    start_server: StartServer,
+) -> None:
+    async with (
+        start_server(claim_window_s=0.05) as server,
+        await ClientSession.connect(server.ws_url, "Ana", player_key="a" * 43) as ana,
+    ):
+        created = await ana.request(c.CreateTable(profile="heads-up", casual=True))
+        assert isinstance(created, s.TableCreated)
+        await ana.request(c.Join(key=created.host_key))
+        await ana.request(c.AddBot(level=1))
+        await ana.request(c.Start())
+        await play_until_finished(ana, random.Random(5))
+        which = (created.table, 1)
+        await server.reviews.done(which)  # started by the game's end: nobody asked for it
+        kept = await server.lobby.store.find_review(*which)
+        assert kept is not None  # stored with the game's record
+        path = f"/review/{created.table}/1?key={created.host_key}"
+        assert await get(server, path) == (200, kept)  # the first ask: ready, as stored
+        assert await get(server, path) == (200, kept)
+        assert server.reviews.computed == 1
+        history = await ana.request(p.HistoryRequest())
+        assert isinstance(history, p.History)
+        assert ana.seat is not None
+        mine = json.loads(kept)["seats"][ana.seat]["accuracy"]
+        assert history.games[0].accuracy == mine  # /me lists it with the game
+        assert 0 <= mine <= 100
+
+
+async def test_a_game_without_a_review_is_computed_once_when_first_asked(
+    start_server: StartServer,
+) -> None:
+    async with (
+        start_server() as server,
+        await ClientSession.connect(server.ws_url, "Ana") as ana,
+    ):
+        created = await ana.request(c.CreateTable(profile="heads-up", casual=True))
+        assert isinstance(created, s.TableCreated)
+        await ana.request(c.Watch(key=created.host_key))  # an all-bot game: no person to review
+        for _ in range(2):
+            await ana.request(c.AddBot(level=1))
+        await ana.request(c.Start())
+        await ana.next_snapshot(lambda snap: snap.info.stage == "finished", wait_s=60)
+        which = (created.table, 1)
+        assert not server.reviews.running(which)
+        assert await server.lobby.store.find_review(*which) is None
+        path = f"/review/{created.table}/1?key={created.host_key}"
+        asked = await asyncio.gather(get(server, path), get(server, path), get(server, path))
+        assert {status for status, _ in asked} == {202}
+        await server.reviews.done(which)
+        review = await review_of(server, path)
+        assert review["format"] == "cuarenta-review/1"
+        assert server.reviews.computed == 1  # three asks, one computation (single flight)

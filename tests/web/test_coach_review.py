@@ -26,7 +26,7 @@ def test_the_replay_marks_a_play_and_tells_the_accuracy(
     page = new_context(viewport={"width": 1280, "height": 720}).new_page()
     page.goto(replay_url(web_url, created, 1, ["Ana"]).replace("lang=en", "lang=es"))
     page.wait_for_selector(".replay-accuracy", timeout=REVIEW_WAIT_MS)  # 202 until ready
-    expect(page.locator(".replay-accuracy")).to_contain_text("Precisión")
+    expect(page.locator(".replay-accuracy")).to_contain_text("Nota del entrenador")
     review = page.evaluate(
         "async (u) => (await fetch(u)).json()",
         f"/review/{created.table}/1?key={created.host_key}",

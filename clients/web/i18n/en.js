@@ -706,6 +706,12 @@ export default {
   "review.mistake": "{name}: a mistake",
   "review.blunder": "{name}: a blunder",
   "review.better": "— better: {play}",
-  "review.accuracy": "Accuracy",
   "review.accuracyOf": "{name} {accuracy}",
+  // the coach: the host's hint switch, the review's accuracy on /me
+  "me.accuracy": "Coach's mark for your play: {accuracy} out of 100",
+  "host.hints": "Players may ask “What would you play?”",
+  "host.hints.hint": "The coach suggests a play using only the asker's own cards. Never in rated games.",
+  "log.hintsOn": "The host allowed hints",
+  "log.hintsOff": "The host switched hints off",
+  "review.marks": "Coach's mark for each player, out of 100: {marks}",
 };

@@ -706,6 +706,12 @@ export default {
   "review.mistake": "{name}: error",
   "review.blunder": "{name}: error grave",
   "review.better": "— mejor: {play}",
-  "review.accuracy": "Precisión",
   "review.accuracyOf": "{name} {accuracy}",
+  // the coach: the host's hint switch, the review's accuracy on /me
+  "me.accuracy": "Nota del entrenador a tu juego: {accuracy} de 100",
+  "host.hints": "Los jugadores pueden preguntar «¿Qué jugarías?»",
+  "host.hints.hint": "El entrenador sugiere una jugada solo con las cartas de quien pregunta. Nunca en partidas con puntuación.",
+  "log.hintsOn": "El anfitrión permite las pistas",
+  "log.hintsOff": "El anfitrión quitó las pistas",
+  "review.marks": "Nota del entrenador a cada jugador, de 100: {marks}",
 };

@@ -706,6 +706,12 @@ export default {
   "review.mistake": "{name}: erro",
   "review.blunder": "{name}: erro grave",
   "review.better": "— melhor: {play}",
-  "review.accuracy": "Precisão",
   "review.accuracyOf": "{name} {accuracy}",
+  // the coach: the host's hint switch, the review's accuracy on /me
+  "me.accuracy": "Nota do treinador para o seu jogo: {accuracy} de 100",
+  "host.hints": "Os jogadores podem perguntar “O que você jogaria?”",
+  "host.hints.hint": "O treinador sugere uma jogada usando só as cartas de quem pergunta. Nunca em partidas valendo pontuação.",
+  "log.hintsOn": "O anfitrião permitiu as dicas",
+  "log.hintsOff": "O anfitrião desligou as dicas",
+  "review.marks": "Nota do treinador para cada jogador, de 100: {marks}",
 };

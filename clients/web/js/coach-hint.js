@@ -1,6 +1,7 @@
 // @ts-check
 // The coach at the table: «¿Qué jugarías?» by the prompt, on your turn to play a card at a
-// casual or solo table (the server refuses it elsewhere: never in a rated game). The answer,
+// casual or solo table whose host allows hints (the server refuses it elsewhere: never in a
+// rated game). The answer,
 // level 5's play weighed from your own view, is said in words and its card is marked in the
 // hand. One hint per decision: the button goes once asked.
 import { h } from "./dom.js";
@@ -30,7 +31,7 @@ export function hintNow(model) {
 
 /** @param {TableModel} model */
 function offered(model) {
-  return Boolean(model.table.casual) && model.you !== null && !isOffline(model)
+  return model.table.hints && model.you !== null && !isOffline(model)
     && playableCards(model.legal).size > 0 && asked.get(model)?.asked !== model.lastEvent;
 }
 

@@ -68,6 +68,8 @@ export function describeEvent(event, names) {
       return line("table", "log.optionsChanged");
     case "lock_changed":
       return line("table", event.locked ? "log.locked" : "log.unlocked");
+    case "hints_changed":
+      return line("table", event.hints ? "log.hintsOn" : "log.hintsOff");
     case "game_started":
       return line("table", "log.gameStarted", {}, true);
     case "stand_in":

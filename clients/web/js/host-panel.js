@@ -94,6 +94,16 @@ function optionsForm(model, send) {
   return h("details.host-options", h("summary", t("host.options")), fields);
 }
 
+/** Hints at a casual table, on unless the host says no; before or during a game. */
+/** @param {import("./model-types.js").Table} table @param {(message: import("./wire.js").Message) => unknown} send */
+function hintsSwitch(table, send) {
+  return h("div.field.field-inline",
+    h("input#host-hints", { type: "checkbox", checked: table.hints, "aria-describedby": "host-hints-hint",
+      onchange: (/** @type {{target: HTMLInputElement}} */ e) => send({ type: "set_hints", hints: e.target.checked }) }),
+    h("label", { for: "host-hints" }, t("host.hints")),
+    h("p#host-hints-hint.hint", t("host.hints.hint")));
+}
+
 /**
  * The panel; `send` sends a request and reports errors; `start` fills bots then starts, when
  * `fillBots` (the home form's choice). Without it the server refuses to start with a chair free:
@@ -118,6 +128,7 @@ export function hostPanel(model, { send, start, fillBots = true, open = false, o
       h("input#host-lock", { type: "checkbox", checked: table.locked,
         onchange: (/** @type {{target: HTMLInputElement}} */ e) => send({ type: "lock", locked: e.target.checked }) }),
       h("label", { for: "host-lock" }, t("host.lock"))),
+    table.casual ? hintsSwitch(table, send) : null,
     lobby ? optionsForm(model, send) : null,
     lobby ? h("button.btn.btn-primary.btn-wide", {
       type: "button", id: "start-game", dataset: { focus: "start" }, onclick: start,

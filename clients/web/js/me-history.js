@@ -1,15 +1,16 @@
 // @ts-check
 // /me: the person's finished games, newest first, a page at a time: when, what, with and against
-// whom, the score from their side, the result and the rating change, and the replay of that game.
+// whom, the score from their side, the result and the rating change, the coach's mark for their
+// play (the review's accuracy, once it is done), and the replay of that game.
 import { h } from "./dom.js";
-import { language, t } from "../i18n/index.js";
+import { formatNumber, language, t } from "../i18n/index.js";
 import { remember } from "./storage.js";
 
 /** @typedef {{name: string, id?: string | null, bot_level?: number | null}} PastSeat */
 /**
  * @typedef {{finished_at: number, profile: string, table: string, game: number,
  *   partners: PastSeat[], opponents: PastSeat[], score: number[], result: "won" | "lost" | "draw",
- *   rating_change: number | null, casual: boolean, record_key?: string | null}} PastGame
+ *   rating_change: number | null, casual: boolean, accuracy?: number | null, record_key?: string | null}} PastGame
  */
 
 /** A seat of a past game as people say it: a bot by its level. @param {PastSeat} seat */
@@ -53,6 +54,8 @@ function gameRow(game, index) {
       partners ? " · " : null,
       h("span", t("me.against", { names: opponents }))),
     h("p.me-game-meta", h("time", { datetime: when.toISOString() }, date), " · ", t(`profile.${game.profile}`)),
+    typeof game.accuracy === "number"
+      ? h("p.me-accuracy", t("me.accuracy", { accuracy: formatNumber(Math.round(game.accuracy)) })) : null,
     replayOf(game));
 }
 

@@ -40,6 +40,7 @@
  * @property {number} spectators
  * @property {number[]} rematchAsked
  * @property {boolean} casual not rated: a finished game changes nobody's rating
+ * @property {boolean} hints a seated player may ask for a hint (a casual table whose host allows it)
  */
 
 /**

@@ -55,8 +55,8 @@ export function reviewPanel(state) {
       step.grade === "good" ? null : ` ${t("review.better", { play: playWords(step.best) })}`)
     : null;
   const accuracy = review.seats.filter((seat) => seat.accuracy !== null).map((seat) =>
-    t("review.accuracyOf", { name: names.nameOf(seat.seat), accuracy: formatNumber(seat.accuracy ?? 0) }));
+    t("review.accuracyOf", { name: names.nameOf(seat.seat), accuracy: formatNumber(Math.round(seat.accuracy ?? 0)) }));
   return h("section.replay-review.panel", { "aria-label": t("review.title") },
     h("h2", t("review.title")), mark,
-    accuracy.length ? h("p.replay-accuracy", `${t("review.accuracy")}: ${accuracy.join(" · ")}`) : null);
+    accuracy.length ? h("p.replay-accuracy", t("review.marks", { marks: accuracy.join(" · ") })) : null);
 }

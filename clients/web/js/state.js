@@ -67,6 +67,7 @@ function tableOf(info) {
     spectators: info.spectators,
     rematchAsked: info.rematch_asked,
     casual: Boolean(info.casual),
+    hints: Boolean(info.hints),
   };
 }
 

@@ -26,6 +26,7 @@
  * @property {number} spectators
  * @property {number[]} rematch_asked
  * @property {boolean} [casual] not rated
+ * @property {boolean} [hints] a seated player may ask for a hint
  */
 
 /** @typedef {{kind: string, seat: number | null, remaining_ms: number}} WireDeadline */

@@ -39,6 +39,8 @@ from server.store.base import Store
 
 NAMES = ("Ana", "Beto", "Caro", "Dani")
 Fate = Literal["acked", "refused", "unknown"]
+#: a refusal that says the move's fate is not settled (the store stayed away): "unknown"
+UNSETTLED = ("could not tell whether", "not known yet")
 
 
 @dataclass
@@ -165,7 +167,7 @@ async def play(person: Person, rng: random.Random, halt: asyncio.Event) -> None:
             await session.request(action.model_copy(update={"at": at}), wait_s=60)
             move.fate = "acked"
         except RequestRefused as exc:  # "could not tell": the store stayed away past resolve_s
-            unknown = "could not tell whether" in str(exc)
+            unknown = any(words in str(exc) for words in UNSETTLED)
             move.fate, move.detail = "unknown" if unknown else "refused", f"{exc.code}: {exc}"
         except (SessionError, TimeoutError, ConnectionClosed) as exc:  # no answer: unknown
             move.detail = str(exc)

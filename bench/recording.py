@@ -196,12 +196,15 @@ async def rebuilt(store: Store, table_id: str) -> Referee:
     return Referee.from_state(stored.state, log, Settings().referee_config(), time.time())
 
 
-KINDS = ("lost", "duplicated", "gapped", "backwards", "mismatched", "behind", "replay")
+KINDS = (
+    *("lost", "duplicated", "gapped", "backwards", "mismatched", "refused_stored", "behind"),
+    "replay",
+)
 """What the audit counts: an acknowledged move (or an event a viewer was sent) not in the stored
 log, or a refused move that is; an event sent twice; one skipped; a view going backwards; an
 event unlike the stored one; a connected viewer never sent the end of the log; a finished game
 whose record does not replay to what its players saw. A refused move that is stored counts as
-mismatched."""
+refused_stored."""
 
 
 @dataclass
@@ -396,7 +399,7 @@ def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
         if acked and stored != (person.seat, acked[0].kind):
             audit.add("lost", f"{person.name}'s acknowledged move {acked[0]}: stored {stored}")
         elif fates == {"refused"} and stored is not None and stored[0] == person.seat:
-            audit.add("mismatched", f"{person.name}'s moves {moves}: refused, yet stored")
+            audit.add("refused_stored", f"{person.name}'s moves {moves}: refused, yet stored")
 
 
 def _kind_at(referee: Referee, n: int) -> str:

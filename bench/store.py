@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import shutil
 import signal
 import socket
@@ -272,14 +273,17 @@ def servers(stores: Sequence[str], *extra: str) -> Iterator[list[subprocess.Pope
                 stderr=subprocess.DEVNULL,
                 text=True,
                 env=server_env(),
+                start_new_session=True,  # its workers too are stopped with it (``killpg``)
             )
             started.append(process)
         yield started
     finally:
         for process in started:
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-                process.wait()
+            # The whole group: a worker the server started (a game's review) holds its stdout
+            # open, and closing a pipe a drain thread still reads waits for that pipe's end.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
             if process.stdout is not None:
                 process.stdout.close()
 

@@ -183,6 +183,10 @@ class BotRunner:
         for pool in (self._pool, self._reviews):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+        if self._reviews is not None:
+            # Nobody waits for them now; left in, Python 3.11's pool sets an exception on each
+            # when the worker is killed, and one already cancelled raises in its manager thread.
+            self._reviews._pending_work_items.clear()
         for process in reviewing:
             process.kill()
         self._pool = self._reviews = None

@@ -6,6 +6,7 @@ the middle of a hand and restarts from its append-only file.
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -13,7 +14,8 @@ import pytest
 from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
 from protocol.errors import ErrorCode
-from server.store.redis import open_store
+from server.store.base import StoredTable, StoreUnavailable
+from server.store.redis import RedisStore, open_store
 from tests.durability.players import (
     assert_record_replays_to,
     contiguous,
@@ -65,7 +67,7 @@ async def test_commands_while_redis_is_down_are_refused_and_play_resumes_after_i
         )
 
         redis_server.start()  # from the append-only file
-        stored_after = await store.load(created.table)
+        stored_after = await loaded_once_redis_answers(store, created.table)
         assert stored_after is not None
         assert stored_after.last_event == stored_before.last_event, "nothing applied half-way"
         finals = await play_all(sessions, seed=37)
@@ -76,3 +78,14 @@ async def test_commands_while_redis_is_down_are_refused_and_play_resumes_after_i
     assert all(contiguous(session) for session in sessions), [s.problems for s in sessions]
     for session in sessions:
         await session.close()
+
+
+async def loaded_once_redis_answers(store: RedisStore, table: str) -> StoredTable | None:
+    """The table as stored, read as soon as the restarted Redis answers (a busy machine may
+    take a few seconds to accept its first connection); bounded."""
+    async with asyncio.timeout(30):
+        while True:
+            try:
+                return await store.load(table)
+            except StoreUnavailable:
+                await asyncio.sleep(0.2)  # a retry period while Redis starts, not a sync

@@ -151,6 +151,12 @@ def view_of(game: Legal, viewer: int | None, with_history: bool = True) -> View:
     )
 
 
+def redacts(event: Event) -> bool:
+    """Whether `redact` may hide part of ``event`` from some viewer (by its type): a server
+    that redacts every event for every viewer skips the others (every play, most events)."""
+    return type(event) is PacketDealt or type(event) is Announced
+
+
 def redact(event: Event, viewer: int | None) -> Event:
     """Return what ``viewer`` may see of ``event``: THE one redaction of events.
 

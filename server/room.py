@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import random
 import secrets
 import time
@@ -59,6 +60,14 @@ log = structlog.get_logger("server.room")
 Deliver = Callable[[str, s.ServerMessage | Built], None]
 OnDetach = Callable[[str, "Room"], None]
 STORE_RETRY_S = 0.25  # how often a table whose store is away tries to reload (or to settle)
+_PROCESS_TAG = secrets.token_hex(8)  # commit ids: this process's random tag and a counter
+_COMMITS = itertools.count(1)
+
+
+def next_commit_id() -> str:
+    """An id no other commit of any process carries (what ``_settle`` recognises its own by):
+    a random tag per process and a counter, cheaper than fresh random bytes per move."""
+    return f"{_PROCESS_TAG}-{next(_COMMITS):x}"
 
 
 async def rebuild(
@@ -223,7 +232,7 @@ class Room:
         this room's own, still queued in a stalled Redis, ran after a later one): retried once
         with the new token; the version check still refuses it if anyone wrote meanwhile.
         """
-        expected, commit_id = self.version, secrets.token_hex(8)
+        expected, commit_id = self.version, next_commit_id()
         state, delta = self.referee.stored_form()  # a failed commit rebuilds the referee
         for attempt in (1, 2):
             try:

@@ -21,7 +21,7 @@ from typing import Any, TypeGuard
 
 from engine.game import Game
 from engine.memo import keep
-from engine.views import SeenPlay, own_hand, redact, seen_history, view_of
+from engine.views import SeenPlay, own_hand, redact, redacts, seen_history, view_of
 from protocol import frames
 from protocol import server_messages as s
 from protocol.base import WireModel
@@ -244,8 +244,10 @@ class Publisher:
         form (``a``), or one form per seat plus the spectators' (``v``)."""
         if _is_wire(event):
             return {"a": event.model_dump(mode="json")}
+        if not redacts(event):  # nothing any viewer may not see: one public form
+            return {"a": event.to_json()}
         seen = [redact(event, seat) for seat in (*range(len(self.table.seats)), None)]
-        if all(each is event for each in seen):  # nothing to hide: one public form
+        if all(each is event for each in seen):
             return {"a": event.to_json()}
         forms = [each.to_json() for each in seen]
         if all(form == forms[0] for form in forms):

@@ -23,7 +23,6 @@ the listing shows).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Self, assert_never
 
@@ -279,6 +278,6 @@ class Referee:
         credentials = [table.keys.get("host"), *(seat.token for seat in table.seats)]
         return KeptRecord(
             table.game_no,
-            json.dumps(table.finished_record, separators=(",", ":")).encode(),
+            self._text.record(table.finished_record),  # the stored state's text of it
             tuple(credential_digest(credential) for credential in credentials if credential),
         )

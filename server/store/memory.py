@@ -162,17 +162,15 @@ class MemoryStore:
             if segments.should_seal(len(table.log), final=record is not None):
                 table.sealed.append((first, segments.sealed(table.log)))
                 table.log = []
-        table.stored = StoredTable(
-            table_id=table_id,
-            version=expected_version + 1,
-            state=table.stored.state if delta else bytes(state),
-            last_event=table.stored.last_event + len(events),
-            commit_id=commit_id,
-        )
+        version, last_event = expected_version + 1, table.stored.last_event + len(events)
+        kept = table.stored.state if delta else bytes(state)
+        table.stored = StoredTable(table_id, version, kept, last_event, commit_id)
         table.expires = self._clock() + self._table_ttl_s
         if record is not None:
             self._keep(table_id, record)
-        return replace(table.stored, state=bytes(state)) if delta else table.stored
+        if not delta:
+            return table.stored
+        return StoredTable(table_id, version, bytes(state), last_event, commit_id)
 
     def _keep(self, table_id: str, record: KeptRecord) -> None:
         games = self._kept(table_id)

@@ -11,8 +11,9 @@ results are ratios to the floor.
 2. Paced: every table one action per ``1 / --pace`` seconds, ``--ramp`` tables in ascending
    steps, then the floor at the last step reached. A step is held when deliveries' p99 is under
    50 ms, the server's event-loop lag p99 under 20 ms, the pace is kept and nothing is refused
-   (target: 2,000 tables). Each step also records the server's RSS per connection and per table
-   (RSS before/after, divided).
+   (target: 2,000 tables); the ramp goes on past a step that misses that but keeps the loop
+   lag p99 within 50 ms (the bar a person notices). Each step also records the server's RSS
+   per connection and per table (RSS before/after, divided).
 
 The load processes and the server share the machine's cores: every figure is for this machine
 as a whole, and the load's own CPU use and loop lag are printed beside the server's.
@@ -293,7 +294,8 @@ def closed_loop(
 
 
 def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[PacedStep]:
-    """Add tables step by step at the given pace until a step no longer holds."""
+    """Add tables step by step at the given pace while a step holds, or at least keeps the
+    server's loop lag p99 within ``LAG_P99_CALM_MS`` (the speed issue's bar)."""
     interval = 1 / args.pace
     results: list[PacedStep] = []
     with TargetProcess(kind) as target, Fleet(kind, target.url, args.clients) as fleet:
@@ -318,8 +320,8 @@ def paced(kind: TargetKind, steps: list[int], args: argparse.Namespace) -> list[
                 / args.seconds,
             )
             results.append(step)
-            if not step.holds:
-                break
+            if not step.holds and step.window.server_lag.p99_ms > LAG_P99_CALM_MS:
+                break  # past both bars: the strict one and the loop lag a person notices
     return results
 
 

@@ -19,6 +19,11 @@ class EngineError(ValueError):
         self.rule = rule
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[EngineError], tuple[str, str], dict[str, object]]:
+        """Pickled with both arguments (and ``index``): an error raised in a bot or review
+        worker crosses back to the server, and one that cannot be read breaks the whole pool."""
+        return type(self), (self.rule, self.reason), dict(self.__dict__)
+
 
 class IllegalAction(EngineError):
     """An action the rules do not allow in the current state.

@@ -25,7 +25,10 @@ import sys
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+import structlog
 
 from engine import bots
 from engine.actions import Action
@@ -33,6 +36,8 @@ from engine.bots.hint import hint as coach_hint
 from engine.bots.review import review
 from engine.record import Record
 from engine.views import View
+
+log = structlog.get_logger("server.bots")
 
 INLINE_MAX_LEVEL = 3
 #: the time from a request to its answer, at p95, each searching level is given (seconds).
@@ -120,12 +125,20 @@ def review_record(record: dict[str, Any], samples: int) -> dict[str, Any]:
     return found.to_json()
 
 
-def _lowly() -> None:
-    """A review worker yields its core to the bots of live tables, and on Linux ends with its
-    server however that ends (a review runs for a minute: it must not outlive a killed one)."""
-    os.nice(REVIEW_NICE)
+def _bound(server: int) -> None:
+    """A worker ends with its server however that ends (on Linux): a killed server's workers
+    would otherwise wait on their queue for ever, each holding a Python and its memory. A
+    server that died while the worker was starting is no longer its parent: it ends at once."""
     if sys.platform == "linux":
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != server:
+        os._exit(0)
+
+
+def _lowly(server: int) -> None:
+    """A review worker yields its core to the bots of live tables (and ends with its server)."""
+    os.nice(REVIEW_NICE)
+    _bound(server)
 
 
 class BotRunner:
@@ -148,9 +161,14 @@ class BotRunner:
         budget_s = budget_of(level, self.budget_s)
         deadline = time.monotonic() + self.lateness.search_s(budget_s)  # queueing counts
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(
-            pool, decide, level, view, legal, seed, budget_s, deadline
-        )
+        try:
+            action = await loop.run_in_executor(
+                pool, decide, level, view, legal, seed, budget_s, deadline
+            )
+        except BrokenProcessPool:  # a worker died: the seat still plays (invariant 5)
+            self._drop(pool)
+            log.warning("a bot worker died; level 3 plays this turn", level=level)
+            return decide(INLINE_MAX_LEVEL, view, legal, seed, self.budget_s)
         self.lateness.record(time.monotonic() - deadline)
         return action
 
@@ -160,20 +178,43 @@ class BotRunner:
         """A hint weighed in the pool (never on the loop: invariant 6) within `HINT_BUDGET_S`."""
         deadline = time.monotonic() + self.lateness.search_s(HINT_BUDGET_S)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._started(), weigh_hint, view, legal, seed, deadline)
+        pool = self._started()
+        try:
+            return await loop.run_in_executor(pool, weigh_hint, view, legal, seed, deadline)
+        except BrokenProcessPool:
+            self._drop(pool)
+            raise
 
     async def review(self, record: dict[str, Any]) -> dict[str, Any]:
         """Review a finished game in a worker of its own, at low priority (invariant 6)."""
         if self._reviews is None:
             context = multiprocessing.get_context("spawn")
-            self._reviews = ProcessPoolExecutor(1, mp_context=context, initializer=_lowly)
+            self._reviews = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_lowly, initargs=(os.getpid(),)
+            )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reviews, review_record, record, REVIEW_SAMPLES)
+        pool = self._reviews
+        try:
+            return await loop.run_in_executor(pool, review_record, record, REVIEW_SAMPLES)
+        except BrokenProcessPool:
+            self._drop(pool)
+            raise
+
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        """Forget a pool one of whose workers died (every later call would fail at once): the
+        next call starts a new one."""
+        if self._pool is pool:
+            self._pool = None
+        if self._reviews is pool:
+            self._reviews = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_bound, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def close(self) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 import time
+
+import pytest
 
 from engine import Play, bots
 from engine.bots.search import LEVEL4, candidates_of
+from engine.errors import IllegalAction, InvalidRecord
 from engine.game import Game
 from engine.views import view_of
 from server.bots import (
@@ -40,6 +44,55 @@ async def test_search_levels_decide_in_the_process_pool_from_one_seats_view_r7()
         assert (runner._pool is not None) == (max(bots.levels()) > INLINE_MAX_LEVEL)
     finally:
         runner.close()
+
+
+async def test_a_dead_worker_costs_one_turn_at_level_3_and_the_next_gets_a_new_pool() -> None:
+    """Invariant 5: a bot worker killed (the OOM killer, an operator) never stalls its seat."""
+    runner = BotRunner(workers=1, budget_s=0.2)
+    game = Game.new(seed=3)
+    seat = game.turn
+    assert seat is not None
+    view, legal = view_of(game, seat), game.legal_actions(seat)
+    try:
+        await runner.decide(5, view, legal, seed=1)
+        pool = runner._pool
+        assert pool is not None
+        for process in pool._processes.values():
+            process.kill()
+            process.join(10)
+        fallback = await runner.decide(5, view, legal, seed=1)
+        assert fallback == decide(INLINE_MAX_LEVEL, view, legal, 1, runner.budget_s)
+        assert runner._pool is None  # the broken pool is dropped
+        assert await runner.decide(5, view, legal, seed=1) in legal
+        assert runner._pool is not None
+        assert runner._pool is not pool
+    finally:
+        runner.close()
+
+
+async def test_an_engine_error_in_a_worker_comes_back_as_itself() -> None:
+    """A review of a record that is none fails with the engine's error (R15), and the worker
+    that raised it stays up: the error crosses back whole instead of breaking the pool."""
+    runner = BotRunner(workers=1)
+    try:
+        for _ in range(2):
+            with pytest.raises(InvalidRecord, match="R15"):
+                await runner.review({"format": "not a record"})
+    finally:
+        runner.close()
+
+
+def test_engine_errors_pickle_with_their_rule_reason_and_index() -> None:
+    error = IllegalAction("R7", "that card is not in your hand")
+    error.index = 4
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.rule, copy.reason, copy.index) == (
+        IllegalAction,
+        "R7: that card is not in your hand",
+        "R7",
+        "that card is not in your hand",
+        4,
+    )
 
 
 def test_each_search_level_has_its_own_budget_within_the_servers_cap() -> None:

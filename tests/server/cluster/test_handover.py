@@ -199,6 +199,8 @@ async def test_a_relayed_request_waiting_for_a_table_handed_over_goes_on_to_its_
     owner, peer = pair
     assert owner.cluster is not None
     assert peer.cluster is not None
+    await owner.cluster.members.beat()  # the owner knows its peer (else it places all on itself)
+    assert peer.lobby.owner in owner.cluster.members.live.values()
     for _ in range(20):  # a table whose rendezvous place is the peer
         table = await seat_table([owner.ws_url], [peer.ws_url])
         owner.cluster.members.hashed = True

@@ -30,7 +30,7 @@ from bench.recording import (
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s
-from server.store.base import Lease, LeaseLost, Store, VersionConflict
+from server.store.base import Lease, LeaseLost, Store, StoreUnavailable, VersionConflict
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore, open_store
 from tests.redis_server import RedisServer
@@ -49,8 +49,19 @@ def resume(redis: RedisServer) -> None:
     redis.process.send_signal(signal.SIGCONT)
 
 
-async def stored_last(store: Store, table_id: str) -> int:
-    stored = await store.load(table_id)
+async def stored_last(store: Store, table_id: str, within_s: float = 30.0) -> int:
+    """The table's last stored event, read again while the store times out: the test's own
+    reads share the server's short command timeout, and a Redis just resumed on a loaded
+    machine may take longer than it to answer (that is the fault, not what is checked)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            stored = await store.load(table_id)
+            break
+        except StoreUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)  # a retry period while the store is away
     assert stored is not None
     return stored.last_event
 

@@ -91,7 +91,11 @@ class Crowd:
 
         try:
             host = await connect(NAMES[0])
-            created = await host.request(c.CreateTable(profile="pagat-4p"), wait_s=30)
+            # a turn timer: without one a person has the claim window (0.1 s here) to announce,
+            # and a stand-in announces for them past it: a move nobody can tell from theirs
+            created = await host.request(
+                c.CreateTable(profile="pagat-4p", turn_timer=60), wait_s=30
+            )
             assert isinstance(created, s.TableCreated)
             await host.request(c.Join(key=created.host_key), wait_s=30)
             people = [Person(NAMES[0], 0, [host])]

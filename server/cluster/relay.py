@@ -115,6 +115,9 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._closed = False
+        #: told after a subscription lost and made again (not after the first): envelopes
+        #: published meanwhile, or in flight when it broke, are gone without a trace
+        self.on_resubscribed: Callable[[], None] | None = None
 
     async def start(self) -> None:
         """Subscribe (and wait until subscribed, so no envelope sent to us afterwards is lost)."""
@@ -212,6 +215,7 @@ class Relay:
     async def _listen(self) -> None:
         """Receive envelopes for this process; resubscribe by itself after Redis comes back."""
         channel = channel_of(self.process)
+        lost = False
         while True:
             node = self._subscriber(channel)
             if node is None:
@@ -225,6 +229,9 @@ class Relay:
                 else:
                     await pubsub.subscribe(channel)
                 self._subscribed.set()
+                if lost and self.on_resubscribed is not None:
+                    lost = False
+                    self.on_resubscribed()
                 while True:
                     # An explicit read timeout: the client's socket timeout is for commands,
                     # and an idle subscription is normal.
@@ -233,6 +240,7 @@ class Relay:
                         self._dispatch(msgpack.unpackb(message["data"], raw=False))
             except (RedisError, OSError) as exc:
                 log.warning("relay subscription lost; resubscribing", error=str(exc))
+                lost = True
                 await asyncio.sleep(RECONNECT_DELAY_S)  # back-off before reconnecting, not a sync
             finally:
                 with contextlib.suppress(Exception):

@@ -319,6 +319,9 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
                     audit.add("mismatched", f"{where}: event {n} {message} != {expected}")
         for move in person.moves:
             audit.counts[move.fate] += 1
+            if move.fate == "refused":  # by code: storage, stale, not your turn
+                code = move.detail.split(":", 1)[0].rsplit(".", 1)[-1].lower()
+                audit.counts[f"refused {code}"] = audit.counts.get(f"refused {code}", 0) + 1
         _check_moves(referee, person, audit)
     await _check_record(store, table, audit)
     return audit
@@ -404,9 +407,10 @@ def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
     A move the seat did not choose may be stored there all the same: a stand-in's, for a person
     away (a disconnection, announced; after a rebuild, assumed and never announced) or past a
     deadline (the announcement's, unannounced too). The log does not say who chose a move, so
-    the stand-in is told apart by what it played: another card, take or call than every refused
-    move; or the same, first sent to the person on a later connection (they were away meanwhile,
-    so a stand-in may have chosen it). Those are counted (``stood_in``), not violations."""
+    the stand-in is told apart by what it played: another card, take or call than every move
+    the store refused (a referee's refusal, stale or "not at the table", stores nothing); or the
+    same, first sent to the person on a later connection (they were away meanwhile, so a
+    stand-in may have chosen it). Those are counted (``stood_in``), not violations."""
     landing: dict[int | None, list[Move]] = {}  # the first game event after each move's `at`
     for move in person.moves:
         landing.setdefault(_game_event_after(referee, move.at), []).append(move)
@@ -422,7 +426,7 @@ def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
             audit.add("lost", f"{person.name}'s acknowledged move {acked[0]}: stored {stored}")
         elif fates == {"refused"} and n is not None and stored and stored[0] == person.seat:
             event = _body(referee, n)
-            same = [move for move in moves if _same_move(move, event)]
+            same = [move for move in moves if _same_move(move, event) and _storage(move)]
             first = _first_session_with(person, n)
             if not same or first is None or first > max(move.session for move in same):
                 audit.counts["stood_in"] += 1  # another choice, or the person was away
@@ -432,6 +436,12 @@ def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
                 f"{person.name}'s moves {moves}: refused, yet event {n} stores {event} (sent on "
                 f"connection {first}: {_outline(person.sessions[first])})",
             )
+
+
+def _storage(move: Move) -> bool:
+    """Refused by the store (its commit failed), not by the referee: only such a refusal comes
+    after a commit was sent, so only it could be one that was stored all the same."""
+    return "storage_unavailable" in move.detail.lower()
 
 
 def _same_move(move: Move, event: dict[str, Any]) -> bool:

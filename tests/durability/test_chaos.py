@@ -25,8 +25,9 @@ from bench.recording import KINDS as VIOLATIONS
 #: the violations this run must never show: all the audit counts (``bench.recording.KINDS``).
 #: "refused_stored" counts only a move the store refused found stored as the mover sent it while
 #: they stayed connected (a stand-in's move for the seat is told apart and counted as
-#: ``stood_in``); "behind", a viewer not sent the end of the log (a relayed table's last
-#: envelope lost with the relay's subscription, resumed since it is back).
+#: ``stood_in``; a forwarded move its owner never answered is now unknown, not refused);
+#: "behind", a viewer not sent the end of the log (a relayed table's last envelope lost with
+#: the relay's subscription, resumed since it is back).
 PROVEN = set(VIOLATIONS)
 
 pytestmark = [

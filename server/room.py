@@ -262,7 +262,9 @@ class Room:
         raise AssertionError("unreachable: the second attempt returns or raises")
 
     async def _settle(self, expected: int, commit_id: str) -> StoredTable | None:
-        """Whether an unanswered commit was stored: the stored table if so, None if not.
+        """Whether an unanswered commit was stored: the stored table if so, None if not, and
+        ``CommitUncertain`` if the table was written past it meanwhile (the store keeps only the
+        last commit's id, so whether version ``expected + 1`` was this one is not known).
 
         ``fence`` first (a new token for this room, or none if another process took the lease,
         which fenced it just the same): the commit, should it still be queued in a stalled
@@ -292,6 +294,12 @@ class Room:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
         if stored.version == expected + 1 and stored.commit_id == commit_id:
             return stored
+        if stored.version > expected + 1:  # written since (a takeover while this one waited):
+            self.failed = True  # version expected + 1 may be this commit; its id is gone
+            raise CommitUncertain(
+                "storage unavailable: could not tell whether the move was stored (the table "
+                "was written since)"
+            )
         return None
 
     async def _check_lease(self) -> None:

@@ -147,6 +147,8 @@ def _report(
         "games_finished": audit.counts["finished"],
         "bot_games": crowd.stats["bot games"],
         "moves": {fate: audit.counts[fate] for fate in ("acked", "refused", "unknown")},
+        "refusals": {k[8:]: n for k, n in sorted(audit.counts.items()) if k.startswith("refused ")},
+        "stood_in": audit.counts["stood_in"],
         "connections": audit.counts["sessions"],
         "violations": {kind: len(audit.violations[kind]) for kind in VIOLATIONS},
         "examples": [detail for kind in VIOLATIONS for detail in audit.violations[kind][:3]],
@@ -167,7 +169,9 @@ def _print(report: dict[str, Any]) -> None:
         f"checked: {report['events_checked']} events at {report['tables']} tables over "
         f"{report['connections']} connections; games finished {report['games_finished']} "
         f"(bots: {report['bot_games']}); moves acked {moves['acked']}, refused "
-        f"{moves['refused']}, unknown {moves['unknown']}"
+        f"{moves['refused']}, unknown {moves['unknown']}; refused by code: "
+        + ", ".join(f"{code} {n}" for code, n in report["refusals"].items())
+        + f"; a stand-in's move where a refused one was: {report['stood_in']}"
     )
     print("clients: " + ", ".join(f"{k} {v}" for k, v in sorted(report["client_stats"].items())))
     counts = report["violations"]

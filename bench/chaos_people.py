@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from bench.recording import NAMES, Person, Recorder, Table, finished, play_table
 from clients.bot.fleet import play_table as play_bot_table
-from clients.bot.player import BotPlan
+from clients.bot.player import BotPlan, WireBot
 from clients.table import create_table
 from protocol import client_messages as c
 from protocol import server_messages as s
@@ -91,7 +91,11 @@ class Crowd:
 
         try:
             host = await connect(NAMES[0])
-            created = await host.request(c.CreateTable(profile="pagat-4p"), wait_s=30)
+            # a turn timer: without one a person has the claim window (0.1 s here) to announce,
+            # and a stand-in announces for them past it: a move nobody can tell from theirs
+            created = await host.request(
+                c.CreateTable(profile="pagat-4p", turn_timer=60), wait_s=30
+            )
             assert isinstance(created, s.TableCreated)
             await host.request(c.Join(key=created.host_key), wait_s=30)
             people = [Person(NAMES[0], 0, [host])]
@@ -158,16 +162,21 @@ class Crowd:
     # ------------------------------------------------------------------ bots
     async def _bot_slot(self, index: int) -> None:
         while not self.halt.is_set():
+            bots: list[WireBot] = []
             try:
                 links = await create_table(self.url, f"bot host {index}")
                 plan = BotPlan(level=1, pace_s=self.bot_pace_s, games=1)
                 result = await asyncio.wait_for(
-                    play_bot_table(links, plan, 4, f"bot{index}"), BOT_GAME_S
+                    play_bot_table(links, plan, 4, f"bot{index}", bots), BOT_GAME_S
                 )
                 self.stats["bot games"] += result.games
             except Exception as exc:  # a table lost for good, or never made: the next one
                 self.stats[f"bot table failed: {type(exc).__name__}"] += 1
                 await asyncio.sleep(SETUP_PAUSE_S)
+            finally:
+                for bot in bots:  # what the server refused them, by code
+                    for refusal in bot.tally.refused:
+                        self.stats[f"bot refused: {refusal.split(': ', 2)[1]}"] += 1
 
     async def close(self) -> None:
         self.closing.set()

@@ -51,6 +51,8 @@ class Move:
     fate: Fate
     action: str = ""
     detail: str = ""
+    sent: c.Play | c.Announce | None = None  # the move itself (its card and take, or its call)
+    session: int = 0  # which of the person's connections made it (an index into ``sessions``)
 
 
 class Recorder(ClientSession):
@@ -161,7 +163,16 @@ async def play(person: Person, rng: random.Random, halt: asyncio.Event) -> None:
             continue
         action, at = rng.choice(moves), session.last_event
         assert person.seat is not None
-        move = Move(person.seat, at, action.type, "unknown", repr(action))
+        move = Move(
+            person.seat,
+            at,
+            action.type,
+            "unknown",
+            repr(action),
+            "",
+            action,
+            len(person.sessions) - 1,
+        )
         person.moves.append(move)
         try:
             await session.request(action.model_copy(update={"at": at}), wait_s=60)
@@ -201,10 +212,10 @@ KINDS = (
     "replay",
 )
 """What the audit counts: an acknowledged move (or an event a viewer was sent) not in the stored
-log, or a refused move that is; an event sent twice; one skipped; a view going backwards; an
-event unlike the stored one; a connected viewer never sent the end of the log; a finished game
-whose record does not replay to what its players saw. A refused move that is stored counts as
-refused_stored."""
+log; an event sent twice; one skipped; a view going backwards; an event unlike the stored one; a
+refused move that is stored (refused_stored: the same card and take, or the same call, stored
+for the seat while its person stayed connected); a connected viewer never sent the end of the
+log; a finished game whose record does not replay to what its players saw."""
 
 
 @dataclass
@@ -213,7 +224,7 @@ class Audit:
 
     counts: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(
-            ("events", "acked", "refused", "unknown", "sessions", "finished"), 0
+            ("events", "acked", "refused", "unknown", "sessions", "finished", "stood_in"), 0
         )
     )
     violations: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in KINDS})
@@ -308,6 +319,9 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
                     audit.add("mismatched", f"{where}: event {n} {message} != {expected}")
         for move in person.moves:
             audit.counts[move.fate] += 1
+            if move.fate == "refused":  # by code: storage, stale, not your turn
+                code = move.detail.split(":", 1)[0].rsplit(".", 1)[-1].lower()
+                audit.counts[f"refused {code}"] = audit.counts.get(f"refused {code}", 0) + 1
         _check_moves(referee, person, audit)
     await _check_record(store, table, audit)
     return audit
@@ -388,7 +402,15 @@ def _problem_kind(problem: str) -> str | None:
 def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
     """Acknowledged: the move is the first game event stored after the one it was made at.
     Refused (and no acknowledged retry landing on that same game event, no answer lost): it is
-    not this person's move."""
+    not this person's move.
+
+    A move the seat did not choose may be stored there all the same: a stand-in's, for a person
+    away (a disconnection, announced; after a rebuild, assumed and never announced) or past a
+    deadline (the announcement's, unannounced too). The log does not say who chose a move, so
+    the stand-in is told apart by what it played: another card, take or call than every move
+    the store refused (a referee's refusal, stale or "not at the table", stores nothing); or the
+    same, first sent to the person on a later connection (they were away meanwhile, so a
+    stand-in may have chosen it). Those are counted (``stood_in``), not violations."""
     landing: dict[int | None, list[Move]] = {}  # the first game event after each move's `at`
     for move in person.moves:
         landing.setdefault(_game_event_after(referee, move.at), []).append(move)
@@ -396,10 +418,59 @@ def _check_moves(referee: Referee, person: Person, audit: Audit) -> None:
         stored = None if n is None else _move_at(referee, n)
         fates = {move.fate for move in moves}
         acked = [move for move in moves if move.fate == "acked"]
-        if acked and stored != (person.seat, acked[0].kind):
+        if acked and (
+            n is None
+            or stored != (person.seat, acked[0].kind)
+            or not _same_move(acked[0], _body(referee, n))
+        ):
             audit.add("lost", f"{person.name}'s acknowledged move {acked[0]}: stored {stored}")
-        elif fates == {"refused"} and stored is not None and stored[0] == person.seat:
-            audit.add("refused_stored", f"{person.name}'s moves {moves}: refused, yet stored")
+        elif fates == {"refused"} and n is not None and stored and stored[0] == person.seat:
+            event = _body(referee, n)
+            same = [move for move in moves if _same_move(move, event) and _storage(move)]
+            first = _first_session_with(person, n)
+            if not same or first is None or first > max(move.session for move in same):
+                audit.counts["stood_in"] += 1  # another choice, or the person was away
+                continue
+            audit.add(
+                "refused_stored",
+                f"{person.name}'s moves {moves}: refused, yet event {n} stores {event} (sent on "
+                f"connection {first}: {_outline(person.sessions[first])})",
+            )
+
+
+def _storage(move: Move) -> bool:
+    """Refused by the store (its commit failed), not by the referee: only such a refusal comes
+    after a commit was sent, so only it could be one that was stored all the same."""
+    return "storage_unavailable" in move.detail.lower()
+
+
+def _same_move(move: Move, event: dict[str, Any]) -> bool:
+    """Whether a stored move's event is this very move: its card and take, or its call."""
+    sent = move.sent
+    if isinstance(sent, c.Play):
+        return event.get("type") == "played" and (event.get("card"), sorted(event["take"])) == (
+            sent.card,
+            sorted(sent.take),
+        )
+    if isinstance(sent, c.Announce):
+        return event.get("type") == "announced" and event.get("call") == sent.call
+    return sent is None  # a move noted without what it was (a test's): its kind was checked
+
+
+def _first_session_with(person: Person, n: int) -> int | None:
+    """The index of the person's first connection sent event ``n`` (or a view past it)."""
+    for index, session in enumerate(person.sessions):
+        for message in session.stream:
+            if isinstance(message, s.Event) and message.n >= n:
+                return index
+            if isinstance(message, s.Snapshot) and message.last_event >= n:
+                return index
+    return None
+
+
+def _body(referee: Referee, n: int) -> dict[str, Any]:
+    event = _event(referee, n).event
+    return event if isinstance(event, dict) else event.model_dump()
 
 
 def _kind_at(referee: Referee, n: int) -> str:

@@ -14,10 +14,12 @@ A commit has three endings, and nobody hears anything until it has one (invarian
 - **refused** (a version conflict, a lost lease, or a store that was never reached): nothing was
   stored, the mover hears an error, and the room, whose memory ran ahead, rebuilds itself from
   the store before its next command;
-- **uncertain** (``CommitUncertain``: Redis stalled past the command timeout): the room settles
-  it first, for up to ``resolve_s``: ``fence`` (a new token, so the script is refused if it
-  still runs later) and ``load``; the stored version and commit id say which of the two above
-  it was.
+- **uncertain** (``CommitUncertain``: Redis stalled past the command timeout, or no replica
+  was known to hold it in time): the room settles it first, for up to ``resolve_s``: ``fence``
+  (a new token, so the script is refused if it still runs later; on a Sentinel store, held by a
+  replica, and with it the commit) and ``load``; the stored version and commit id say which of
+  the two above it was. Unsettled by then, the mover hears the outcome is unknown, and the room
+  rebuilds before its next command (fenced too: it shows what a replica holds).
 
 A rebuild puts every live connection back from the last event THAT connection was sent
 (``Room.sent``), never from what the store holds. A room that finds another process holding its
@@ -269,7 +271,9 @@ class Room:
         raise AssertionError("unreachable: the second attempt returns or raises")
 
     async def _settle(self, expected: int, commit_id: str) -> StoredTable | None:
-        """Whether an unanswered commit was stored: the stored table if so, None if not.
+        """Whether an unanswered commit was stored: the stored table if so, None if not, and
+        ``CommitUncertain`` if the table was written past it meanwhile (the store keeps only the
+        last commit's id, so whether version ``expected + 1`` was this one is not known).
 
         ``fence`` first (a new token for this room, or none if another process took the lease,
         which fenced it just the same): the commit, should it still be queued in a stalled
@@ -299,6 +303,12 @@ class Room:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
         if stored.version == expected + 1 and stored.commit_id == commit_id:
             return stored
+        if stored.version > expected + 1:  # written since (a takeover while this one waited):
+            self.failed = True  # version expected + 1 may be this commit; its id is gone
+            raise CommitUncertain(
+                "storage unavailable: could not tell whether the move was stored (the table "
+                "was written since)"
+            )
         return None
 
     async def _check_lease(self) -> None:
@@ -327,8 +337,13 @@ class Room:
 
     async def _reload(self) -> None:
         """Rebuild the referee from the store and put its live connections back, each from the
-        last event it was sent (a stale room whose store did not move just goes on)."""
-        token = await self.store.acquire_lease(self.table_id, self.owner, self.lease_s)
+        last event it was sent (a stale room whose store did not move just goes on).
+
+        After a failed commit the lease is taken with a ``fence``: a commit of its own still in
+        flight is refused from then on, and on a Sentinel store the fence is held by a replica
+        before the load, so nobody is shown a move the primary holds and no replica does."""
+        take = self.store.fence if self.failed else self.store.acquire_lease
+        token = await take(self.table_id, self.owner, self.lease_s)
         if not token:
             self._hand_over()
             raise LeaseLost(f"table {self.table_id!r}: another process holds its lease")

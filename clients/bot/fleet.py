@@ -40,9 +40,14 @@ class FleetResult:
 
 
 async def play_table(
-    links: TableLinks, plan: BotPlan, seats: int, name: str = "bot"
+    links: TableLinks,
+    plan: BotPlan,
+    seats: int,
+    name: str = "bot",
+    seated: list[WireBot] | None = None,
 ) -> TableResult:
-    """Seat ``seats`` wire bots at one table (the first as host) and play ``plan.games``."""
+    """Seat ``seats`` wire bots at one table (the first as host) and play ``plan.games``;
+    ``seated`` gets the bots (what they did, even if the game is given up on)."""
     places = [LastingSession(links.host, f"{name} 0")]
     places += [LastingSession(links.join, f"{name} {i}") for i in range(1, seats)]
     for place in places:  # one by one: seats fill in order, the host last to see it full
@@ -52,6 +57,8 @@ async def play_table(
         WireBot(place, replace(plan, seed=None if seed is None else seed + i))
         for i, place in enumerate(places)
     ]
+    if seated is not None:
+        seated += players
     try:
         tallies: list[BotTally] = await asyncio.gather(*(bot.run() for bot in players))
     finally:

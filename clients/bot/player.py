@@ -139,8 +139,12 @@ class WireBot:
         move = action_to_wire(action).model_copy(update={"at": at})
         if await self._send(move, lambda: self.place.current.last_event == at):
             self.tally.actions += 1
-        elif self.place.current.closed.is_set():
-            self._decided.discard(at)  # never answered: the resumed seat's snapshot decides again
+        else:
+            # Refused or never answered: the next snapshot at this same event decides again (a
+            # resume, or a new owner seating this connection again: a table taken over by a
+            # third process refuses its moves as "not at the table" until it has). Kept, the
+            # event would stall the table for good: this seat is connected, no stand-in plays.
+            self._decided.discard(at)
 
     async def _send(self, request: c.ClientMessage, still_due: Callable[[], bool]) -> bool:
         """Send until answered; True if accepted.
@@ -161,7 +165,7 @@ class WireBot:
             except TableRefused as exc:
                 if exc.code not in RETRIED:
                     if exc.code not in BENIGN:
-                        self.tally.refused.append(f"{request.type}: {exc}")
+                        self.tally.refused.append(f"{request.type}: {exc.code.value}: {exc}")
                     return False
             except SessionError:
                 if session.closed.is_set():

@@ -52,7 +52,13 @@ class RelayError(ServerError):
 
 
 class PeerGone(RelayError):
-    """The peer process is not listening (crashed or shut down), or did not answer in time."""
+    """The peer process is not listening (crashed or shut down), or did not answer in time.
+
+    ``reached``: the envelope may have reached it (False only when nobody was listening)."""
+
+    def __init__(self, message: str, reached: bool = True) -> None:
+        super().__init__(message)
+        self.reached = reached
 
 
 def channel_of(process: str) -> str:
@@ -115,6 +121,9 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._closed = False
+        #: told after a subscription lost and made again (not after the first): envelopes
+        #: published meanwhile, or in flight when it broke, are gone without a trace
+        self.on_resubscribed: Callable[[], None] | None = None
 
     async def start(self) -> None:
         """Subscribe (and wait until subscribed, so no envelope sent to us afterwards is lost)."""
@@ -143,10 +152,11 @@ class Relay:
         for waiting in self._waiting.values():
             if not waiting.done():
                 waiting.set_exception(gone)
+        unsent = PeerGone("this process is shutting down", reached=False)
         while not self._outbox.empty():
             _, _, sent = self._outbox.get_nowait()
             if sent is not None and not sent.done():
-                sent.set_exception(gone)
+                sent.set_exception(unsent)
                 sent.exception()  # retrieved: the sender may have stopped waiting
 
     # ------------------------------------------------------------------ sending
@@ -154,7 +164,7 @@ class Relay:
         """Queue ``envelope`` for ``process``; the future gets the number of receivers (0: gone)."""
         sent: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if self._closed:  # nobody publishes any more: never leave a sender waiting
-            sent.set_exception(PeerGone("this process is shutting down"))
+            sent.set_exception(PeerGone("this process is shutting down", reached=False))
             return sent
         data = msgpack.packb(envelope, use_bin_type=True)
         self._outbox.put_nowait((channel_of(process), data, sent))
@@ -173,7 +183,7 @@ class Relay:
                 process, {**envelope, "id": request_id, "from": self.process}
             )
             if receivers == 0:
-                raise PeerGone(f"process {process} is not listening")
+                raise PeerGone(f"process {process} is not listening", reached=False)
             async with asyncio.timeout(timeout_s):
                 return await answer
         except TimeoutError as exc:
@@ -212,6 +222,7 @@ class Relay:
     async def _listen(self) -> None:
         """Receive envelopes for this process; resubscribe by itself after Redis comes back."""
         channel = channel_of(self.process)
+        lost = False
         while True:
             node = self._subscriber(channel)
             if node is None:
@@ -225,6 +236,9 @@ class Relay:
                 else:
                     await pubsub.subscribe(channel)
                 self._subscribed.set()
+                if lost and self.on_resubscribed is not None:
+                    lost = False
+                    self.on_resubscribed()
                 while True:
                     # An explicit read timeout: the client's socket timeout is for commands,
                     # and an idle subscription is normal.
@@ -233,6 +247,7 @@ class Relay:
                         self._dispatch(msgpack.unpackb(message["data"], raw=False))
             except (RedisError, OSError) as exc:
                 log.warning("relay subscription lost; resubscribing", error=str(exc))
+                lost = True
                 await asyncio.sleep(RECONNECT_DELAY_S)  # back-off before reconnecting, not a sync
             finally:
                 with contextlib.suppress(Exception):

@@ -39,7 +39,7 @@ from server.core.commands import (
 from server.core.referee import Outcome
 from server.errors import Refused
 from server.frames import Built
-from server.store.base import StoreError
+from server.store.base import CommitUncertain, StoreError
 
 if TYPE_CHECKING:
     from server.cluster.membership import Membership
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 log = structlog.get_logger("server.cluster")
 
 REQUEST_TIMEOUT_S = 10.0
+UNAVAILABLE = frozenset({ErrorCode.STORAGE_UNAVAILABLE, ErrorCode.INTERNAL})
+"""Refusals that say "not now" (the store, the table moving), not what the referee judged."""
 RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
 
 
@@ -155,7 +157,24 @@ class RemoteRoom:
         return [ticket for conn, ticket in self.tickets.items() if conn not in self.joining]
 
     async def _forward(self, command: ConnectionCommand) -> Outcome:
-        """Send the command to the table's owner (or run it here, once this process owns it)."""
+        """Send the command to the table's owner (or run it here, once this process owns it).
+
+        Once a copy may have reached an owner that never answered (it timed out: its table was
+        busy settling a commit, say, through a Redis failover), a failure after it is no longer
+        "nothing was changed": that copy may yet be stored. It is answered as an unknown
+        outcome (``CommitUncertain``), as a commit the table could not settle is (invariant 9).
+        """
+        sent = _Sent()
+        try:
+            return await self._forward_until_answered(command, sent)
+        except (Refused, StoreError) as exc:
+            if not sent.maybe or isinstance(exc, CommitUncertain) or not _unavailable(exc):
+                raise
+            raise CommitUncertain(
+                f"storage unavailable: a forwarded command went unanswered, then: {exc}"
+            ) from exc
+
+    async def _forward_until_answered(self, command: ConnectionCommand, sent: _Sent) -> Outcome:
         conn = command.conn
         deadline = time.monotonic() + 2 * self.cluster.lease_s + REQUEST_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -185,7 +204,8 @@ class RemoteRoom:
                     {"k": "cmd", "table": self.table_id, "cmd": commands.encode(command)},
                     REQUEST_TIMEOUT_S,
                 )
-            except PeerGone:
+            except PeerGone as exc:
+                sent.maybe = sent.maybe or exc.reached
                 self._restore(conn, before)
                 self.cluster.members.suspect(owner)  # placed nowhere until it beats again
                 if self._route is None:  # Redis named it: wait for its lease to lapse
@@ -387,3 +407,17 @@ def _answers_resume(message: Built) -> bool:
     if message.type not in ("seated", "ack"):
         return False
     return getattr(decode_server(message.data), "rid", None) == RESYNC_RID
+
+
+class _Sent:
+    """Whether a forwarded copy of a command may have reached an owner that never answered."""
+
+    __slots__ = ("maybe",)
+
+    def __init__(self) -> None:
+        self.maybe = False
+
+
+def _unavailable(exc: Refused | StoreError) -> bool:
+    """A failure that is not the referee's judgement: the store or the table's move."""
+    return isinstance(exc, StoreError) or exc.code in UNAVAILABLE

@@ -75,6 +75,7 @@ class Cluster:
         self.lease_s = lease_s
         self.process = lobby.owner
         self.relay = Relay(store.relay_client(), self.process, self._on_envelope)
+        self.relay.on_resubscribed = self._resync_relayed
         #: the live processes and each table's place among them (none until ``join``)
         self.members = Membership(store.client, "", self.process, lease_s, hashed)
         self.remote_conns: dict[str, str] = {}  # other processes' connections at our tables
@@ -344,6 +345,15 @@ class Cluster:
         if isinstance(exc, CommitUncertain) or room is None or self.closing:
             return False
         return self.lobby.loaded(table_id) is not room
+
+    def _resync_relayed(self) -> None:
+        """Our subscription broke and is back: an envelope Redis delivered to it as it broke is
+        lost, and when it was a table's last (the table waits for its next move) no later one
+        shows the gap. Every connection we relay resumes from what it received."""
+        for conn, remote in list(self.relayed.items()):
+            ticket = remote.tickets.get(conn)
+            if ticket is not None:
+                remote.resync(ticket)
 
     def push(self, process: str, conn: str, message: s.ServerMessage) -> None:
         """Send a message outside any table (an invitation) to a connection of ``process``."""

@@ -312,9 +312,14 @@ class RedisStore:
         keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
         async with _unavailable_on_error("renew a lease"):
             token = await self._acquire(keys=keys, args=[owner, ttl_ms, "1" if fresh else "0"])
-            if token:
-                await _result(self.client.zadd(LEASES_INDEX, {table_id: _now_ms() + ttl_ms}))
+        if token:
+            await self._index_lease(table_id, ttl_ms)
         return int(token)
+
+    async def _index_lease(self, table_id: str, ttl_ms: int) -> None:
+        """Note a held lease's lapse time in the lease index."""
+        async with _unavailable_on_error("renew a lease"):
+            await _result(self.client.zadd(LEASES_INDEX, {table_id: _now_ms() + ttl_ms}))
 
     async def release_lease(self, table_id: str, owner: str, handover: bool = True) -> None:
         """Give the lease up and mark it lapsed now, so a peer takes the table over at once.

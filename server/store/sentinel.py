@@ -9,9 +9,15 @@ Redis replicates asynchronously: a primary that dies may take with it writes it 
 answered, and the promoted replica never saw them. Invariant 3 (write before send) then needs
 more than the primary's answer, so a commit is sent together with ``WAIT N timeout`` on the same
 connection (WAIT counts the replicas holding that connection's writes) and is acknowledged only
-once ``N`` replicas hold it. Fewer within the timeout is ``CommitUncertain``: the room settles it
-by fence and load before anyone is told, exactly as for an unanswered commit, so no player is
-shown a move a failover could lose. ``wait=0`` turns the wait off (faster, not safe).
+once ``N`` replicas hold it. Fewer within the timeout is ``CommitUncertain``: the primary holds
+the move, no replica is known to, so the primary's answer cannot settle it. The room settles it
+by ``fence`` and ``load`` as for an unanswered commit, and here the fence waits for the replicas
+too: a fence a replica holds means the replica holds everything written before it, the commit
+included, so the load after it is final whatever a failover does next. A fence no replica takes
+within the timeout is ``StoreUnavailable``, retried for up to ``--resolve``, then the mover hears
+the outcome is unknown and the room rebuilds (fenced the same way) before its next command:
+nobody is shown a move before a replica holds it. ``wait=0`` turns the wait off (faster, not
+safe).
 """
 
 from __future__ import annotations
@@ -23,13 +29,33 @@ from urllib.parse import parse_qs, urlsplit
 
 from redis.asyncio import Redis
 from redis.asyncio.sentinel import Sentinel
+from redis.exceptions import RedisError
 
 from server.store.base import CommitUncertain, StoreUnavailable
-from server.store.redis import RECORD_TTL_S, TABLE_TTL_S, RedisStore
+from server.store.redis import RECORD_TTL_S, TABLE_TTL_S, RedisStore, table_key
 from server.store.redis_client import COMMAND_TIMEOUT_S, client_options
 
 SCHEME = "redis+sentinel://"
 WAIT_REPLICAS = 1  # replicas that must hold a commit before it is acknowledged
+
+# ``ACQUIRE`` with ARGV[3] = '1' (a fence), except that a fence refused (another owner holds the
+# lease) writes too: it bumps the table's fence counter (tokens only grow; nobody's lease
+# changes), so the ``WAIT`` after it covers every write before it, a commit of ours included.
+FENCE = """
+local held = redis.call('GET', KEYS[1])
+local exists = redis.call('EXISTS', KEYS[2]) == 1
+if held then
+  local space = string.find(held, ' ', 1, true)
+  if string.sub(held, 1, space - 1) ~= ARGV[1] then
+    if exists then redis.call('HINCRBY', KEYS[2], 'fence', 1) end
+    return 0
+  end
+end
+local token = 1
+if exists then token = redis.call('HINCRBY', KEYS[2], 'fence', 1) end
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. token, 'PX', ARGV[2])
+return token
+"""
 
 
 @dataclass(frozen=True)
@@ -87,6 +113,7 @@ class SentinelStore(RedisStore):
         self.sentinels = list(sentinels)
         self.wait = wait
         self.wait_ms = max(1, int(wait_timeout_s * 1000))
+        self._fence = self._script(FENCE)
 
     async def _run_commit(self, keys: list[str], args: list[Any]) -> Any:
         """The script and ``WAIT`` in one round trip on one connection (WAIT is per client)."""
@@ -102,6 +129,30 @@ class SentinelStore(RedisStore):
                 f"within {self.wait_ms} ms"
             )
         return result
+
+    async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
+        """A new token, acknowledged once ``wait`` replicas hold it (and so everything written
+        before it): what settles a commit the primary holds but no replica was known to.
+        ``StoreUnavailable`` if fewer do within the wait's timeout (the caller retries)."""
+        if self.wait <= 0:
+            return await super().fence(table_id, owner, ttl_s)
+        ttl_ms = max(1, int(ttl_s * 1000))
+        keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                await self._fence(keys=keys, args=[owner, ttl_ms], client=pipe)
+                pipe.execute_command("WAIT", self.wait, self.wait_ms)
+                token, replicas = await pipe.execute()
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(f"storage unavailable: could not fence a table ({exc})") from exc
+        if int(replicas) < self.wait:
+            raise StoreUnavailable(
+                f"storage unavailable: a fence reached {replicas} of {self.wait} replica(s) "
+                f"within {self.wait_ms} ms"
+            )
+        if token:
+            await self._index_lease(table_id, ttl_ms)
+        return int(token)
 
     async def close(self) -> None:
         await super().close()

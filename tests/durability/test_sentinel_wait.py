@@ -16,9 +16,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bench.recording import close_all, seat_table, wait_for
+from bench.recording import a_move, caught_up, close_all, seat_table, wait_for
 from clients.session import RequestRefused
-from protocol import client_messages as c
 from protocol import server_messages as s
 from server.store import open_store
 from server.store.redis import table_key
@@ -45,24 +44,9 @@ async def test_a_move_no_replica_holds_is_unknown_to_its_mover_and_shown_to_nobo
     table = await seat_table([server.ws_url], [server.ws_url])
     store = await open_store(url)
     try:
-        stored = await store.load(table.table_id)
-        assert stored is not None
-        last = stored.last_event
-
-        async def everyone_at_the_start() -> bool:
-            return all(person.session.last_event == last for person in table.people)
-
-        await wait_for(everyone_at_the_start, 10, "every viewer sent the game's start")
-        mover = next(
-            person
-            for person in table.players
-            if person.session.snapshot is not None
-            and any(isinstance(a, c.Play | c.Announce) for a in person.session.snapshot.legal)
-        )
-        snapshot = mover.session.snapshot
-        assert snapshot is not None
-        assert snapshot.last_event == last
-        action = next(a for a in snapshot.legal if isinstance(a, c.Play | c.Announce))
+        last = await caught_up(store, table)
+        mover, action = a_move(table)
+        assert mover.session.last_event == last
         _signal(redis_sentinel, signal.SIGSTOP)
         try:
             with pytest.raises(RequestRefused) as refused:

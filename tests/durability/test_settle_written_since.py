@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from bench.recording import seat_table, wait_for
+from bench.recording import a_move, caught_up, seat_table
 from clients.session import RequestRefused
-from protocol import client_messages as c
 from server.store.base import CommitUncertain, Lease
 from server.store.redis import RedisStore, open_store, table_key
 from tests.redis_server import RedisServer
@@ -55,22 +54,8 @@ async def test_a_commit_written_past_while_it_was_settled_is_unknown_to_its_move
     store = TakenOverAfterCommit((await open_store(redis_server.url)).client)
     async with start_server(store=store, resolve_s=5.0) as server:
         table = await seat_table([server.ws_url])
-        stored = await store.load(table.table_id)
-        assert stored is not None
-        last = stored.last_event
-
-        async def everyone_at_the_start() -> bool:
-            return all(person.session.last_event == last for person in table.people)
-
-        await wait_for(everyone_at_the_start, 10, "every viewer sent the game's start")
-        mover = next(
-            p
-            for p in table.players
-            if p.session.snapshot is not None
-            and any(isinstance(a, c.Play | c.Announce) for a in p.session.snapshot.legal)
-        )
-        assert mover.session.snapshot is not None
-        action = next(a for a in mover.session.snapshot.legal if isinstance(a, c.Play | c.Announce))
+        last = await caught_up(store, table)
+        mover, action = a_move(table)
         store.armed = True
         with pytest.raises(RequestRefused) as refused:
             await mover.session.request(action.model_copy(update={"at": last}), wait_s=30)

@@ -17,8 +17,7 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bench.recording import check_table, close_all, seat_table, wait_for
-from protocol import client_messages as c
+from bench.recording import a_move, check_table, close_all, seat_table, wait_for
 from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import open_store
@@ -66,14 +65,7 @@ async def test_a_relayed_event_lost_with_the_subscription_is_sent_once_it_is_bac
             return all(person.session.last_event >= last for person in table.people)
 
         await wait_for(lambda: everyone_at(stored.last_event), 10, "the game's start")
-        mover = next(
-            p
-            for p in table.players
-            if p.session.snapshot is not None
-            and any(isinstance(a, c.Play | c.Announce) for a in p.session.snapshot.legal)
-        )
-        assert mover.session.snapshot is not None
-        action = next(a for a in mover.session.snapshot.legal if isinstance(a, c.Play | c.Announce))
+        mover, action = a_move(table)
         armed = True
         await mover.session.request(action.model_copy(update={"at": mover.session.last_event}))
         moved = await store.load(table.table_id)

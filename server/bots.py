@@ -141,6 +141,11 @@ def _lowly(server: int) -> None:
     _bound(server)
 
 
+def _retrieved(done: asyncio.Future[Any]) -> None:
+    if not done.cancelled():
+        done.exception()
+
+
 class BotRunner:
     """Runs decisions where they belong; the pool starts on first use and stops on close."""
 
@@ -194,8 +199,13 @@ class BotRunner:
             )
         loop = asyncio.get_running_loop()
         pool = self._reviews
+        running = loop.run_in_executor(pool, review_record, record, REVIEW_SAMPLES)
+        running.add_done_callback(_retrieved)  # its waiter may be gone: never "not retrieved"
         try:
-            return await loop.run_in_executor(pool, review_record, record, REVIEW_SAMPLES)
+            # Shielded: a waiter cancelled never cancels the pool's own future, so when `close`
+            # kills the worker every future it holds can still take the pool's error (Python
+            # 3.11's pool raises in its manager thread on one already cancelled).
+            return await asyncio.shield(running)
         except BrokenProcessPool:
             self._drop(pool)
             raise
@@ -221,13 +231,10 @@ class BotRunner:
         # A review runs for a minute or more: its worker is stopped, not waited for (the
         # review is computed again when next asked for).
         reviewing = [] if self._reviews is None else list(self._reviews._processes.values())
-        for pool in (self._pool, self._reviews):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-        if self._reviews is not None:
-            # Nobody waits for them now; left in, Python 3.11's pool sets an exception on each
-            # when the worker is killed, and one already cancelled raises in its manager thread.
-            self._reviews._pending_work_items.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._reviews is not None:  # nothing of it cancelled: see `review`
+            self._reviews.shutdown(wait=False)
         for process in reviewing:
             process.kill()
         self._pool = self._reviews = None

@@ -137,39 +137,21 @@ class SentinelStore(RedisStore):
         if self.wait <= 0:
             return await super().fence(table_id, owner, ttl_s)
         ttl_ms = max(1, int(ttl_s * 1000))
-        return await self._replicated(self._fence, table_id, [owner, ttl_ms], "fence", True)
-
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
-        """Take or renew the lease, acknowledged once ``wait`` replicas hold it: a process that
-        takes a table over (its owner died) reads it only then, so the last owner's commit that
-        reached the primary alone (its mover not told yet) is never shown by the new owner
-        before a replica holds it. Refused (another owner's lease) it writes nothing: 0."""
-        if self.wait <= 0:
-            return await super().acquire_lease(table_id, owner, ttl_s)
-        ttl_ms = max(1, int(ttl_s * 1000))
-        return await self._replicated(self._acquire, table_id, [owner, ttl_ms, "0"], "lease")
-
-    async def _replicated(
-        self, script: Any, table_id: str, args: list[Any], what: str, refused: bool = False
-    ) -> int:
-        """A lease script and ``WAIT`` in one round trip on one connection; its token once
-        ``wait`` replicas hold it, else ``StoreUnavailable``. A refused take (0) needs no
-        replica unless ``refused`` (a refused fence writes too: its wait covers our commit)."""
         keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
         try:
             async with self.client.pipeline(transaction=False) as pipe:
-                await script(keys=keys, args=args, client=pipe)
+                await self._fence(keys=keys, args=[owner, ttl_ms], client=pipe)
                 pipe.execute_command("WAIT", self.wait, self.wait_ms)
                 token, replicas = await pipe.execute()
         except (RedisError, OSError) as exc:
-            raise StoreUnavailable(f"storage unavailable: could not take a {what} ({exc})") from exc
-        if (token or refused) and int(replicas) < self.wait:
+            raise StoreUnavailable(f"storage unavailable: could not fence a table ({exc})") from exc
+        if int(replicas) < self.wait:
             raise StoreUnavailable(
-                f"storage unavailable: a {what} reached {replicas} of {self.wait} replica(s) "
+                f"storage unavailable: a fence reached {replicas} of {self.wait} replica(s) "
                 f"within {self.wait_ms} ms"
             )
         if token:
-            await self._index_lease(table_id, args[1])
+            await self._index_lease(table_id, ttl_ms)
         return int(token)
 
     async def close(self) -> None:

@@ -14,8 +14,8 @@ PORT   ?= $(or $(CUARENTA_PORT),8765)
 # `make run` installs only what serving needs; the test tools come with `make test` (.[dev]).
 RUN_STAMP := $(VENV)/.installed-run
 PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(BIN)/pip install --quiet --progress-bar off
-# pytest-xdist workers: one per core. Two per core finish sooner (on 2 cores 9-11 min against
-# 16: most of the suite waits on browsers, servers and Redis), but on a loaded machine a few
+# pytest-xdist workers: one per core (about 10 minutes on 2 idle cores). Two per core finish
+# sooner on a busy machine (most of the suite waits on browsers, servers and Redis), but a few
 # timing-bound tests then miss their bounds: `make test PYTEST_WORKERS=4` for a quick local run.
 PYTEST_WORKERS ?= auto
 

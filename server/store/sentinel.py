@@ -29,10 +29,15 @@ from urllib.parse import parse_qs, urlsplit
 
 from redis.asyncio import Redis
 from redis.asyncio.sentinel import Sentinel
-from redis.exceptions import RedisError
 
 from server.store.base import CommitUncertain, StoreUnavailable
-from server.store.redis import RECORD_TTL_S, TABLE_TTL_S, RedisStore, table_key
+from server.store.redis import (
+    RECORD_TTL_S,
+    TABLE_TTL_S,
+    RedisStore,
+    _unavailable_on_error,
+    table_key,
+)
 from server.store.redis_client import COMMAND_TIMEOUT_S, client_options
 
 SCHEME = "redis+sentinel://"
@@ -138,13 +143,13 @@ class SentinelStore(RedisStore):
             return await super().fence(table_id, owner, ttl_s)
         ttl_ms = max(1, int(ttl_s * 1000))
         keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                await self._fence(keys=keys, args=[owner, ttl_ms], client=pipe)
-                pipe.execute_command("WAIT", self.wait, self.wait_ms)
-                token, replicas = await pipe.execute()
-        except (RedisError, OSError) as exc:
-            raise StoreUnavailable(f"storage unavailable: could not fence a table ({exc})") from exc
+        async with (
+            _unavailable_on_error("fence a table"),
+            self.client.pipeline(transaction=False) as pipe,
+        ):
+            await self._fence(keys=keys, args=[owner, ttl_ms], client=pipe)
+            pipe.execute_command("WAIT", self.wait, self.wait_ms)
+            token, replicas = await pipe.execute()
         if int(replicas) < self.wait:
             raise StoreUnavailable(
                 f"storage unavailable: a fence reached {replicas} of {self.wait} replica(s) "

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
+from protocol import client_messages as c
 from protocol import decode_server
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
@@ -197,7 +198,7 @@ class RemoteRoom:
                     raise Refused(ErrorCode.NOT_FOUND, "this table no longer exists")
                 continue
             before = self.tickets.get(conn)
-            self._remember(command)  # first: the reply follows the messages that update it
+            command = self._remember(command)  # first: the reply follows the messages it updates
             try:
                 reply = await self.cluster.relay.request(
                     owner,
@@ -382,23 +383,39 @@ class RemoteRoom:
             ticket = replace(ticket, last_event=max(ticket.last_event or 0, now.last_event))
         self.keep(ticket)
 
-    def _remember(self, command: ConnectionCommand) -> None:
+    def _remember(self, command: ConnectionCommand) -> ConnectionCommand:
+        """Keep the ticket the command gives its connection; returns the command to send.
+
+        A rejoin or a retried resume goes on from what the connection was sent by the time it
+        is sent, not from where it was built: envelopes received since (the replay of an
+        attempt whose answer was lost) count, or the owner would replay them again
+        (invariant 2)."""
         match command:
             case Detach(conn):
                 self.forget(conn)
             case Attach(conn, name, request, role, last_event, player):
+                known = self.tickets.get(conn)
+                if (
+                    isinstance(request, c.Watch)
+                    and known is not None
+                    and known.key == request.key
+                    and known.last_event is not None
+                ):
+                    last_event = max(known.last_event, last_event or 0)
+                    command = replace(command, last_event=last_event)
                 # a spectator resumed (a watch from its last event) goes on from that event
                 self.keep(
                     Ticket(conn, name, request.key, role, last_event=last_event, player=player)
                 )
             case Resume(conn, name, token, last_event, _):
-                # a retried resume must not take the ticket back behind envelopes received since
                 known = self.tickets.get(conn)
                 if known is not None and known.token == token and known.last_event is not None:
                     last_event = max(known.last_event, last_event or 0)
+                    command = replace(command, last_event=last_event)
                 self.keep(Ticket(conn, name, None, "join", token=token, last_event=last_event))
             case Request():
                 pass
+        return command
 
 
 def _answers_resume(message: Built) -> bool:

@@ -185,7 +185,9 @@ class Lobby:
         if old is not None:
             await old.close()
         if token is None:
-            token = await self.store.acquire_lease(table_id, self.owner, self.lease_s)
+            token = await self.store.acquire_lease(
+                table_id, self.owner, self.lease_s, before_load=True
+            )
             if not token:
                 raise LeaseLost(f"table {table_id!r}: another process holds its lease")
         rebuilt = await rebuild(self.store, table_id, self.config, self.clock(), self.seeds)

@@ -340,10 +340,14 @@ class Room:
         last event it was sent (a stale room whose store did not move just goes on).
 
         After a failed commit the lease is taken with a ``fence``: a commit of its own still in
-        flight is refused from then on, and on a Sentinel store the fence is held by a replica
+        flight is refused from then on. On a Sentinel store either take is held by a replica
         before the load, so nobody is shown a move the primary holds and no replica does."""
-        take = self.store.fence if self.failed else self.store.acquire_lease
-        token = await take(self.table_id, self.owner, self.lease_s)
+        if self.failed:
+            token = await self.store.fence(self.table_id, self.owner, self.lease_s)
+        else:
+            token = await self.store.acquire_lease(
+                self.table_id, self.owner, self.lease_s, before_load=True
+            )
         if not token:
             self._hand_over()
             raise LeaseLost(f"table {self.table_id!r}: another process holds its lease")

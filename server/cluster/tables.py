@@ -128,7 +128,9 @@ class Cluster:
             raise StoreUnavailable("storage unavailable: this server is shutting down")
         if not self.members.placed_here(table_id):
             return await self._placed_elsewhere(table_id)
-        token = await self.store.acquire_lease(table_id, self.process, self.lease_s)
+        token = await self.store.acquire_lease(
+            table_id, self.process, self.lease_s, before_load=True
+        )
         if not token:
             return self.remotes.setdefault(table_id, RemoteRoom(self, table_id))
         room = await self.lobby.load(table_id, token)

@@ -221,9 +221,16 @@ class Store(Protocol):
         """Return the events numbered above ``after``, in order (all of them for 0)."""
         ...
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
+    async def acquire_lease(
+        self, table_id: str, owner: str, ttl_s: float, before_load: bool = False
+    ) -> int:
         """Take or renew the writer lease for ``ttl_s`` seconds: its fencing token, 0 if another
-        owner holds it. A renewal keeps the token; a fresh acquisition gets a larger one."""
+        owner holds it. A renewal keeps the token; a fresh acquisition gets a larger one.
+
+        ``before_load``: the caller reads the table next (a load, a takeover). A store with
+        replicas answers only once one holds the lease, and so everything written before it:
+        a takeover never shows a move a failover could still lose. Renewals do not wait (a
+        replica lagging after a failover must not cost a table its owner)."""
         ...
 
     async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:

@@ -229,7 +229,9 @@ class MemoryStore:
             and held.token == lease.token
         )
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
+    async def acquire_lease(
+        self, table_id: str, owner: str, ttl_s: float, before_load: bool = False
+    ) -> int:
         return self._take(table_id, owner, ttl_s, fresh=False)
 
     async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:

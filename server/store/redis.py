@@ -296,7 +296,9 @@ class RedisStore:
             self._open.keep(table_id, sealed + 1, list(open_events))
         return sealed, found, open_events
 
-    async def acquire_lease(self, table_id: str, owner: str, ttl_s: float) -> int:
+    async def acquire_lease(
+        self, table_id: str, owner: str, ttl_s: float, before_load: bool = False
+    ) -> int:
         """Take or renew the lease; a held lease is noted in the lease index with its lapse time.
 
         Renewals are off the write path (every third of the lease time), so the index update is

@@ -16,8 +16,10 @@ too: a fence a replica holds means the replica holds everything written before i
 included, so the load after it is final whatever a failover does next. A fence no replica takes
 within the timeout is ``StoreUnavailable``, retried for up to ``--resolve``, then the mover hears
 the outcome is unknown and the room rebuilds (fenced the same way) before its next command:
-nobody is shown a move before a replica holds it. ``wait=0`` turns the wait off (faster, not
-safe).
+nobody is shown a move before a replica holds it. A process that takes a table over (or loads
+it) takes its lease the same way, so it never reads a dead owner's commit only the primary
+holds; renewals do not wait (a lagging replica must not cost a table its owner). ``wait=0``
+turns the wait off (faster, not safe).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from redis.asyncio import Redis
 from redis.asyncio.sentinel import Sentinel
+from redis.commands.core import AsyncScript
 
 from server.store.base import CommitUncertain, StoreUnavailable
 from server.store.redis import (
@@ -138,26 +141,52 @@ class SentinelStore(RedisStore):
     async def fence(self, table_id: str, owner: str, ttl_s: float) -> int:
         """A new token, acknowledged once ``wait`` replicas hold it (and so everything written
         before it): what settles a commit the primary holds but no replica was known to.
-        ``StoreUnavailable`` if fewer do within the wait's timeout (the caller retries)."""
+        ``StoreUnavailable`` if fewer do within the wait's timeout (the caller retries). A
+        refused fence waits too: it bumps the table's counter, covering our earlier writes."""
         if self.wait <= 0:
             return await super().fence(table_id, owner, ttl_s)
+        token, replicas, ttl_ms = await self._take_and_wait(self._fence, table_id, owner, ttl_s)
+        return await self._replicated(table_id, token, replicas, ttl_ms, "fence")
+
+    async def acquire_lease(
+        self, table_id: str, owner: str, ttl_s: float, before_load: bool = False
+    ) -> int:
+        """A take before a load is acknowledged once ``wait`` replicas hold it, as a fence is
+        (``StoreUnavailable`` if fewer do: the caller retries); a renewal does not wait."""
+        if self.wait <= 0 or not before_load:
+            return await super().acquire_lease(table_id, owner, ttl_s)
+        token, replicas, ttl_ms = await self._take_and_wait(self._acquire, table_id, owner, ttl_s)
+        if not token:  # another owner holds it: nothing was written, nothing to wait for
+            return 0
+        return await self._replicated(table_id, token, replicas, ttl_ms, "lease")
+
+    async def _take_and_wait(
+        self, script: AsyncScript, table_id: str, owner: str, ttl_s: float
+    ) -> tuple[int, int, int]:
+        """The lease script (``ACQUIRE`` unforced, or ``FENCE``) and ``WAIT`` in one round trip
+        on one connection: its token, the replicas holding what it wrote, the lease in ms."""
         ttl_ms = max(1, int(ttl_s * 1000))
         keys = [table_key(table_id, "lease"), table_key(table_id, "meta")]
         async with (
-            _unavailable_on_error("fence a table"),
+            _unavailable_on_error("take a table's lease"),
             self.client.pipeline(transaction=False) as pipe,
         ):
-            await self._fence(keys=keys, args=[owner, ttl_ms], client=pipe)
+            await script(keys=keys, args=[owner, ttl_ms, "0"], client=pipe)
             pipe.execute_command("WAIT", self.wait, self.wait_ms)
             token, replicas = await pipe.execute()
-        if int(replicas) < self.wait:
+        return int(token), int(replicas), ttl_ms
+
+    async def _replicated(
+        self, table_id: str, token: int, replicas: int, ttl_ms: int, what: str
+    ) -> int:
+        if replicas < self.wait:
             raise StoreUnavailable(
-                f"storage unavailable: a fence reached {replicas} of {self.wait} replica(s) "
+                f"storage unavailable: a {what} reached {replicas} of {self.wait} replica(s) "
                 f"within {self.wait_ms} ms"
             )
         if token:
             await self._index_lease(table_id, ttl_ms)
-        return int(token)
+        return token
 
     async def close(self) -> None:
         await super().close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import uuid
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ import pytest
 
 from server import config
 from server.store import open_store
-from server.store.base import CommitUncertain, Store, StoreError, StoreUnavailable
+from server.store.base import CommitUncertain, Lease, Store, StoreError, StoreUnavailable
 from server.store.redis import table_key
 from server.store.sentinel import SentinelStore, parse_url
 from tests.sentinel import SentinelServers, redis_sentinel
@@ -209,3 +210,45 @@ async def test_a_fence_counts_only_once_a_replica_holds_it_and_a_refused_one_wri
     with pytest.raises(StoreUnavailable, match="0 of 1 replica"):
         await store.fence("t1", "a", 5.0)
     await store.close()
+
+
+async def test_a_table_is_taken_over_only_once_a_replica_holds_what_its_last_owner_wrote(
+    redis_sentinel: SentinelServers,
+) -> None:
+    """The owner's last commit reached the primary alone (its mover not told: the replica is
+    stopped) and the owner died. Another process taking the table over to load it reads it only
+    once a replica holds that commit: its take is refused as unavailable until then, so it
+    shows no move a failover could still lose. The owner's renewals never wait: a replica
+    lagging after a failover must not cost a table its owner."""
+    store = await open_store(redis_sentinel.url("?wait_timeout=0.2"))
+    assert isinstance(store, SentinelStore)
+    try:
+        await store.create_table("t1", b"{}", {})
+        await store.create_table("t2", b"{}", {})
+        token = await store.acquire_lease("t1", "a", 0.5, before_load=True)
+        held = await store.acquire_lease("t2", "c", 30.0, before_load=True)
+        replica = redis_sentinel.replica.process
+        assert replica is not None
+        replica.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(CommitUncertain):
+                await store.commit("t1", 0, b"s1", [b"e1"], lease=Lease("a", token), commit_id="c1")
+            assert await store.acquire_lease("t2", "c", 30.0) == held  # a renewal goes on
+            lease = table_key("t1", "lease")
+            for _ in range(100):  # "a" is dead: its lease lapses on the primary (bounded poll)
+                if redis_sentinel.cli(redis_sentinel.primary.port, "exists", lease).strip() == "0":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                pytest.fail("the dead owner's lease never lapsed")
+            with pytest.raises(StoreUnavailable, match="lease reached 0 of 1 replica"):
+                await store.acquire_lease("t1", "b", 5.0, before_load=True)
+        finally:
+            replica.send_signal(signal.SIGCONT)
+        assert await store.acquire_lease("t1", "b", 5.0, before_load=True) > token
+        meta = table_key("t1", "meta")
+        assert (
+            redis_sentinel.cli(redis_sentinel.replica.port, "hget", meta, "commit").strip() == "c1"
+        )
+    finally:
+        await store.close()

@@ -306,6 +306,7 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
             audit.add("behind", str(exc))
     referee = await rebuilt(store, table.table_id)
     audit.counts["events"] = last
+    later: list[tuple[str, int | None, s.Event]] = []  # events past the log as first read
     for person in table.people:
         where = f"{table.table_id} {person.name}"
         seen: set[int] = set()
@@ -334,21 +335,36 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
                     audit.add("backwards", f"{where}: event {n} after {high}")
                 seen.add(n)
                 high = max(high, n)
-                if n > last:
-                    audit.add("lost", f"{where}: sent event {n}, the log ends at {last}")
+                if n > referee.last_event:  # stored since the rebuild (a timer) or never
+                    later.append((where, person.seat, message))
                     continue
-                # what the viewer was sent is the stored log, redacted for it
-                expected = Built(referee.publisher.event_frame(n, person.seat), "event", n).model()
-                if message != expected:
-                    audit.add("mismatched", f"{where}: event {n} {message} != {expected}")
+                _check_event(referee, where, person.seat, message, audit)
         for move in person.moves:
             audit.counts[move.fate] += 1
             if move.fate == "refused":  # by code: storage, stale, not your turn
                 code = move.detail.split(":", 1)[0].rsplit(".", 1)[-1].lower()
                 audit.counts[f"refused {code}"] = audit.counts.get(f"refused {code}", 0) + 1
         _check_moves(referee, person, audit)
+    if later:  # the table moved on during the audit (a turn timer): read it again, once
+        referee = await rebuilt(store, table.table_id)
+        for where, seat, message in later:
+            if message.n > referee.last_event:
+                audit.add(
+                    "lost", f"{where}: sent event {message.n}, the log ends at {referee.last_event}"
+                )
+            else:
+                _check_event(referee, where, seat, message, audit)
     await _check_record(store, table, audit)
     return audit
+
+
+def _check_event(
+    referee: Referee, where: str, seat: int | None, message: s.Event, audit: Audit
+) -> None:
+    """What the viewer was sent is the stored log, redacted for it."""
+    expected = Built(referee.publisher.event_frame(message.n, seat), "event", message.n).model()
+    if message != expected:
+        audit.add("mismatched", f"{where}: event {message.n} {message} != {expected}")
 
 
 async def _check_record(store: Store, table: Table, audit: Audit) -> None:

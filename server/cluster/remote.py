@@ -14,7 +14,7 @@ command.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -55,6 +55,8 @@ REQUEST_TIMEOUT_S = 10.0
 UNAVAILABLE = frozenset({ErrorCode.STORAGE_UNAVAILABLE, ErrorCode.INTERNAL})
 """Refusals that say "not now" (the store, the table moving), not what the referee judged."""
 RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
+RESYNC_RETRY_S = 0.25  # the first pause before a resume refused as "not now" is tried again
+RESYNC_RETRY_MAX_S = 4.0  # the longest (the pause doubles)
 
 
 # ---------------------------------------------------------------------- the interface it owns
@@ -286,6 +288,7 @@ class RemoteRoom:
         peer), and meanwhile envelopes or a resume move tickets on; an older one would replay
         events the connection was already sent (invariant 2). One no longer relayed here is
         skipped: a takeover meanwhile reattached it, and this room's ticket stopped following it.
+        One refused as "not now" goes on as a resume (``resync``), tried until it goes through.
         """
         chosen = self.settled_tickets() if tickets is None else tickets
         for conn in [ticket.conn for ticket in chosen]:
@@ -295,8 +298,11 @@ class RemoteRoom:
             command = ticket.command()
             if command is None:
                 continue  # no seat token and no link: nothing to rejoin with
-            with contextlib.suppress(Refused, StoreError):
+            try:
                 await self.run(command)
+            except (Refused, StoreError) as exc:
+                if _unavailable(exc) and not self.cluster.closing:
+                    self.resync(ticket)  # tried again until the table can take it
 
     def sequence(self, conn: str, message: Built, previous: int | None) -> bool:
         """Whether to pass a relayed message on (``server.cluster.sequencer``); a gap resumes
@@ -341,7 +347,12 @@ class RemoteRoom:
     async def _resync(self, conn: str) -> None:
         """Resume the connection from its ticket as it is when each resume starts (unless the
         table was taken over here meanwhile: the takeover resumed it from that same ticket);
-        again while a resume's answer was lost or a gap followed it."""
+        again while a resume's answer was lost or a gap followed it.
+
+        A resume refused as "not now" (the store away, the table moving) is tried again after
+        a pause, for as long as the connection is relayed here: given up, it would leave the
+        connection behind until the table's next event, and for good after a game's last."""
+        pause = RESYNC_RETRY_S
         try:
             while True:
                 ticket = self.tickets.get(conn)
@@ -349,11 +360,18 @@ class RemoteRoom:
                 if command is None or self.cluster.relayed.get(conn) is not self:
                     return
                 resuming = self._resuming[conn] = Resuming()
-                await self.run(command)
+                try:
+                    await self.run(command)
+                except (Refused, StoreError) as exc:
+                    if self.cluster.closing or not _unavailable(exc):
+                        log.warning("resuming a connection failed", conn=conn, error=str(exc))
+                        return
+                    log.warning("resuming a connection failed; retrying", conn=conn, error=str(exc))
+                    await asyncio.sleep(pause)  # a retry period while the table is unavailable
+                    pause = min(2 * pause, RESYNC_RETRY_MAX_S)
+                    continue
                 if resuming.answered and not resuming.again:
                     return
-        except (Refused, StoreError) as exc:
-            log.warning("resuming a connection failed", conn=conn, error=str(exc))
         finally:
             self._resuming.pop(conn, None)
 

@@ -12,13 +12,14 @@ from server.store.redis import open_store
 
 @asynccontextmanager
 async def two_servers(
-    url: str, settings: Settings
+    url: str, settings: Settings, second: Settings | None = None
 ) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    """Start two servers on the Redis at ``url``; close both however the test ends."""
+    """Start two servers on the Redis at ``url`` (the second with ``second``'s settings, if
+    given); close both however the test ends."""
     servers = []
     try:
-        for _ in range(2):
-            server = TableServer(settings, store=await open_store(url))
+        for each in (settings, second or settings):
+            server = TableServer(each, store=await open_store(url))
             await server.start()
             servers.append(server)
         yield servers[0], servers[1]

@@ -25,6 +25,7 @@ from server.app import TableServer
 from server.cluster import remote
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
+from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
@@ -34,16 +35,8 @@ ORIGIN = replace(OWNER, lease_s=1.0)  # the forwarding process gives up after 2.
 
 @pytest.fixture
 async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    servers: list[TableServer] = []
-    try:
-        for settings in (OWNER, ORIGIN):
-            server = TableServer(settings, store=await open_store(redis_server.url))
-            await server.start()
-            servers.append(server)
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            await server.close()
+    async with two_servers(redis_server.url, OWNER, ORIGIN) as servers:
+        yield servers
 
 
 async def test_a_forwarded_move_left_unanswered_is_unknown_to_its_mover_then_shown(

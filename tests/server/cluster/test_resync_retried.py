@@ -26,6 +26,7 @@ from server.core import commands
 from server.core.commands import Attach
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
+from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
@@ -36,16 +37,8 @@ MOVING_S = 4.0  # how long the owner answers "moved": past the relaying process'
 
 @pytest.fixture
 async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    servers: list[TableServer] = []
-    try:
-        for settings in (OWNER, ORIGIN):
-            server = TableServer(settings, store=await open_store(redis_server.url))
-            await server.start()
-            servers.append(server)
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            await server.close()
+    async with two_servers(redis_server.url, OWNER, ORIGIN) as servers:
+        yield servers
 
 
 async def test_a_resume_given_up_while_the_table_moves_is_tried_again(

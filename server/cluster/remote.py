@@ -310,7 +310,7 @@ class RemoteRoom:
         ticket = self.tickets.get(conn)
         resuming = self._resuming.get(conn)
         if resuming is not None and not resuming.answered:
-            if not _answers_resume(message):
+            if not _answers_resume(message, ticket):
                 self._dropped.add(conn)
                 return False
             resuming.answered = True
@@ -436,9 +436,12 @@ class RemoteRoom:
         return command
 
 
-def _answers_resume(message: Built) -> bool:
+def _answers_resume(message: Built, ticket: Ticket | None) -> bool:
     """Whether this is a resume's answer (its ``seated``, or a watch's ``ack``, with
-    ``RESYNC_RID``): the replay follows it."""
+    ``RESYNC_RID``): the replay follows it. A newcomer's (nothing numbered yet) is its whole
+    snapshot: a watch from nothing is answered after it, and it is all there is to replay."""
+    if message.type == "snapshot" and ticket is not None and ticket.last_event is None:
+        return True
     if message.type not in ("seated", "ack"):
         return False
     return getattr(decode_server(message.data), "rid", None) == RESYNC_RID

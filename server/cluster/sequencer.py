@@ -9,7 +9,8 @@ against the last event number the connection was actually sent (``sent``):
 
 - **pass** it on when it continues exactly from ``sent``;
 - **stale**: everything it brings was sent already (drop it);
-- **gap**: something before it was lost (drop it, and resume the connection from ``sent``).
+- **gap**: something before it was lost (drop it, and resume the connection from ``sent``); for
+  a newcomer, an event or update before its first snapshot (that snapshot was lost).
 
 A connection resumes one resume at a time (``Resuming``): until the resume's answer arrives
 every message to it is dropped (its replay starts after the answer); after the answer each
@@ -32,10 +33,13 @@ class Verdict(enum.Enum):
 
 def judge(message: Built, previous: int | None, sent: int | None) -> Verdict:
     """What to do with a relayed message, given what the connection was sent (None: nothing
-    numbered yet, as a newcomer: its first state is its baseline)."""
+    numbered yet, as a newcomer: its first whole snapshot is its baseline, so an event or an
+    update before it means that snapshot was lost)."""
     n = message.last_event
-    if n is None or sent is None:
+    if n is None:
         return Verdict.PASS
+    if sent is None:
+        return Verdict.GAP if message.type in ("event", "update") else Verdict.PASS
     if message.type == "event":
         return Verdict.PASS if n == sent + 1 else Verdict.STALE if n <= sent else Verdict.GAP
     if message.type == "update" and previous is not None and previous < n:

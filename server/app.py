@@ -317,7 +317,9 @@ class TableServer:
         while True:
             await asyncio.sleep(PRESENCE_REFRESH_S)
             for connection in list(self.connections.values()):
-                if connection.player is None:
+                # one that closed (or forgot its person) while earlier refreshes were awaited
+                # said ``gone`` already: a refresh now would keep it online for the TTL
+                if self.connections.get(connection.id) is not connection or not connection.player:
                     continue
                 room = connection.room
                 try:

@@ -141,9 +141,10 @@ class Connection:
             if room is not None:
                 with contextlib.suppress(Exception):
                     await room.run(Detach(self.id))
-            if self.player is not None:
+            if self.player is not None:  # no presence refresh from here on (``_keep_presence``)
+                player, self.player = self.player, None
                 with contextlib.suppress(Exception):
-                    await self.people.gone(self.player, self.id)
+                    await self.people.gone(player, self.id)
 
     async def _greet(self) -> bool:
         """Read frames until the client has said hello; close with 1008 at the hello deadline.

@@ -12,7 +12,6 @@ told the outcome is not known yet, and is then sent the move like everyone else.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -25,18 +24,11 @@ from server.app import TableServer
 from server.cluster import remote
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 OWNER = replace(TEST_SETTINGS, lease_s=30.0, away_turn_s=600.0)  # its lease never lapses here
 ORIGIN = replace(OWNER, lease_s=1.0)  # the forwarding process gives up after 2.5 s
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, OWNER, ORIGIN) as servers:
-        yield servers
 
 
 async def test_a_forwarded_move_left_unanswered_is_unknown_to_its_mover_then_shown(

@@ -10,7 +10,6 @@ and resumes that connection). Each connection records what it receives; the faul
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -23,17 +22,10 @@ from server.cluster.relay import Envelope
 from server.store.redis import RedisStore, open_store, table_key
 from server.tasks import cancel_and_wait
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 SETTINGS = replace(TEST_SETTINGS, claim_window_s=0.1, lease_s=2.0, away_turn_s=30.0)
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, SETTINGS) as servers:
-        yield servers
 
 
 async def last_stored(store: RedisStore, table_id: str) -> int:

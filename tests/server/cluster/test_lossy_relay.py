@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -23,18 +22,11 @@ from server.app import TableServer
 from server.cluster.relay import Envelope, PeerGone
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 SETTINGS = replace(TEST_SETTINGS, claim_window_s=0.1, lease_s=5.0, away_turn_s=30.0)
 LOSS = 0.08  # the share of relayed messages lost
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, SETTINGS) as servers:
-        yield servers
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

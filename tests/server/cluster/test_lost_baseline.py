@@ -10,7 +10,6 @@ event 0" that way): the relaying process resumes it, and it is sent a whole snap
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -30,17 +29,10 @@ from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 SETTINGS = replace(TEST_SETTINGS, lease_s=30.0, away_turn_s=600.0)  # nobody's lease lapses
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, SETTINGS) as servers:
-        yield servers
 
 
 async def test_a_relayed_newcomer_whose_first_snapshot_is_lost_is_sent_one(

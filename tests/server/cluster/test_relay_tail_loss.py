@@ -11,7 +11,6 @@ what it received, and is sent the move (invariant 2: every event, once, in order
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -22,17 +21,10 @@ from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 SETTINGS = replace(TEST_SETTINGS, lease_s=5.0, away_turn_s=30.0)
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, SETTINGS) as servers:
-        yield servers
 
 
 async def test_a_relayed_event_lost_with_the_subscription_is_sent_once_it_is_back(

@@ -11,7 +11,6 @@ storm of tables changing hands.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -25,17 +24,10 @@ from server.core import commands
 from server.core.commands import Attach
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 SETTINGS = replace(TEST_SETTINGS, lease_s=30.0, away_turn_s=600.0)  # nobody's lease lapses
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, SETTINGS) as servers:
-        yield servers
 
 
 async def test_a_resume_retried_after_its_lost_answer_sends_no_event_twice(

@@ -12,7 +12,6 @@ process tries the resume again until it goes through.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
@@ -26,19 +25,12 @@ from server.core import commands
 from server.core.commands import Attach
 from server.store.redis import open_store
 from tests.redis_server import RedisServer
-from tests.server.cluster.servers import two_servers
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 OWNER = replace(TEST_SETTINGS, lease_s=30.0, away_turn_s=600.0)  # its lease never lapses here
 ORIGIN = replace(OWNER, lease_s=1.0)  # the relaying process gives a command up after 2.5 s
 MOVING_S = 4.0  # how long the owner answers "moved": past the relaying process's deadline
-
-
-@pytest.fixture
-async def pair(redis_server: RedisServer) -> AsyncIterator[tuple[TableServer, TableServer]]:
-    async with two_servers(redis_server.url, OWNER, ORIGIN) as servers:
-        yield servers
 
 
 async def test_a_resume_given_up_while_the_table_moves_is_tried_again(

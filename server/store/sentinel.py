@@ -179,6 +179,7 @@ class SentinelStore(RedisStore):
     async def _replicated(
         self, table_id: str, token: int, replicas: int, ttl_ms: int, what: str
     ) -> int:
+        """The token of a take ``replicas`` hold, indexed; ``StoreUnavailable`` if too few do."""
         if replicas < self.wait:
             raise StoreUnavailable(
                 f"storage unavailable: a {what} reached {replicas} of {self.wait} replica(s) "

@@ -10,6 +10,7 @@ the cards still to be dealt, who announced ronda this packet.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from engine.events import Announced, Event, PacketDealt
 from engine.legal import Legal  # a game's state and legal actions: all a view reads
@@ -29,11 +30,11 @@ class SeenPlay:
     caida: bool
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """One viewer's snapshot of a game (``viewer`` None: a spectator).
 
-    ``announced`` is this packet's announcements in order, (seat, call); ``rondas`` the
+    An immutable value: a named tuple, built in C (a server builds one after every change,
+    bots build one per decision). ``announced`` is this packet's announcements in order, (seat, call); ``rondas`` the
     (packet, seat) of every ronda announced this hand, ranks hidden (R6); ``history`` the
     hand's plays and missed-cards takes; ``claims`` the claims made, (seat, rank, valid).
     """
@@ -116,38 +117,38 @@ def seen_history(game: Legal, start: int = 0) -> tuple[SeenPlay, ...]:
 def view_of(game: Legal, viewer: int | None, with_history: bool = True) -> View:
     """Build ``viewer``'s view of ``game`` (a seat, or None for a spectator); without the
     hand's history (empty) when the caller takes it from `seen_history`."""
-    seats = game.rules.seats
-    own = own_hand(game, viewer)
     missed = game.missed
     taker_team = game._missed_team
+    phase = game.phase
+    claims_ended = game._claims_ended
     return View(
-        viewer=viewer,
-        rules=game.rules,
-        phase=game.phase,
-        hand_number=game.hand_number,
-        packet=game.packet,
-        dealer=game.dealer,
-        turn=game.turn,
-        to_act=game.to_act(),
-        scores=game.scores,
-        pile_sizes=game.pile_sizes,
-        table=game.table,
-        hand=own,
-        hand_sizes=tuple(len(game._hands[seat]) for seat in range(seats)),
-        undealt=len(game._pack) - game._deal_pos,
-        caida_target=game.caida_target,
-        missed=missed,
-        missed_takers=tuple(s for s in range(seats) if missed and s & 1 == taker_team),
-        history=seen_history(game) if with_history else (),
-        announced=tuple(game._announced),
-        rondas=tuple((packet, seat) for packet, seat, _ in game._hand_rondas),
-        cuarenta=game._cuarenta,
-        claims_open=game.phase is Phase.CLAIMS,
-        claims_ended=(game._claims_ended[0], game._claims_ended[1]),
-        claims=tuple(game._claims_made),
-        draw_start=game.draw_start,
-        draw_cards=game.draw_cards,
-        winner=game.winner,
+        viewer,
+        game.rules,
+        phase,
+        game.hand_number,
+        game.packet,
+        game.dealer,
+        game.turn,
+        game.to_act(),
+        game.scores,
+        game.pile_sizes,
+        game.table,
+        own_hand(game, viewer),
+        tuple(map(len, game._hands)),
+        len(game._pack) - game._deal_pos,
+        game.caida_target,
+        missed,
+        tuple(range(taker_team, game.rules.seats, 2)) if missed else (),  # the team's seats
+        seen_history(game) if with_history else (),
+        tuple(game._announced),
+        tuple([(packet, seat) for packet, seat, _ in game._hand_rondas]),
+        game._cuarenta,
+        phase is Phase.CLAIMS,
+        (claims_ended[0], claims_ended[1]),
+        tuple(game._claims_made),
+        game.draw_start,
+        game.draw_cards,
+        game.winner,
     )
 
 

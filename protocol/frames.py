@@ -54,6 +54,7 @@ KEYS: Final = Keys()
 NONE: Final = pack(None)
 NO_LEGAL: Final = KEYS.legal + pack([])
 NO_CHAT: Final = KEYS.chat + pack([])
+NO_DEADLINES: Final = KEYS.deadlines + pack([])
 _VIEW_KEYS = len(s.GameView.model_fields)
 _EVENT_HEAD = map_header(len(s.Event.model_fields)) + KEYS.type + pack("event") + KEYS.n
 _WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + KEYS.type + pack("snapshot")
@@ -127,21 +128,18 @@ def change_tail(info: bytes, deadlines: bytes, history_from: int) -> bytes:
     return KEYS.info + info + deadlines + KEYS.history_from + pack(history_from)
 
 
-def update(rid: int | None, events: Sequence[bytes], body: Sequence[bytes], tail: bytes) -> bytes:
-    """An ``Update``: the answer's ``rid``, the ``event`` messages, then the snapshot change."""
+def events(messages: Sequence[bytes]) -> bytes:
+    """An ``Update``'s ``events`` field: its ``event`` messages, each encoded (``event``)."""
+    return KEYS.events + array_of(messages)
+
+
+def update(rid: int | None, events: bytes, body: Sequence[bytes], tail: bytes) -> bytes:
+    """An ``Update``: the answer's ``rid``, the ``events`` field, then the snapshot change."""
     return b"".join(
-        (
-            _UPDATE_RID,
-            NONE if rid is None else pack(rid),
-            KEYS.events,
-            array_of(events),
-            _SNAPSHOT_CHANGE,
-            *body,
-            tail,
-        )
+        (_UPDATE_RID, NONE if rid is None else pack(rid), events, _SNAPSHOT_CHANGE, *body, tail)
     )
 
 
 def deadlines(fields: list[dict[str, Any]]) -> bytes:
     """The ``deadlines`` field of a snapshot (the ``Deadline`` JSON forms)."""
-    return KEYS.deadlines + pack(fields)
+    return KEYS.deadlines + pack(fields) if fields else NO_DEADLINES

@@ -76,7 +76,7 @@ class Pieces:
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._views: dict[tuple[int | None, int], bytes] = {}
         self._legal: dict[int, bytes] = {}
-        self._events: dict[tuple[int, int], bytes] = {}
+        self._events: dict[tuple[int, int], bytes] = {}  # (first, which): ``_events_of``
         self._change: tuple[bytes, int] | None = None
 
     def snapshot(self, viewer: Viewer) -> bytes:
@@ -87,13 +87,12 @@ class Pieces:
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
         the one the previous update sent (``Publisher.baseline``)."""
-        table = self.table
-        events = [self._event(n, viewer) for n in range(first, table.last_event + 1)]
         if self._change is None:
             self._change = self._change_of(self.publisher.baseline)
         tail, history_from = self._change
+        events = self._events_of(first, viewer.seat)
         data = frames.update(rid, events, self._body(viewer, history_from), tail)
-        return Built(data, "update", table.last_event)
+        return Built(data, "update", self.table.last_event)
 
     def baseline(self) -> Baseline:
         """What this moment's updates tell every viewer: the next update's baseline."""
@@ -141,12 +140,20 @@ class Pieces:
             data = self._legal[seat] = frames.legal(offered)
         return data
 
-    def _event(self, n: int, viewer: Viewer) -> bytes:
-        forms = self.publisher.forms[n - 1]
-        which = -2 if isinstance(forms, bytes) else -1 if viewer.seat is None else viewer.seat
-        data = self._events.get((n, which))
+    def _events_of(self, first: int, seat: int | None) -> bytes:
+        """The ``events`` field from event ``first`` on as the viewer in ``seat`` may see it
+        (None: a spectator): built once for every viewer when all of them are public, as most
+        are, else once per seat and once for the spectators."""
+        forms = self.publisher.forms[first - 1 :]
+        public = all(type(form) is bytes for form in forms)
+        key = (first, -2 if public else -1 if seat is None else seat)
+        data = self._events.get(key)
         if data is None:
-            data = self._events[(n, which)] = self.publisher.event_frame(n, viewer.seat)
+            publisher = self.publisher
+            numbers = range(first, first + len(forms))
+            data = self._events[key] = frames.events(
+                [publisher.event_frame(n, seat) for n in numbers]
+            )
         return data
 
 

@@ -8,15 +8,13 @@ room's lock sees a table as committed, never half-way through a command.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.core.seating import Occupant
 from server.core.table import Table
 
 
-@dataclass(frozen=True, slots=True)
-class SeatSummary:
+class SeatSummary(NamedTuple):
     """Who sits in a seat: a person's or a bot's name (None: nobody)."""
 
     name: str | None
@@ -24,10 +22,12 @@ class SeatSummary:
     bot_level: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class TableSummary:
+class TableSummary(NamedTuple):
     """A table's public facts (a spectator's), plus its watch key and its last finished game's
-    R15 record (both for the listing's owner, which publishes only public tables' keys)."""
+    R15 record (both for the listing's owner, which publishes only public tables' keys).
+
+    Immutable values (named tuples: one is taken after every command, and built and compared
+    in C), so an unchanged table keeps the same summary object."""
 
     table_id: str
     profile: str
@@ -50,19 +50,14 @@ class TableSummary:
 
 
 def summarize(table: Table, last: TableSummary | None = None) -> TableSummary:
-    """The table's summary now (``last``: the one before, whose seats are reused if unchanged:
-    a summary is taken after every command, and most change no seat)."""
+    """The table's summary now: ``last`` (the one before) itself if nothing changed, as after
+    most commands, else a new one reusing ``last``'s seats if those did not change."""
     game = table.game
     free = any(seat.occupant == "empty" for seat in table.seats)
-    seats = last.seats if last is not None else ()
-    if len(seats) != len(table.seats) or any(
-        was.name != seat.name or was.occupant != seat.occupant or was.bot_level != seat.bot_level
-        for was, seat in zip(seats, table.seats, strict=True)
-    ):
-        seats = tuple(
-            [SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats]
-        )
-    return TableSummary(
+    seats = tuple([SeatSummary(seat.name, seat.occupant, seat.bot_level) for seat in table.seats])
+    if last is not None and last.seats == seats:
+        seats = last.seats
+    summary = TableSummary(
         table.table_id,
         table.profile,
         table.keys.get("club"),
@@ -78,6 +73,7 @@ def summarize(table: Table, last: TableSummary | None = None) -> TableSummary:
         sum(1 for viewer in table.viewers.values() if viewer.seat is None),
         table.finished_record,
     )
+    return last if last is not None and last == summary else summary
 
 
 def offered_join(table: Table, free: bool) -> str | None:

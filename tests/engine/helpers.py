@@ -76,11 +76,9 @@ def deal(
 
 def rescored(game: Game, scores: tuple[int, int]) -> Game:
     """Return the same position with other scores (built through `Game.from_view`)."""
-    from dataclasses import replace
-
     from engine import Hidden
 
-    view = replace(game.view(None), scores=scores)
+    view = game.view(None)._replace(scores=scores)
     seats = game.rules.seats
     stock = tuple(game._pack[game._deal_pos :])
     return Game.from_view(view, Hidden(tuple(game.hand(s) for s in range(seats)), stock))

@@ -63,4 +63,4 @@ def test_a_whole_snapshot_and_an_update_are_the_models_messages() -> None:
     change = s.SnapshotChange.model_validate({**kept, "info": None, "history_from": 0})
     update = s.Update(rid=7, events=[event], snapshot=change)
     tail = frames.change_tail(NONE, deadlines, 0)
-    assert same_message(frames.update(7, [event_frame], body, tail), update)
+    assert same_message(frames.update(7, frames.events([event_frame]), body, tail), update)

@@ -1,10 +1,14 @@
-"""`cuarenta bench server`: the table server under load, side by side with a raw floor.
+"""`cuarenta bench server`: the table server under load, side by side with two floors.
 
-Measured from outside, by load processes on 127.0.0.1 (``bench.load``), against two servers
+Measured from outside, by load processes on 127.0.0.1 (``bench.load``), against servers
 started as child processes in the same run: ``cuarenta serve --store memory --bot-delay 0``
-(with an event-loop lag probe) and ``bench.floor``, a websockets broadcast server with no game
-logic (one frame in, four copies out per table round). CPU supply varies between runs, so the
-results are ratios to the floor.
+(with an event-loop lag probe); ``bench.floor``, a websockets broadcast server with no game
+logic (one frame in, four copies out per table round); and, in the closed loop,
+``bench.game_floor``, the least a server of the game does per move with this tree's engine and
+codec (validate, judge, redact and number, send each seat its update; no store, seats, clocks
+or anything else a real table has). CPU supply varies between runs, so the results are ratios
+to the floors: the game floor over the floor is what the game itself costs on this stack, the
+table server over the game floor what everything a real table adds costs.
 
 1. Closed loop: ``--tables`` tables of four seats; each table's next seat acts as soon as its
    turn reaches it. Figure: table rounds per second, as a fraction of the floor's (target 1/3).
@@ -364,6 +368,12 @@ def print_report(report: Report) -> None:
         cpu = report.cpu_ratio()
         if cpu is not None:
             print(f"cuarenta/floor server CPU per round (medians): {cpu:.2f}x")
+        game = report.cpu_ratio("game", "floor")
+        if game is not None:
+            print(f"game floor/floor server CPU per round (medians): {game:.2f}x")
+        above = report.cpu_ratio("cuarenta", "game")
+        if above is not None:
+            print(f"cuarenta/game floor server CPU per round (medians): {above:.2f}x")
         base = report.cpu_ratio("cuarenta", "baseline")
         if base is not None:
             print(f"cuarenta/baseline server CPU per round (medians): {base:.3f}")
@@ -427,6 +437,8 @@ def json_lines(report: Report) -> list[str]:
             "closed_ratio": report.closed_ratio(),
             "cpu_ratio": report.cpu_ratio(),
             "baseline_cpu_ratio": report.cpu_ratio("cuarenta", "baseline"),
+            "game_cpu_ratio": report.cpu_ratio("game", "floor"),
+            "over_game_cpu_ratio": report.cpu_ratio("cuarenta", "game"),
             "held_tables": report.held_tables(),
             "lag_calm_tables": report.held_tables(LAG_P99_CALM_MS),
         }
@@ -459,6 +471,7 @@ def run(args: argparse.Namespace) -> int:
         if "closed" in phases:
             for _ in range(args.rounds):  # alternated: the machine's CPU supply drifts
                 report.closed.append(closed_loop("floor", args))
+                report.closed.append(closed_loop("game", args))
                 report.closed.append(closed_loop("cuarenta", args, args.profile))
                 if args.baseline is not None:
                     report.closed.append(closed_loop("cuarenta", args, tree=args.baseline))

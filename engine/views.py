@@ -33,10 +33,11 @@ class SeenPlay:
 class View(NamedTuple):
     """One viewer's snapshot of a game (``viewer`` None: a spectator).
 
-    An immutable value: a named tuple, built in C (a server builds one after every change,
-    bots build one per decision). ``announced`` is this packet's announcements in order, (seat, call); ``rondas`` the
-    (packet, seat) of every ronda announced this hand, ranks hidden (R6); ``history`` the
-    hand's plays and missed-cards takes; ``claims`` the claims made, (seat, rank, valid).
+    An immutable value: a named tuple, built in C (a server builds one after every change, bots
+    one per decision). ``announced`` is this packet's announcements in order, (seat, call);
+    ``rondas`` the (packet, seat) of every ronda announced this hand, ranks hidden (R6);
+    ``history`` the hand's plays and missed-cards takes; ``claims`` the claims made, (seat,
+    rank, valid).
     """
 
     viewer: int | None

@@ -11,8 +11,7 @@ to other processes reads without decoding them (``server.cluster``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from protocol import decode_server, encode
 from protocol import server_messages as s
@@ -21,11 +20,10 @@ RECENT: Final = 512
 """Messages remembered: far more than one change sends to one table's viewers."""
 
 
-@dataclass(frozen=True, slots=True)
-class Built:
+class Built(NamedTuple):
     """A server message already encoded, with its header: what the shell and the relay need to
     know without decoding it (its type, the last event number it carries, None for none).
-    ``model()`` reads it back (tests, debugging)."""
+    ``model()`` reads it back (tests, debugging). A named tuple: four are built per move."""
 
     data: bytes
     type: str

@@ -23,7 +23,8 @@ from typing import Literal
 from bench.load.errors import TargetError
 from bench.load.lag import parse_gc, parse_line
 
-TargetKind = Literal["cuarenta", "floor"]
+TargetKind = Literal["cuarenta", "game", "floor"]
+"""The table server, the game floor (``bench.game_floor``) and the floor (``bench.floor``)."""
 STOP_TIMEOUT_S = 5.0
 PROFILE_TIMEOUT_S = 60.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -84,8 +85,10 @@ def server_command(profile: Path | None = None) -> list[str]:
     return command + (["--profile", str(profile)] if profile else [])
 
 
-def floor_command() -> list[str]:
-    return [sys.executable, "-m", "bench.floor", "--host", "127.0.0.1", "--port", "0"]
+def floor_command(kind: TargetKind = "floor") -> list[str]:
+    """The floor (``bench.floor``) or the game floor (``bench.game_floor``)."""
+    module = "bench.game_floor" if kind == "game" else "bench.floor"
+    return [sys.executable, "-m", module, "--host", "127.0.0.1", "--port", "0"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +110,7 @@ class TargetProcess:
         self.profile = profile
         if profile is not None:
             profile.unlink(missing_ok=True)
-        command = server_command(profile) if kind == "cuarenta" else floor_command()
+        command = server_command(profile) if kind == "cuarenta" else floor_command(kind)
         handle, name = tempfile.mkstemp(prefix=f"bench-{kind}-", suffix=".stderr")
         self._stderr_path = Path(name)
         with os.fdopen(handle, "ab") as stderr:  # O_APPEND: our reads never race its writes

@@ -22,7 +22,7 @@ from bench.load.errors import LoadError
 from bench.load.tables import CuarentaTable, FloorTable, Recorder, TableLoad
 from bench.load.targets import die_with_parent
 
-Target = Literal["cuarenta", "floor"]
+Target = Literal["cuarenta", "game", "floor"]
 SETUP_CONCURRENCY = 64  # tables being connected or seated at once
 LAG_PROBE_S = 0.01
 
@@ -109,7 +109,8 @@ class LoadWorker:
         raise LoadError(f"unknown load command {command!r}")
 
     async def _connect(self, count: int) -> None:
-        kind = CuarentaTable if self.spec.target == "cuarenta" else FloorTable
+        # the game floor speaks the table server's protocol (the part the load uses)
+        kind = FloorTable if self.spec.target == "floor" else CuarentaTable
         first = self.spec.first_table + len(self.tables)
         fresh = [kind(first + i, self.recorder, self.spec.url) for i in range(count)]
         self.tables += fresh

@@ -29,7 +29,7 @@ RUN_TIMEOUT_S = 240
 FIGURES = {
     "engine": "random games per CPU-second",
     "bots": "level 6: mean",
-    "server": "cuarenta/floor rounds:",
+    "server": "cuarenta/game floor server CPU per round",
     "store": "takeover after kill -9",
     "scaling": "two processes over one",
     "soak": "games finished",

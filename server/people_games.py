@@ -13,7 +13,6 @@ with a person at it is also reviewed by the coach (``server.reviews``), off the 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import TYPE_CHECKING
 
@@ -88,7 +87,7 @@ class GameRecorder:
         if outcome.record is not None and any(seat.occupant == "person" for seat in table.seats):
             people = {i: seat.player for i, seat in enumerate(table.seats) if seat.player}
             which = (game.table_id, game.game)
-            self.reviews.start(which, json.loads(outcome.record.record), people)
+            self.reviews.start(which, outcome.record.record, people)
         task = asyncio.get_running_loop().create_task(self._record(room, game))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -45,10 +45,15 @@ class Reviews:
         self._running: dict[Game, asyncio.Task[None]] = {}
 
     def start(
-        self, which: Game, record: dict[str, Any], people: Mapping[int, str] | None = None
+        self,
+        which: Game,
+        record: dict[str, Any] | bytes,
+        people: Mapping[int, str] | None = None,
     ) -> bool:
         """Start ``which``'s review unless it is running or too many wait; True if running.
-        ``people`` (seat -> public id): the persons whose histories take their accuracy."""
+        ``record``: the R15 record, or its stored JSON (read only by a review that runs: a
+        burst of game ends sheds most); ``people`` (seat -> public id): the persons whose
+        histories take their accuracy."""
         if which in self._running:
             return True
         if len(self._running) >= QUEUED_REVIEWS:
@@ -75,11 +80,15 @@ class Reviews:
             return None
         return kept
 
-    async def _review(self, which: Game, record: dict[str, Any], people: Mapping[int, str]) -> None:
+    async def _review(
+        self, which: Game, record: dict[str, Any] | bytes, people: Mapping[int, str]
+    ) -> None:
         try:
             kept = await self.find(which)
             if kept is None:
-                review = await self.bots.review(record)
+                review = await self.bots.review(
+                    json.loads(record) if isinstance(record, bytes) else record
+                )
                 self.computed += 1
                 kept = json.dumps(review).encode()
                 if not await self.store.keep_review(*which, kept):

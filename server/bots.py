@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import json
 import multiprocessing
 import os
 import random
@@ -119,9 +120,10 @@ def weigh_hint(
     return None if found is None else found.to_json()
 
 
-def review_record(record: dict[str, Any], samples: int) -> dict[str, Any]:
-    """A finished game's review (``cuarenta-review/1``): a top-level function for the pool."""
-    found = review(Record.from_json(record), bots.Budget(samples=samples))
+def review_record(record: bytes, samples: int) -> dict[str, Any]:
+    """A finished game's review (``cuarenta-review/1``) from its record's JSON: a top-level
+    function for the pool (the worker reads the JSON: a text crosses to it in one copy)."""
+    found = review(Record.from_json(json.loads(record)), bots.Budget(samples=samples))
     return found.to_json()
 
 
@@ -190,8 +192,9 @@ class BotRunner:
             self._drop(pool)
             raise
 
-    async def review(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Review a finished game in a worker of its own, at low priority (invariant 6)."""
+    async def review(self, record: bytes) -> dict[str, Any]:
+        """Review a finished game (its record's JSON) in a worker of its own, at low priority
+        (invariant 6)."""
         if self._reviews is None:
             context = multiprocessing.get_context("spawn")
             self._reviews = ProcessPoolExecutor(

@@ -51,8 +51,8 @@ class Reviews:
         people: Mapping[int, str] | None = None,
     ) -> bool:
         """Start ``which``'s review unless it is running or too many wait; True if running.
-        ``record``: the R15 record, or its stored JSON (read only by a review that runs: a
-        burst of game ends sheds most); ``people`` (seat -> public id): the persons whose
+        ``record``: the R15 record, or its stored JSON (read only by the review's worker);
+        ``people`` (seat -> public id): the persons whose
         histories take their accuracy."""
         if which in self._running:
             return True
@@ -86,9 +86,8 @@ class Reviews:
         try:
             kept = await self.find(which)
             if kept is None:
-                review = await self.bots.review(
-                    json.loads(record) if isinstance(record, bytes) else record
-                )
+                text = record if isinstance(record, bytes) else json.dumps(record).encode()
+                review = await self.bots.review(text)
                 self.computed += 1
                 kept = json.dumps(review).encode()
                 if not await self.store.keep_review(*which, kept):

@@ -77,7 +77,7 @@ async def test_an_engine_error_in_a_worker_comes_back_as_itself() -> None:
     try:
         for _ in range(2):
             with pytest.raises(InvalidRecord, match="R15"):
-                await runner.review({"format": "not a record"})
+                await runner.review(b'{"format": "not a record"}')
     finally:
         runner.close()
 

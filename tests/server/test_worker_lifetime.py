@@ -31,7 +31,7 @@ SERVER = textwrap.dedent(
         view, legal = view_of(game, seat), tuple(game.legal_actions(seat))
         await runner.decide(4, view, legal, 1)  # the bots' pool is up
         try:  # the review worker is up once it has refused a record that is none
-            await runner.review({"format": "not a record"})
+            await runner.review(b'{"format": "not a record"}')
         except Exception:
             pass
         assert runner._reviews is not None

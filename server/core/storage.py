@@ -25,6 +25,7 @@ escapes) about ten times faster.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -128,6 +129,44 @@ def to_state(table: Table, text: StateText) -> bytes:
     return b'%b,"actions":%b,"finished_record":%b}' % (start, actions, record)
 
 
+#: The head fields a move changes, all scalars: a delta compares them one by one. The others
+#: (``_settled``) are compared at once, as the table holds them, and change far less often.
+HOT = ("stage", "decision_since", "claims_deadline", "last_event", "game_event")
+
+
+def _hot(table: Table) -> tuple[Any, ...]:
+    """The ``HOT`` fields' values, in that order."""
+    return (
+        table.stage,
+        table.decision_since,
+        table.claims_deadline,
+        len(table.log),
+        table.game_event,
+    )
+
+
+def _settled(table: Table) -> tuple[Any, ...]:
+    """Everything else ``head`` stores, as the table holds it (no copies: compared only)."""
+    return (
+        table.table_id,
+        table.keys,
+        table.profile,
+        table.options,
+        table.turn_timer,
+        [seat.to_json() for seat in table.seats],
+        table.locked,
+        table.hints,
+        table.solo,
+        table.game_no,
+        table.seed,
+        table.claims_done,
+        table.public,
+        table.casual,
+        table.rematch,
+        table.chat,
+    )
+
+
 class StoredForm:
     """What each commit stores: a snapshot or a delta against the form given before it.
 
@@ -135,10 +174,11 @@ class StoredForm:
     ``StoredForm``) when a commit fails, so the last form given is the stored one.
     """
 
-    __slots__ = ("_deltas", "_fields", "_game", "_record", "_sent")
+    __slots__ = ("_deltas", "_fields", "_game", "_record", "_sent", "_settled")
 
     def __init__(self) -> None:
         self._fields: dict[str, tuple[Any, bytes]] | None = None  # head fields as last given
+        self._settled: tuple[Any, ...] | None = None  # a copy of ``_settled`` as last given
         self._game: Game | None = None
         self._record: object = None
         self._sent = 0  # the game's actions given so far
@@ -146,21 +186,33 @@ class StoredForm:
 
     def next(self, table: Table, text: StateText) -> tuple[bytes, bool]:
         """The form to commit now and whether it is a delta (False: a whole snapshot)."""
-        fields = self._head_fields(table)
         game, base = table.game, self._fields
+        settled = _settled(table)
         if (
             base is None
-            or base.keys() != fields.keys()
             or game is not self._game
             or (game is not None and len(game.actions) < self._sent)  # never: actions only grow
             or table.finished_record is not self._record
             or self._deltas >= SNAPSHOT_EVERY - 1
         ):
+            fields = self._head_fields(table)
             self._fields, self._game, self._deltas = fields, game, 0
+            self._settled = copy.deepcopy(settled)
             self._record = table.finished_record
             self._sent = len(game.actions) if game is not None else 0
             return to_state(table, text), False
-        parts = [_name(name) + data[1] for name, data in fields.items() if base[name][1] != data[1]]
+        if settled == self._settled:  # a move: only the hot fields can differ
+            fields = dict(base)
+            for name, value in zip(HOT, _hot(table), strict=True):
+                fields[name] = _field(base[name], value)
+            names: tuple[str, ...] | list[str] = HOT
+        else:
+            fields = self._head_fields(table)
+            self._settled = copy.deepcopy(settled)
+            names = list(fields)
+        parts = [
+            _name(name) + fields[name][1] for name in names if base[name][1] != fields[name][1]
+        ]
         new = [] if game is None else text.parts(game)[self._sent :]
         if new:
             parts.append(b'"actions+":[%b]' % b",".join(new))
@@ -168,18 +220,17 @@ class StoredForm:
         return b"{%b}" % b",".join(parts), True
 
     def _head_fields(self, table: Table) -> dict[str, tuple[Any, bytes]]:
-        """Each head field's value and JSON. A field equal to (and of the type of) the one
-        given last keeps its JSON: ``head`` builds every container afresh (none is the
-        table's own, mutable in place), so a value compared is the one last given."""
+        """Each head field's value and JSON (a field unchanged since last given keeps its
+        JSON: ``head`` builds every container afresh, none is the table's own)."""
         base = self._fields or {}
-        fields: dict[str, tuple[Any, bytes]] = {}
-        for name, value in head(table).items():
-            was = base.get(name)
-            if was is not None and type(was[0]) is type(value) and was[0] == value:
-                fields[name] = was
-            else:
-                fields[name] = (value, b"%d" % value if type(value) is int else compact(value))
-        return fields
+        return {name: _field(base.get(name), value) for name, value in head(table).items()}
+
+
+def _field(was: tuple[Any, bytes] | None, value: Any) -> tuple[Any, bytes]:
+    """A head field's value and JSON: ``was`` itself if equal to (and of the type of) it."""
+    if was is not None and type(was[0]) is type(value) and was[0] == value:
+        return was
+    return value, b"%d" % value if type(value) is int else compact(value)
 
 
 _NAMES: dict[str, bytes] = {}

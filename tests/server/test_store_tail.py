@@ -36,7 +36,8 @@ from tests.server.core.drive import attach, bot_act, bots_due, detach, handle, t
 
 T0 = 1_000_000.0
 CONFIG = Settings(grace_s=60, claim_window_s=15, bot_delay_s=0.0, away_turn_s=5).referee_config()
-STEPS = ("bots", "bots", "all", "play", "play", "leave", "back", "wait")
+#: "chat" and "lock" change the head's rarely changing fields mid-game (a delta then carries them)
+STEPS = ("bots", "bots", "all", "play", "play", "leave", "back", "wait", "chat", "lock")
 
 
 @dataclass
@@ -109,6 +110,12 @@ def step(game: Game, kind: str, pick: int) -> None:
     elif kind == "wait":
         game.now += pick % 40
         game.run(tick(ref, game.now))
+    elif kind == "chat":
+        speaker = f"p{here[pick % len(here)]}" if here else "host"
+        with contextlib.suppress(Refused):  # a burst past the chat limit: nothing changes
+            game.run(handle(ref, speaker, c.Chat(text=f"line {pick}"), now))
+    elif kind == "lock":
+        game.run(handle(ref, "host", c.Lock(locked=pick % 2 == 0), now))
     if ref.stage == "finished" and pick % 3 == 0:  # another game: the people's votes, or the host
         votes = [(f"p{seat}", c.Rematch()) for seat in here] + [("host", c.Start())]
         for conn, vote in votes:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
@@ -60,15 +61,18 @@ def _table_and_seat(path: str) -> tuple[str | None, int]:
     return parts[0], int(parts[1])
 
 
-async def serve_floor(host: str, port: int) -> None:
-    """Serve until SIGINT/SIGTERM, with the same connection settings as ``server.app``."""
+Handler = Callable[[ServerConnection], Awaitable[None]]
+
+
+async def serve_floor(handler: Handler, host: str, port: int) -> None:
+    """Serve ``handler`` until SIGINT/SIGTERM, with the same connection settings as
+    ``server.app`` (the floor's, and ``bench.game_floor``'s)."""
     stop = asyncio.get_running_loop().create_future()
     for signum in (signal.SIGINT, signal.SIGTERM):
         asyncio.get_running_loop().add_signal_handler(signum, stop.cancel)
-    tables = FloorTables()
     probe = asyncio.create_task(report_lag())
     async with serve(
-        tables.handler, host, port, max_size=MAX_FRAME_BYTES, max_queue=16, compression=None
+        handler, host, port, max_size=MAX_FRAME_BYTES, max_queue=16, compression=None
     ) as server:
         bound = next(iter(server.sockets)).getsockname()
         print(f"listening on ws://{bound[0]}:{bound[1]}/", flush=True)
@@ -77,14 +81,21 @@ async def serve_floor(host: str, port: int) -> None:
     probe.cancel()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.floor", description=__doc__)
+def floor_main(
+    handler: Callable[[], Handler], prog: str, doc: str | None, argv: list[str] | None
+) -> int:
+    """The command line of a floor: ``--host``, ``--port``, then serve a fresh ``handler()``."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_floor(args.host, args.port))
+        asyncio.run(serve_floor(handler(), args.host, args.port))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return floor_main(lambda: FloorTables().handler, "python -m bench.floor", __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -18,21 +18,16 @@ seats, bots, clocks, durability).
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import contextlib
 import itertools
 import secrets
-import signal
 import sys
 from typing import Any
 
 import orjson
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
-from bench.floor import MAX_FRAME_BYTES, SEATS
-from bench.load.lag import report_lag
+from bench.floor import SEATS, floor_main
 from engine.actions import CloseClaims
 from engine.errors import EngineError
 from engine.events import Event as EngineEvent
@@ -213,31 +208,8 @@ def _answer(ws: ServerConnection, fields: dict[str, Any]) -> None:
     broadcast([ws], pack(fields))
 
 
-async def serve_game_floor(host: str, port: int) -> None:
-    """Serve until SIGINT/SIGTERM, with the same connection settings as ``bench.floor``."""
-    stop = asyncio.get_running_loop().create_future()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        asyncio.get_running_loop().add_signal_handler(signum, stop.cancel)
-    floor = GameFloor()
-    probe = asyncio.create_task(report_lag())
-    async with serve(
-        floor.handler, host, port, max_size=MAX_FRAME_BYTES, max_queue=16, compression=None
-    ) as server:
-        bound = next(iter(server.sockets)).getsockname()
-        print(f"listening on ws://{bound[0]}:{bound[1]}/", flush=True)
-        with contextlib.suppress(asyncio.CancelledError):
-            await stop
-    probe.cancel()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.game_floor", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_game_floor(args.host, args.port))
-    return 0
+    return floor_main(lambda: GameFloor().handler, "python -m bench.game_floor", __doc__, argv)
 
 
 if __name__ == "__main__":

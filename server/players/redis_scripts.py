@@ -47,16 +47,23 @@ SIDE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local op, other, now = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local result = 1
+-- A request's score orders the lists newest first: strictly after the newest one already there,
+-- so two requests in the same millisecond keep the order they came in.
+local function after_newest(key)
+  local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if top[2] and tonumber(top[2]) >= now then return tonumber(top[2]) + 1 end
+  return now
+end
 if op == 'ask' then
   redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - 60000)
   if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -2 end
   if redis.call('ZCARD', KEYS[6]) >= tonumber(ARGV[5]) then return -3 end
   redis.call('ZADD', KEYS[6], now, now .. ':' .. other)
   redis.call('PEXPIRE', KEYS[6], 60000)
-  redis.call('ZADD', KEYS[3], now, other)
+  redis.call('ZADD', KEYS[3], after_newest(KEYS[3]), other)
 elseif op == 'asked' then
   if redis.call('SISMEMBER', KEYS[5], other) == 1 then return 0 end
-  redis.call('ZADD', KEYS[4], now, other)
+  redis.call('ZADD', KEYS[4], after_newest(KEYS[4]), other)
 elseif op == 'befriend' then
   redis.call('SADD', KEYS[2], other)
   redis.call('ZREM', KEYS[3], other)

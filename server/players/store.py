@@ -302,8 +302,8 @@ class MemoryPlayerStore:
         me = self._person(player_id)
         return Relations(
             friends=tuple(sorted(self._refs(me.friends), key=lambda ref: ref.name.casefold())),
-            incoming=self._refs(sorted(me.askers, key=me.askers.__getitem__, reverse=True)),
-            outgoing=self._refs(sorted(me.asked, key=me.asked.__getitem__, reverse=True)),
+            incoming=self._refs(tuple(reversed(me.askers))),  # kept in the order they came
+            outgoing=self._refs(tuple(reversed(me.asked))),
             blocked=self._refs(me.blocked),
         )
 

@@ -212,3 +212,16 @@ async def test_a_person_unseen_for_a_year_is_forgotten_in_memory() -> None:
     assert await store.by_key(key_digest("Ana" * 40)) is None
     assert await store.get(beto) is not None
     assert (await store.relations(beto)).friends == ()
+
+
+async def test_friend_requests_made_in_one_millisecond_list_newest_first(
+    store: PlayerStore,
+) -> None:
+    """Requests come back newest first even when many share a clock tick (a Redis score tie
+    once listed them by id instead)."""
+    names = ["Dora", "Eva", "Fabi", "Gus", "Hugo", "Ines"]
+    target, *askers = await people(store, "Beto", *names)
+    for asker in askers:
+        await store.request_friend(asker, target)
+    seen = await store.relations(target)
+    assert [ref.name for ref in seen.incoming] == names[::-1]

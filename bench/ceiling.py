@@ -31,6 +31,7 @@ from bench.tournament import _interval as interval
 from engine import Game, Phase, Play
 from engine.actions import Action
 from engine.bots import Budget, choose, levels
+from engine.bots.counting import own_plays, position_of, ranked_plays
 from engine.bots.deep import win_value
 from engine.bots.playout import play_out
 from engine.bots.routine import routine
@@ -41,23 +42,39 @@ DEFAULT_SEED_LIST = "ceiling-1"
 
 def clairvoyant(game: Game, seat: int) -> Action | None:
     """Return the clairvoyant's action for ``seat``: the play whose level-3 playout to the
-    end of the packet, on the true deal, level 5 values most (ties: the first listed)."""
-    decided, action = routine(game.view(seat), game.legal_actions(seat))
+    end of the packet, on the true deal, level 5 values most. Ties go to the play level 3
+    ranks higher: the cards alone cannot tell them apart, and a tie broken by the legal list's
+    order would measure the list, not the hidden cards (it played worse than level 3 there)."""
+    view = game.view(seat)
+    decided, action = routine(view, game.legal_actions(seat))
     if decided:
         return action
-    plays = [a for a in game.legal_actions(seat, by_rank=True) if isinstance(a, Play)]
+    plays = ranked_by_level_3(game, seat)
     if len(plays) == 1:
         return plays[0]
     team = seat & 1
     best, best_value = plays[0], -float("inf")
     for play in plays:
-        trial = game.copy()
-        trial.apply(play)
-        play_out(trial, whole_hand=False)
-        value = win_value(trial, team)
+        value = playout_value(game, play, team)
         if value > best_value:
             best, best_value = play, value
     return best
+
+
+def ranked_by_level_3(game: Game, seat: int) -> list[Play]:
+    """Return ``seat``'s plays (one per play up to suits, R2), best first as level 3 ranks them."""
+    view = game.view(seat)
+    plays = own_plays(view, game.legal_actions(seat, by_rank=True))
+    return [play for _, play in ranked_plays(position_of(view), plays)]
+
+
+def playout_value(game: Game, play: Play, team: int) -> float:
+    """Return level 5's value for ``team`` of ``play`` then level 3 to the packet's end, on the
+    true deal."""
+    trial = game.copy()
+    trial.apply(play)
+    play_out(trial, whole_hand=False)
+    return win_value(trial, team)
 
 
 def _act(game: Game, level: int, seer_team: int, rngs: list[random.Random], samples: int) -> bool:

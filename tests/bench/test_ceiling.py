@@ -43,3 +43,33 @@ def test_the_clairvoyant_only_makes_legal_plays() -> None:
 def test_an_unknown_level_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(_args("--pairs", "1", "--levels", "9")) == 2
     assert "levels must be among" in capsys.readouterr().out
+
+
+def test_the_clairvoyant_breaks_ties_as_level_3_ranks_plays() -> None:
+    """Among the plays its true-deal playouts value equally, the clairvoyant plays the one
+    level 3 ranks first (R2: one play per play up to suits), never the legal list's first."""
+    from bench.ceiling import playout_value, ranked_by_level_3
+    from engine.bots.routine import routine
+
+    ties_where_orders_differ = 0
+    for seed in range(6):
+        game = Game.new("pagat-4p", seed=f"ceiling-ties-{seed}")
+        for _ in range(40):
+            seats = game.to_act()
+            if not seats:
+                game.apply(game.system_actions()[0])  # R10: nobody claims: the window closes
+                continue
+            seat = seats[0]
+            legal = game.legal_actions(seat)
+            if not routine(game.view(seat), legal)[0]:
+                ranked = ranked_by_level_3(game, seat)
+                values = {play: playout_value(game, play, seat & 1) for play in ranked}
+                top = max(values.values())
+                tied = [play for play in ranked if values[play] == top]
+                listed = [p for p in game.legal_actions(seat, by_rank=True) if p in values]
+                first_listed = next(p for p in listed if values[p] == top)
+                if len(tied) > 1 and first_listed != tied[0]:
+                    ties_where_orders_differ += 1
+                assert clairvoyant(game, seat) == tied[0]
+            game.apply(clairvoyant(game, seat) or legal[0])
+    assert ties_where_orders_differ > 0, "no tie tells the two orders apart: the test proves nothing"

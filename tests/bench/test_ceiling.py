@@ -72,4 +72,4 @@ def test_the_clairvoyant_breaks_ties_as_level_3_ranks_plays() -> None:
                     ties_where_orders_differ += 1
                 assert clairvoyant(game, seat) == tied[0]
             game.apply(clairvoyant(game, seat) or legal[0])
-    assert ties_where_orders_differ > 0, "no tie tells the two orders apart: the test proves nothing"
+    assert ties_where_orders_differ > 0, "no tie tells the orders apart: the test proves nothing"

@@ -32,7 +32,8 @@ $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV)
 
 # The fast core that setup.py compiles with mypyc (in place, by `pip install -e .`): an edit
-# to one of them reinstalls, so no stale build shadows the source.
+# to one of them reinstalls; a run that skips the Makefile gets the plain-Python core and a
+# warning, never the stale build (engine/compiled.py checks the build's stamp of their digests).
 CORE_SRC := setup.py engine/core.py engine/corecaps.py engine/corestate.py engine/coredeals.py engine/bots/fastplay.py
 
 $(STAMP): pyproject.toml requirements.lock $(CORE_SRC) | $(BIN)/python

@@ -7,9 +7,14 @@ mypyc or a C compiler the install goes on and the same modules run as plain Pyth
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+from pathlib import Path
+from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 MODULES = [
     "engine/corecaps.py",
@@ -36,4 +41,23 @@ def _extensions() -> list[object]:
     return extensions
 
 
-setup(ext_modules=_extensions())
+class BuildExt(build_ext):  # type: ignore[misc]
+    """Builds the extensions, then stamps them with their sources' digests (engine/compiled.py
+    refuses a compiled module whose source no longer matches)."""
+
+    def run(self) -> None:
+        self.built: set[str] = set()
+        super().run()
+        if not self.extensions or self.built != {ext.name for ext in self.extensions}:
+            return  # nothing compiled, or a failed optional one: no stamp, so none trusted
+        sources = {path[:-3].replace("/", "."): Path(path).read_bytes() for path in MODULES}
+        stamp = Path(self.get_ext_fullpath("engine.core")).parent / "compiled-sources.json"
+        digests = {name: hashlib.sha256(text).hexdigest() for name, text in sources.items()}
+        stamp.write_text(json.dumps(digests, indent=1) + "\n")
+
+    def build_extension(self, ext: Any) -> None:
+        super().build_extension(ext)
+        self.built.add(ext.name)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -27,6 +27,7 @@ A tour of one turn (cards are ints; codes at the edges):
 (['3D'], 1)
 """
 
+import engine.compiled  # noqa: F401  (first: a stale compiled core must not load)
 from engine.actions import (
     Action,
     Announce,

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 from engine import core as _core
 from engine.actions import Action, Announce, Claim, CloseClaims, Misdeal, Play, TakeMissed
 from engine.cards import RANKS
+from engine.compiled import COMPILED, source_of
 from engine.coredeals import Layer
 from engine.corestate import (
     ANNOUNCE_MOVE,
@@ -36,15 +36,6 @@ Core = _core.Core
 #: "compiled (mypyc)" or "pure Python": which fast core this process runs.
 CORE_KIND = "pure Python" if _core.__file__.endswith(".py") else "compiled (mypyc)"
 
-#: the modules mypyc compiles (`setup.py`), in import order
-COMPILED = (
-    "engine.corecaps",
-    "engine.corestate",
-    "engine.core",
-    "engine.coredeals",
-    "engine.bots.fastplay",
-)
-
 
 def pure_core() -> ModuleType:
     """Return `engine.core` loaded from its source as ``engine.core_pure`` (with its compiled
@@ -55,8 +46,7 @@ def pure_core() -> ModuleType:
     saved = {name: sys.modules.get(name) for name in COMPILED}
     try:
         for name in COMPILED[:3]:
-            path = Path(__file__).parent / (name.rsplit(".", 1)[1] + ".py")
-            spec = importlib.util.spec_from_file_location(name, path)
+            spec = importlib.util.spec_from_file_location(name, source_of(name))
             assert spec is not None
             assert spec.loader is not None
             module = importlib.util.module_from_spec(spec)

@@ -509,15 +509,13 @@ def _first_session_with(person: Person, n: int) -> int | None:
 
 
 def _body(referee: Referee, n: int) -> dict[str, Any]:
-    event = _event(referee, n).event
-    return event if isinstance(event, dict) else event.model_dump()
+    return _event(referee, n).event.model_dump()
 
 
 def _kind_at(referee: Referee, n: int) -> str:
     event = Built(referee.publisher.event_frame(n, None), "event", n).model()
     assert isinstance(event, s.Event)
-    body = event.event if isinstance(event.event, dict) else event.event.model_dump()
-    return str(body.get("type"))
+    return str(event.event.model_dump().get("type"))
 
 
 def _game_event_after(referee: Referee, at: int) -> int | None:
@@ -538,8 +536,7 @@ def _event(referee: Referee, n: int) -> s.Event:
 
 def _move_at(referee: Referee, n: int) -> tuple[int, str] | None:
     """The (seat, play/announce) of stored event ``n`` if it is a move, else None."""
-    event = _event(referee, n).event
-    body = event if isinstance(event, dict) else event.model_dump()
+    body = _event(referee, n).event.model_dump()
     kind = {"played": "play", "announced": "announce"}.get(str(body.get("type")))
     seat = body.get("seat")
     return None if kind is None or not isinstance(seat, int) else (seat, kind)

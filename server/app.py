@@ -26,7 +26,7 @@ from server.club_routes import ClubRoutes
 from server.clubnight.service import ClubNights
 from server.clubnight.store import night_store_for
 from server.config import Settings, trusted_networks
-from server.connection import Connection
+from server.connection import Connection, Doors
 from server.edge import AddressLimits, OriginPolicy, client_address
 from server.frames import Built
 from server.http import HttpRoutes
@@ -82,22 +82,73 @@ class TableServer:
         self.reviews: Reviews  # the coach's reviews of finished games
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
+        self._doors: Doors | None = None  # what each connection reaches, once started
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
 
     async def start(self) -> None:
-        store = self._store or await open_store(
-            self.settings.store,
-            self.settings.table_ttl_s,
-            self.settings.record_ttl_s,
-            self.settings.store_timeout_s,
-            wait=self.settings.store_wait,
-            wait_timeout_s=self.settings.store_wait_timeout_s or None,
+        """Each piece is made whole, from the ones it needs, before the next: people and their
+        records, the tables, the clubs' nights, the listing, then the sockets."""
+        store = self._store = self._store or await self._open_store()
+        players = Players(player_store_for(store))
+        self.reviews = Reviews(store, self.bots, players)
+        self.recorder = GameRecorder(players, self._deliver, self.reviews)
+        lobby = self.lobby = self._new_lobby(store, self.recorder)
+        cluster = self.cluster = lobby.cluster
+        self.ladder = Ladder(ladder_store_for(store), store, lobby)
+        push = None if cluster is None else cluster.push
+        self.people = People(players, self._presence(store), lobby, self._deliver, push)
+        if cluster is not None:
+            await cluster.start()
+        for name in self.settings.clubs:
+            await lobby.ensure_club(name)
+        lobby.start()
+        nights = self.nights = ClubNights(
+            night_store_for(store),
+            lobby,
+            self.settings.clubs,
+            self._deliver,
+            lambda conn: conn in self.connections,
+            self._clock,
         )
-        self._store = store
-        config = self.settings.referee_config()
+        nights.start()
+        listing = self.listing = Listing(board_for(store), lambda: lobby.rooms, self._clock)
+        listing.start()
+        self._doors = Doors(
+            self.settings, self.metrics, lobby, self.ladder, self.people, nights, self.limits
+        )
+        self._server = await serve(
+            self._handler,
+            self.settings.host,
+            self.settings.port,
+            process_request=self._http_routes(store, listing, nights),
+            create_connection=edge_connection(self.metrics, self.limits, self.trusted),
+            max_size=self.settings.max_frame_bytes,
+            max_queue=16,
+            compression=None,
+            server_header="cuarenta",
+        )
+        if cluster is not None:  # tables are placed here from now on (and the proxy's
+            await cluster.join(self.address)  # hash sends their sockets here)
+        self._lag_task = asyncio.create_task(self._measure_lag())
+        self._presence_task = asyncio.create_task(self._keep_presence())
+        log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
+
+    async def _open_store(self) -> Store:
+        settings = self.settings
+        return await open_store(
+            settings.store,
+            settings.table_ttl_s,
+            settings.record_ttl_s,
+            settings.store_timeout_s,
+            wait=settings.store_wait,
+            wait_timeout_s=settings.store_wait_timeout_s or None,
+        )
+
+    def _new_lobby(self, store: Store, recorder: GameRecorder) -> Lobby:
+        """The tables, shared with the other processes on a Redis store (``server.cluster``)."""
         share: Callable[[Lobby], Cluster] | None = None
-        if not isinstance(store, MemoryStore):  # Redis: tables shared between processes
+        if not isinstance(store, MemoryStore):
             from server.cluster import Cluster
             from server.store.redis import RedisStore
 
@@ -110,9 +161,9 @@ class TableServer:
             def share(lobby: Lobby) -> Cluster:
                 return Cluster(redis_store, lobby, self.connections, lease_s, hashed)
 
-        self.lobby = Lobby(
+        return Lobby(
             store,
-            config,
+            self.settings.referee_config(),
             self.bots,
             self.metrics,
             self._deliver,
@@ -123,35 +174,32 @@ class TableServer:
             self.settings.idle_unload_s,
             share,
             self.settings.resolve_s,
+            recorder.finished,
         )
-        self.cluster = self.lobby.cluster
-        self.ladder = Ladder(ladder_store_for(store), store, self.lobby)
-        self._start_people(store)
-        if self.cluster is not None:
-            await self.cluster.start()
-        for name in self.settings.clubs:
-            await self.lobby.ensure_club(name)
-        self.lobby.start()
-        nights = self.lobby.nights = self.nights = ClubNights(
-            night_store_for(store),
-            self.lobby,
-            self.settings.clubs,
-            self._deliver,
-            lambda conn: conn in self.connections,
-            self._clock,
-        )
-        nights.start()
-        listing = self.listing = Listing(board_for(store), lambda: self.lobby.rooms, self._clock)
-        listing.start()
 
+    def _presence(self, store: Store) -> Presence:
+        """Who is online: in this process, or in the same Redis for every process."""
+        from server.store.redis import RedisStore
+
+        if isinstance(store, RedisStore):
+            return RedisPresence(store.client, self.lobby.owner)
+        return MemoryPresence()
+
+    def _http_routes(self, store: Store, listing: Listing, nights: ClubNights) -> HttpRoutes:
         reviews = ReviewRoutes(self.lobby, self.reviews)
 
         def club_routes(routes: HttpRoutes) -> ClubRoutes:
             return ClubRoutes(
-                self.lobby, listing, self.settings.clubs, routes.web_root, routes.page, reviews
+                self.lobby,
+                listing,
+                self.settings.clubs,
+                routes.web_root,
+                routes.page,
+                reviews,
+                nights,
             )
 
-        routes = HttpRoutes(
+        return HttpRoutes(
             self.settings.web_root,
             self.metrics,
             self._record,
@@ -161,39 +209,6 @@ class TableServer:
             self.limits,
             self.trusted,
         )
-        self._server = await serve(
-            self._handler,
-            self.settings.host,
-            self.settings.port,
-            process_request=routes,
-            create_connection=edge_connection(self.metrics, self.limits, self.trusted),
-            max_size=self.settings.max_frame_bytes,
-            max_queue=16,
-            compression=None,
-            server_header="cuarenta",
-        )
-        if self.cluster is not None:  # tables are placed here from now on (and the proxy's
-            await self.cluster.join(self.address)  # hash sends their sockets here)
-        self._lag_task = asyncio.create_task(self._measure_lag())
-        self._presence_task = asyncio.create_task(self._keep_presence())
-        log.info("listening", url=self.url, engine_core=CORE_KIND)  # compiled or plain Python
-
-    def _start_people(self, store: Store) -> None:
-        """Players beside the tables (memory or the same Redis), their presence likewise."""
-        from server.store.redis import RedisStore
-
-        players = Players(player_store_for(store))
-        presence: Presence = MemoryPresence()
-        if isinstance(store, RedisStore):
-            presence = RedisPresence(store.client, self.lobby.owner)
-        cluster = self.cluster
-        push = None if cluster is None else cluster.push
-        self.people = People(players, presence, self.lobby, self._deliver, push)
-        self.reviews = Reviews(store, self.bots, players)
-        self.recorder = GameRecorder(players, self._deliver, self.reviews)
-        self.lobby.on_finished = self.recorder.finished
-        for room in self.lobby.rooms.values():  # tables loaded before (a club's)
-            room.on_finished = self.recorder.finished
 
     @property
     def port(self) -> int:
@@ -264,16 +279,8 @@ class TableServer:
                 CloseCode.POLICY_VIOLATION, f"too many connections from your address (limit {cap})"
             )
             return
-        connection = Connection(
-            ws,
-            self.settings,
-            self.metrics,
-            self.lobby,
-            self.ladder,
-            self.people,
-            self.limits,
-            address,
-        )
+        assert self._doors is not None, "start() first"
+        connection = Connection(ws, self._doors, address)
         self.connections[connection.id] = connection
         self.metrics.connections.set(len(self.connections))
         try:

@@ -49,6 +49,7 @@ from server.review_routes import PREFIX as REVIEW
 from server.review_routes import ReviewRoutes
 
 if TYPE_CHECKING:
+    from server.connection import ClubNightDoor
     from server.lobby import Lobby
 
 log = structlog.get_logger("server.club_routes")
@@ -67,8 +68,10 @@ class ClubRoutes:
         web_root: Path,
         page: FileAnswer,
         reviews: ReviewRoutes,
+        nights: ClubNightDoor | None,
     ) -> None:
         self.lobby = lobby
+        self.nights = nights
         self.listing = listing
         self.clubs = clubs
         self.web_root = web_root
@@ -127,8 +130,8 @@ class ClubRoutes:
             return _csv(results, f"{name}-results.csv")
         if export_name == "tv":
             return await self.page(self.web_root / "club.html")
-        if export_name == "night.json" and self.lobby.nights is not None:
-            return _json(await self.lobby.nights.view(name))
+        if export_name == "night.json" and self.nights is not None:
+            return _json(await self.nights.view(name))
         if export_name:
             return None
         if not data:

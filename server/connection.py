@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import secrets
 import time
-from typing import TYPE_CHECKING, get_args
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, get_args
 
 import structlog
 from websockets.asyncio.server import ServerConnection, broadcast
@@ -24,7 +26,7 @@ from websockets.frames import CloseCode
 from protocol import PROTOCOL_VERSION, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
-from protocol.clubs import ClubRequest
+from protocol.clubs import ClubNight, ClubRequest
 from protocol.coach import HintRequest
 from protocol.codec import Limits
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
@@ -55,28 +57,40 @@ SEND_FRAME_BYTES = 4096
 """A typical update frame: ``send_queue`` of them bound a connection's unread data."""
 
 
+class ClubNightDoor(Protocol):
+    """What connections and routes ask of the clubs' nights (``server.clubnight.service``)."""
+
+    async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
+
+    async def view(self, club: str) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Doors:
+    """What every connection reaches beyond its socket: made once, when the server starts."""
+
+    settings: Settings
+    metrics: Metrics
+    lobby: Lobby
+    ladder: Ladder
+    people: People
+    nights: ClubNightDoor | None
+    limits: AddressLimits | None
+
+
 class Connection:
     """A client connection and the table it is at (at most one)."""
 
-    def __init__(
-        self,
-        ws: ServerConnection,
-        settings: Settings,
-        metrics: Metrics,
-        lobby: Lobby,
-        ladder: Ladder,
-        people: People,
-        limits: AddressLimits | None = None,
-        address: str = "?",
-    ) -> None:
+    def __init__(self, ws: ServerConnection, doors: Doors, address: str = "?") -> None:
         self.ws = ws
-        self.settings = settings
+        settings = self.settings = doors.settings
         self.address = address  # the client's (server.edge.client_address)
-        self.limits = limits
-        self.metrics = metrics
-        self.lobby = lobby
-        self.ladder = ladder
-        self.people = people
+        self.limits = doors.limits
+        self.metrics = doors.metrics
+        lobby = self.lobby = doors.lobby
+        self.ladder = doors.ladder
+        self.people = doors.people
+        self.nights = doors.nights
         self.player: str | None = None  # the person's public id (never their key)
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
@@ -230,55 +244,67 @@ class Connection:
             self.metrics.command(message.type, outcome)
 
     async def _handle(self, message: c.ClientMessage) -> bool:
-        if type(message) not in CONNECTION_MESSAGES:  # a table's request: the common case
+        route = ROUTES.get(type(message))
+        if route is None:  # a table's request: the common case
             await self._at_table(message)
             return True
-        lobby = self.lobby
-        if isinstance(message, c.Hello):
-            return await self._hello(message)
-        if isinstance(message, c.Ping):
-            self.push(s.Pong(rid=message.rid, server_time=time.time()))
-        elif isinstance(message, c.CreateTable):
-            self._check_table_rate()
-            created = await lobby.create(
-                message.profile,
-                dict(message.options),
-                message.turn_timer,
-                public=message.public,
-                casual=message.casual,
+        return await route(self, message)
+
+    async def _ping(self, message: c.Ping) -> bool:
+        self.push(s.Pong(rid=message.rid, server_time=time.time()))
+        return True
+
+    async def _create(self, message: c.CreateTable) -> bool:
+        self._check_table_rate()
+        created = await self.lobby.create(
+            message.profile,
+            dict(message.options),
+            message.turn_timer,
+            public=message.public,
+            casual=message.casual,
+        )
+        keys_ = created.referee.keys
+        self.push(
+            s.TableCreated(
+                rid=message.rid,
+                table=created.table_id,
+                join_key=keys_["join"],
+                watch_key=keys_["watch"],
+                host_key=keys_["host"],
             )
-            keys_ = created.referee.keys
-            self.push(
-                s.TableCreated(
-                    rid=message.rid,
-                    table=created.table_id,
-                    join_key=keys_["join"],
-                    watch_key=keys_["watch"],
-                    host_key=keys_["host"],
-                )
-            )
-        elif isinstance(message, c.Join | c.Watch):
-            found = await lobby.by_key(message.key)
-            if found is None:
-                raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
-            room, ref = found
-            await self._leave_other_table(room)
-            attach = Attach(self.id, self.name, message, ref.role, player=self.player)
-            outcome = await room.run(attach)
-            lobby.placement.attach(self.id, room)
-            self._bind(room.table_id, outcome)
-        elif isinstance(message, LadderRequest):  # the solo ladder (R14): no table needed
-            self.push(await self.ladder.handle(message, self.name))
-        elif isinstance(message, ClubRequest):  # a club's night (server.clubnight)
-            if lobby.nights is None:
-                raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
-            self.push(await lobby.nights.handle(self.id, self.name, message))
-        elif isinstance(message, PlayerRequest):  # people who come back: no table needed
-            await self._person(message)
-        elif isinstance(message, HintRequest) and self.room is not None:  # to the asker alone
-            self.push(await self.coach.hint(self.id, self.room, message.rid))
-        else:
-            await self._at_table(message)
+        )
+        return True
+
+    async def _enter(self, message: c.Join | c.Watch) -> bool:
+        found = await self.lobby.by_key(message.key)
+        if found is None:
+            raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
+        room, ref = found
+        await self._leave_other_table(room)
+        attach = Attach(self.id, self.name, message, ref.role, player=self.player)
+        outcome = await room.run(attach)
+        self.lobby.placement.attach(self.id, room)
+        self._bind(room.table_id, outcome)
+        return True
+
+    async def _ladder(self, message: LadderRequest) -> bool:
+        """The solo ladder (R14): no table needed."""
+        self.push(await self.ladder.handle(message, self.name))
+        return True
+
+    async def _club(self, message: ClubRequest) -> bool:
+        """A club's night (``server.clubnight``)."""
+        if self.nights is None:
+            raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
+        self.push(await self.nights.handle(self.id, self.name, message))
+        return True
+
+    async def _hint(self, message: HintRequest) -> bool:
+        """The coach's hint, to the asker alone."""
+        room = self.room
+        if room is None:
+            raise Refused(ErrorCode.NOT_AT_TABLE, "join or watch a table first")
+        self.push(await self.coach.hint(self.id, room, message.rid))
         return True
 
     async def _at_table(self, message: c.ClientMessage) -> None:
@@ -299,7 +325,8 @@ class Connection:
         except StoreError as exc:
             log.warning("presence not written", error=str(exc)[:200])
 
-    async def _person(self, message: PlayerRequest) -> None:
+    async def _person(self, message: PlayerRequest) -> bool:
+        """People who come back: no table needed."""
         answer = await self.people.answer(self.player, message, self.room)
         if isinstance(message, ForgetMe) and self.player is not None:
             await self.people.gone(self.player, self.id)
@@ -307,6 +334,7 @@ class Connection:
         elif isinstance(answer, Me):
             self.name = answer.name  # the name follows the person
         self.push(answer)
+        return True
 
     def _check_table_rate(self) -> None:
         if self.limits is not None and not self.limits.allow_table(self.address, time.monotonic()):
@@ -388,23 +416,23 @@ def _members(kind: object) -> tuple[type, ...]:
     return get_args(kind) or (kind,)
 
 
-CONNECTION_MESSAGES: frozenset[type] = frozenset(
-    (
-        c.Hello,
-        c.Ping,
-        c.CreateTable,
-        c.Join,
-        c.Watch,
-        *_members(LadderRequest),
-        *_members(ClubRequest),
-        *_members(PlayerRequest),
-        *_members(HintRequest),
-    )
-)
-"""What ``_handle`` answers without the table's referee; any other message is the table's.
+Route = Callable[[Connection, Any], Awaitable[bool]]
 
-Looked up by exact type: ``isinstance`` against a pydantic model class goes through
-``ABCMeta`` (about a microsecond a class), and a table request would miss a dozen of them."""
+ROUTES: dict[type, Route] = {
+    c.Hello: Connection._hello,
+    c.Ping: Connection._ping,
+    c.CreateTable: Connection._create,
+    c.Join: Connection._enter,
+    c.Watch: Connection._enter,
+    **dict.fromkeys(_members(LadderRequest), Connection._ladder),
+    **dict.fromkeys(_members(ClubRequest), Connection._club),
+    **dict.fromkeys(_members(PlayerRequest), Connection._person),
+    **dict.fromkeys(_members(HintRequest), Connection._hint),
+}
+"""What the connection answers itself, by message type, without the table's referee; any
+other message is the table's (``server.core.requests``). Looked up by exact type:
+``isinstance`` against a pydantic model class goes through ``ABCMeta`` (about a microsecond a
+class), and a table request would miss a dozen of them."""
 
 
 def _unavailable(rid: int, exc: StoreError | None = None) -> s.Error:

@@ -49,6 +49,19 @@ def built(message: s.ServerMessage | Built) -> Built:
     return Built(FRAMES.encode(message), message.type, number)
 
 
+def last_event_of(message: s.ServerMessage | Built) -> int | None:
+    """The last event number a message brings its viewer to (None: it carries none)."""
+    if isinstance(message, Built):
+        return message.last_event
+    if isinstance(message, s.Event):
+        return message.n
+    if isinstance(message, s.Snapshot):
+        return message.last_event
+    if isinstance(message, s.Update):
+        return message.snapshot.last_event
+    return None
+
+
 class SharedFrames:
     """An identity-keyed cache of recent encodings (one per process; the loop is one thread).
 

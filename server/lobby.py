@@ -18,12 +18,11 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
 from protocol.base import TurnTimer
-from protocol.clubs import ClubNight, ClubRequest
 from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Outcome, Referee, RefereeConfig
@@ -50,14 +49,6 @@ LEASE_S = Settings().lease_s
 RESOLVE_S = Settings().resolve_s
 
 
-class ClubNightDoor(Protocol):
-    """What connections and routes ask of the clubs' nights (``server.clubnight.service``)."""
-
-    async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
-
-    async def view(self, club: str) -> dict[str, Any]: ...
-
-
 class Lobby:
     """All tables this process serves, and where their messages go."""
 
@@ -75,9 +66,11 @@ class Lobby:
         idle_unload_s: float = IDLE_UNLOAD_S,
         share: Callable[[Lobby], Cluster] | None = None,
         resolve_s: float = RESOLVE_S,
+        on_finished: Callable[[Room, Outcome], None] | None = None,
     ) -> None:
         """``share`` makes the cluster that shares this lobby's tables with other processes
-        (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table."""
+        (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table; ``on_finished``
+        is told when a room here committed the end of a game (``server.people_games``)."""
         self.store = store
         self.config = config
         self.bots = bots
@@ -90,8 +83,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         #: which table each connection here is at
         self.placement: Placement[Room | RemoteRoom] = Placement()
-        #: told when a room here committed the end of a game (``server.people_games``)
-        self.on_finished: Callable[[Room, Outcome], None] | None = None
+        self.on_finished = on_finished
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
@@ -101,7 +93,6 @@ class Lobby:
         self.unloaded = 0  # idle tables unloaded (and their leases given up) so far
         self._reaper: asyncio.Task[None] | None = None
         self.cluster = share(self) if share is not None else None
-        self.nights: ClubNightDoor | None = None  # the clubs' nights (``server.clubnight``)
 
     def start(self) -> None:
         """Start unloading idle tables (unless ``idle_unload_s`` is 0)."""
@@ -224,8 +215,8 @@ class Lobby:
             self.resolve_s,
             self.clock,
             lost,
+            self.on_finished,
         )
-        room.on_finished = self.on_finished
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
         room.start()

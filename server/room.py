@@ -43,7 +43,7 @@ from protocol import server_messages as s
 from server.bots import BotRunner
 from server.core.commands import BotAnswer, Command, Detach, Reattach, Tick, Ticket
 from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig, TableSummary
-from server.frames import Built
+from server.frames import Built, last_event_of
 from server.metrics import Metrics
 from server.store.base import (
     CommitUncertain,
@@ -109,6 +109,7 @@ class Room:
         resolve_s: float,
         clock: Callable[[], float] = time.time,
         on_lease_lost: Callable[[Room], None] | None = None,
+        on_finished: Callable[[Room, Outcome], None] | None = None,
     ) -> None:
         self.referee = referee
         #: the table's public facts as last stored (what the listing reads, without the lock)
@@ -136,7 +137,7 @@ class Room:
         self._asleep_until: float | None = None  # when the clock task wakes (None: it is awake)
         self._task: asyncio.Task[None] | None = None
         #: told after the commit of an outcome that ended a game (its people's records)
-        self.on_finished: Callable[[Room, Outcome], None] | None = None
+        self.on_finished = on_finished
 
     @property
     def table_id(self) -> str:
@@ -220,7 +221,7 @@ class Room:
             self.on_detach(conn, self)
         sent = self.sent
         for conn, message in outcome.messages:
-            number = _last_event_of(message)
+            number = last_event_of(message)
             if number is not None:
                 sent[conn] = number
             self.deliver(conn, message)
@@ -442,16 +443,3 @@ class Room:
         action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
         self.metrics.bot_moves.labels(level=str(request.level)).inc()
         await self.run(BotAnswer(request.seat, request.at, action), wake=False)
-
-
-def _last_event_of(message: s.ServerMessage | Built) -> int | None:
-    """The last event number a message brings its viewer to (None: it carries none)."""
-    if isinstance(message, Built):
-        return message.last_event
-    if isinstance(message, s.Event):
-        return message.n
-    if isinstance(message, s.Snapshot):
-        return message.last_event
-    if isinstance(message, s.Update):
-        return message.snapshot.last_event
-    return None

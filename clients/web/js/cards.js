@@ -129,11 +129,12 @@ export function cardElement(code, { onPick = null, pressed = null, marks = [], l
     return h(`span.${classes}`, { role: "img", "aria-label": name, dataset: { card: code } },
       cardFace(code));
   }
+  // The name is text inside the button, not an aria-label: the face's corner ranks are visible
+  // text that "Three of clubs" does not contain (WCAG 2.5.3, axe label-content-name-mismatch).
   return h(`button.${classes}`, {
     type: "button",
-    "aria-label": name,
     "aria-pressed": pressed === null ? null : String(pressed),
     dataset: { card: code, focus: focusKey || `card-${code}` },
     onclick: () => onPick(code),
-  }, cardFace(code));
+  }, h("span.visually-hidden", name), cardFace(code));
 }

@@ -16,7 +16,7 @@ export function pageChrome(redraw, links = {}) {
   if (!bar) return;
   const fill = () => {
     renderInto(bar,
-      h("a.brand", { href: "/", "aria-label": "Cuarenta" }, h("span.brand-mark", { "aria-hidden": "true" }, "40"),
+      h("a.brand", { href: "/" }, h("span.brand-mark", { "aria-hidden": "true" }, "40"),
         h("span.brand-name", "Cuarenta")),
       h("span.topbar-status"),
       h("a#tables-link.topbar-rules", { href: "/tables" }, t("lobby.link")),

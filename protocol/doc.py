@@ -26,6 +26,7 @@ from engine.phase import Phase
 from engine.views import redact
 from protocol import players as player_messages
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.base import MAX_CHAT_CHARS, MAX_NAME_CHARS, PROTOCOL_VERSION
 from protocol.client_messages import ClientMessage
 from protocol.coach import HintsChanged
@@ -41,10 +42,10 @@ from protocol.server_messages import (
     SeenPlay,
     ServerMessage,
     SnapshotChange,
-    TableEvent,
     TableInfo,
     You,
 )
+from protocol.table_events import TableEvent
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "PROTOCOL.md"
 
@@ -228,16 +229,16 @@ def _examples() -> dict[str, Any]:
     """One example of each event, by type: table events written here, game events taken from a
     seeded random game of the engine (redacted for seat 0), so they are the engine's own."""
     table: list[BaseModel] = [
-        s.SeatTaken(seat=1, name="Ana"),
-        s.SeatTaken(seat=3, name="Bot 2", bot_level=2),
-        s.SeatFreed(seat=1, reason="left"),
-        s.SeatsSwapped(seat=0, other=2),
-        s.OptionsChanged(profile="pagat-4p", options={"target": 40}, turn_timer=30),
-        s.LockChanged(locked=True),
+        t.SeatTaken(seat=1, name="Ana"),
+        t.SeatTaken(seat=3, name="Bot 2", bot_level=2),
+        t.SeatFreed(seat=1, reason="left"),
+        t.SeatsSwapped(seat=0, other=2),
+        t.OptionsChanged(profile="pagat-4p", options={"target": 40}, turn_timer=30),
+        t.LockChanged(locked=True),
         HintsChanged(hints=False),
-        s.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
-        s.StandIn(seat=2, active=True, reason="disconnected"),
-        s.RematchAsked(seat=0),
+        t.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
+        t.StandIn(seat=2, active=True, reason="disconnected"),
+        t.RematchAsked(seat=0),
     ]
     out: dict[str, Any] = {}
     for model in table:

@@ -1,11 +1,11 @@
 """The engine's events as the wire carries them, typed: what ``event.event`` holds when it is not
-a table event (``server_messages.TableEvent``); ``server_messages.Event`` reads them as these.
+a table event (``table_events.TableEvent``); ``server_messages.Event`` reads them as these.
 
 Each is the JSON form of an ``engine.events`` event (``to_json``: cards as codes, ranks as
 letters), already redacted for its viewer (a ``packet_dealt`` holds only the viewer's own hand,
 an ``announced`` ronda no rank until the hand is counted); the models' fields are in the order
 ``to_json`` writes them, so a decoded event encodes to the same bytes. An event of a type a
-client does not know (a newer server's) reads as ``server_messages.UnknownEvent``, to be
+client does not know (a newer server's) reads as ``table_events.UnknownEvent``, to be
 skipped. PROTOCOL.md lists them with an example each (``python -m protocol.doc``).
 """
 

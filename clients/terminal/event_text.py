@@ -15,6 +15,7 @@ from clients.terminal.render import card_text, cards_text, seat_name, team_name
 from engine.scoring import count_points
 from protocol import game_events as g
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.coach import HintsChanged
 
 Names = Callable[[int], str]
@@ -29,30 +30,30 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translat
 
     if g.is_game_event(body):
         return _engine_line(body, name, viewer, tr)
-    if s.is_table_event(body):
+    if t.is_table_event(body):
         return _table_line(body, name, tr)
     return None
 
 
-def _table_line(body: s.TableEvent, name: Names, tr: Translator) -> str | None:
+def _table_line(body: t.TableEvent, name: Names, tr: Translator) -> str | None:
     match body:
-        case s.SeatTaken(seat=seat, name=who, bot_level=level):
+        case t.SeatTaken(seat=seat, name=who, bot_level=level):
             if level is not None:
                 return tr("ev_bot_seated", level=level, seat=seat + 1)
             return tr("ev_seat_taken", name=who, seat=seat + 1)
-        case s.SeatFreed(seat=seat):
+        case t.SeatFreed(seat=seat):
             return tr("ev_seat_freed", seat=seat + 1)
-        case s.SeatsSwapped(seat=seat, other=other):
+        case t.SeatsSwapped(seat=seat, other=other):
             return tr("ev_swapped", seat=seat + 1, other=other + 1)
-        case s.GameStarted(game=game):
+        case t.GameStarted(game=game):
             return tr("ev_started", game=game)
-        case s.StandIn(seat=seat, active=active):
+        case t.StandIn(seat=seat, active=active):
             return tr("ev_stand_in_on" if active else "ev_stand_in_off", name=name(seat))
-        case s.RematchAsked(seat=seat):
+        case t.RematchAsked(seat=seat):
             return tr("ev_rematch", name=name(seat))
-        case s.OptionsChanged():
+        case t.OptionsChanged():
             return tr("ev_options")
-        case s.LockChanged(locked=locked):
+        case t.LockChanged(locked=locked):
             return tr("ev_lock_on" if locked else "ev_lock_off")
         case HintsChanged(hints=hints):
             return tr("ev_hints_on" if hints else "ev_hints_off")

@@ -9,7 +9,7 @@ from engine.actions import Misdeal
 from engine.errors import EngineError
 from engine.rules import check_options
 from protocol import client_messages as c
-from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.coach import HintsChanged, SetHints
 from protocol.errors import ErrorCode
 from server.core.play import apply_action, start_game
@@ -30,7 +30,7 @@ def on_lock(step: Step, viewer: Viewer, msg: c.Lock) -> None:
     require_host(viewer, "lock the table")
     step.table.locked = msg.locked
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.LockChanged(locked=msg.locked))
+    step.publish(t.LockChanged(locked=msg.locked))
 
 
 def on_set_hints(step: Step, viewer: Viewer, msg: SetHints) -> None:
@@ -52,7 +52,7 @@ def on_set_options(step: Step, viewer: Viewer, msg: c.SetOptions) -> None:
         table.casual = msg.casual
     step.out.ack(viewer.conn, msg.rid)
     step.publish(
-        s.OptionsChanged(
+        t.OptionsChanged(
             profile=table.profile,
             options=table.options,
             turn_timer=table.turn_timer,

@@ -17,7 +17,7 @@ from engine.events import Event as EngineEvent
 from engine.game import Game
 from engine.phase import Phase
 from protocol import client_messages as c
-from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.convert import action_from_wire
 from protocol.errors import ErrorCode
 from server.core.claim_window import claim_window_done
@@ -47,7 +47,7 @@ def start_game(step: Step) -> None:
     names = [seat.name or "" for seat in table.seats]
     table.decision_since = step.now
     note(step, table.game.start_events)
-    step.publish(s.GameStarted(game=table.game_no, names=names), *table.game.start_events)
+    step.publish(t.GameStarted(game=table.game_no, names=names), *table.game.start_events)
     maybe_close_claims(step)
 
 
@@ -143,7 +143,7 @@ def on_rematch(step: Step, viewer: Viewer, msg: c.Rematch) -> None:
         raise Refused(ErrorCode.WRONG_PHASE, "a rematch follows a finished game")
     table.rematch.add(index)
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.RematchAsked(seat=index))
+    step.publish(t.RematchAsked(seat=index))
     waiting = [
         i
         for i, seat in enumerate(table.seats)

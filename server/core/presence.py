@@ -16,6 +16,7 @@ from engine.phase import Phase
 from engine.views import view_of
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.errors import ErrorCode
 from server import keys
 from server.core import clocks
@@ -113,7 +114,7 @@ def resume(step: Step, conn: str, name: str, token: str, last: int | None, rid: 
             out.to(conn, publisher.event_for(n, viewer))
     if was_standing_in:  # everyone, the returning player too, sees the stand-in leave
         publisher.whole_next()  # the new connection may hold no snapshot
-        step.publish(s.StandIn(seat=index, active=False, reason="returned"))
+        step.publish(t.StandIn(seat=index, active=False, reason="returned"))
     else:
         publisher.snapshot_to(out, viewer)
         step.presence()
@@ -132,7 +133,7 @@ def detach(step: Step, conn: str) -> None:
             out.dirty = True
             if table.in_game and not seat.stand_in and not table.solo:
                 seat.stand_in = True
-                step.publish(s.StandIn(seat=viewer.seat, active=True, reason="disconnected"))
+                step.publish(t.StandIn(seat=viewer.seat, active=True, reason="disconnected"))
                 return
     step.presence()
 
@@ -156,7 +157,7 @@ def tick(step: Step) -> None:
             step.out.dirty = True
         else:
             seat.clear()
-            events.append(s.SeatFreed(seat=clock.seat, reason="grace_expired"))
+            events.append(t.SeatFreed(seat=clock.seat, reason="grace_expired"))
     if events:
         step.publish(*events)
     step.out.bots += due_bots(table, now)

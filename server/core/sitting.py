@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.errors import ErrorCode
 from server import keys
 from server.core.seating import Viewer, first_free, is_free
@@ -45,7 +46,7 @@ def sit(step: Step, viewer: Viewer, index: int, rid: int) -> None:
     seat.seat_person(viewer.name, token, viewer.conn, host=viewer.host, player=viewer.player)
     viewer.seat = index
     step.out.to(viewer.conn, s.Seated(rid=rid, table=table.table_id, seat=index, token=token))
-    step.publish(s.SeatTaken(seat=index, name=viewer.name, player=viewer.player))
+    step.publish(t.SeatTaken(seat=index, name=viewer.name, player=viewer.player))
 
 
 def seat_of_player(step: Step, player: str | None) -> int | None:
@@ -79,10 +80,10 @@ def on_leave(step: Step, viewer: Viewer, msg: c.Leave) -> None:
     elif table.in_game:
         seat.conn, seat.away_since, seat.open = None, step.now, True
         seat.stand_in = True
-        step.publish(s.StandIn(seat=viewer.seat, active=True, reason="left"))
+        step.publish(t.StandIn(seat=viewer.seat, active=True, reason="left"))
     else:
         seat.clear()
-        step.publish(s.SeatFreed(seat=viewer.seat, reason="left"))
+        step.publish(t.SeatFreed(seat=viewer.seat, reason="left"))
 
 
 def on_sit(step: Step, viewer: Viewer, msg: c.Sit) -> None:
@@ -100,7 +101,7 @@ def on_sit(step: Step, viewer: Viewer, msg: c.Sit) -> None:
     table.seats[old], table.seats[new] = table.seats[new], table.seats[old]
     viewer.seat = new
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.SeatsSwapped(seat=old, other=new))
+    step.publish(t.SeatsSwapped(seat=old, other=new))
 
 
 def on_stand(step: Step, viewer: Viewer, msg: c.Stand) -> None:
@@ -109,7 +110,7 @@ def on_stand(step: Step, viewer: Viewer, msg: c.Stand) -> None:
     step.table.seats[index].clear()
     viewer.seat = None
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.SeatFreed(seat=index, reason="stood"))
+    step.publish(t.SeatFreed(seat=index, reason="stood"))
 
 
 def on_swap(step: Step, viewer: Viewer, msg: c.Swap) -> None:
@@ -131,7 +132,7 @@ def on_swap(step: Step, viewer: Viewer, msg: c.Swap) -> None:
         if other_viewer.seat in (a, b):
             other_viewer.seat = b if other_viewer.seat == a else a
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.SeatsSwapped(seat=a, other=b))
+    step.publish(t.SeatsSwapped(seat=a, other=b))
 
 
 def on_add_bot(step: Step, viewer: Viewer, msg: c.AddBot) -> None:
@@ -146,7 +147,7 @@ def on_add_bot(step: Step, viewer: Viewer, msg: c.AddBot) -> None:
     name = f"Bot {msg.level}"
     table.seats[index].seat_bot(msg.level, name)
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.SeatTaken(seat=index, name=name, bot_level=msg.level))
+    step.publish(t.SeatTaken(seat=index, name=name, bot_level=msg.level))
 
 
 def on_remove_bot(step: Step, viewer: Viewer, msg: c.RemoveBot) -> None:
@@ -157,7 +158,7 @@ def on_remove_bot(step: Step, viewer: Viewer, msg: c.RemoveBot) -> None:
         raise Refused(ErrorCode.INVALID_MESSAGE, f"seat {msg.seat} holds no bot")
     table.seats[msg.seat].clear()
     step.out.ack(viewer.conn, msg.rid)
-    step.publish(s.SeatFreed(seat=msg.seat, reason="removed"))
+    step.publish(t.SeatFreed(seat=msg.seat, reason="removed"))
 
 
 def on_kick(step: Step, viewer: Viewer, msg: c.Kick) -> None:
@@ -176,7 +177,7 @@ def on_kick(step: Step, viewer: Viewer, msg: c.Kick) -> None:
     if table.in_game:
         seat.token, seat.conn, seat.open, seat.stand_in = None, None, True, True
         seat.away_since = step.now
-        step.publish(s.StandIn(seat=msg.seat, active=True, reason="kicked"))
+        step.publish(t.StandIn(seat=msg.seat, active=True, reason="kicked"))
     else:
         seat.clear()
-        step.publish(s.SeatFreed(seat=msg.seat, reason="kicked"))
+        step.publish(t.SeatFreed(seat=msg.seat, reason="kicked"))

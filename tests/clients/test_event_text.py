@@ -7,6 +7,7 @@ from clients.terminal.i18n import Translator
 from engine.events import Announced, GameOver, HandCounted, Played
 from engine.views import redact
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.game_events import HandCounted as HandCountedEvent
 from tests.clients.positions import worked_example
 from tests.clients.snapshots import NAMES, snapshot_of, table_info
@@ -57,12 +58,12 @@ def test_count_and_game_over_from_the_players_side_r11_r12() -> None:
 
 
 def test_table_events() -> None:
-    assert line(s.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
-    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == ("a level 2 bot sits in seat 2")
-    assert line(s.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
+    assert line(t.SeatTaken(seat=2, name="Caro")) == "Caro sits in seat 3"  # from 1
+    assert line(t.SeatTaken(seat=1, name="Bot 2", bot_level=2)) == ("a level 2 bot sits in seat 2")
+    assert line(t.SeatTaken(seat=1, name="Bot 2", bot_level=2), tr=ES) == (
         "un bot de nivel 2 se sienta en el asiento 2"
     )
-    assert line(s.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
+    assert line(t.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
 
 
 def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:

@@ -24,6 +24,7 @@ from protocol import (
 from protocol import client_messages as c
 from protocol import game_events as g
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.codec import MAX_ERROR_CHARS
 
 CLIENT_SAMPLES: list[c.ClientMessage] = [
@@ -81,11 +82,11 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
         legal=[c.Play(card="AC", take=[])],
         deadlines=[s.Deadline(kind="turn", seat=0, at=10.0, remaining_ms=30000)],
     ),
-    s.Event(n=1, event=s.SeatTaken(seat=0, name="Ana")),
+    s.Event(n=1, event=t.SeatTaken(seat=0, name="Ana")),
     s.Event(n=2, event=g.Played(seat=0, card="AC", take=[], caida=False, limpia=False, points=0)),
     s.Update(
         rid=8,
-        events=[s.Event(n=3, event=s.UnknownEvent(type="from_a_newer_server", seat=1))],
+        events=[s.Event(n=3, event=t.UnknownEvent(type="from_a_newer_server", seat=1))],
         snapshot=s.SnapshotChange(
             last_event=3, you=s.You(role="spectator", name="Eva"), info=None, view=None
         ),

@@ -7,7 +7,7 @@ from pathlib import Path
 from protocol import doc
 from protocol.codec import CLIENT_LIMITS
 from protocol.game_events import GameEvent
-from protocol.server_messages import TableEvent
+from protocol.table_events import TableEvent
 from server.config import Settings
 from server.connection import SEND_FRAME_BYTES
 

@@ -17,6 +17,7 @@ from engine.views import redact
 from protocol import decode_server, encode
 from protocol import game_events as g
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.errors import ProtocolError
 
 KINDS = {member.model_fields["type"].default for member in get_args(get_args(g.GameEvent)[0])}
@@ -77,22 +78,22 @@ def test_protocol_md_shows_an_example_of_every_event_that_reads_into_its_model()
     from protocol.doc import _examples
 
     examples = _examples()
-    table_kinds = {m.model_fields["type"].default for m in get_args(get_args(s.TableEvent)[0])}
+    table_kinds = {m.model_fields["type"].default for m in get_args(get_args(t.TableEvent)[0])}
     assert examples.keys() == KINDS | table_kinds
     for kind, example in examples.items():
         model = s.Event(n=1, event=example).event
-        assert g.is_game_event(model) if kind in KINDS else s.is_table_event(model), kind
+        assert g.is_game_event(model) if kind in KINDS else t.is_table_event(model), kind
 
 
 def test_an_event_of_a_type_this_version_does_not_know_is_read_kept_and_skippable() -> None:
     """A newer server's event reaches an older client as an `UnknownEvent`, its fields intact."""
-    wire = encode(s.Event(n=4, event=s.UnknownEvent(type="deal_shown", seat=2, cards=["AC"])))
+    wire = encode(s.Event(n=4, event=t.UnknownEvent(type="deal_shown", seat=2, cards=["AC"])))
     message = decode_server(wire)
     assert isinstance(message, s.Event)
-    assert isinstance(message.event, s.UnknownEvent)
+    assert isinstance(message.event, t.UnknownEvent)
     assert message.event.model_dump() == {"type": "deal_shown", "seat": 2, "cards": ["AC"]}
     assert not g.is_game_event(message.event)
-    assert not s.is_table_event(message.event)
+    assert not t.is_table_event(message.event)
     assert encode(message) == wire
 
 

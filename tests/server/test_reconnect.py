@@ -11,6 +11,7 @@ from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
 from protocol import game_events as g
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.errors import ErrorCode
 from server.app import TableServer
 from tests.server.players import play_until_finished, seat_four, seeds_not_won_on_the_deal
@@ -49,7 +50,7 @@ async def test_a_dropped_player_is_played_for_then_resumes_missing_nothing_r7(
             seen = beto.last_event
             await beto.close()  # mid-hand, on Beto's own turn
             stand_in = await watcher.next_of(
-                s.Event, lambda e: isinstance(e.event, s.StandIn) and e.event.active
+                s.Event, lambda e: isinstance(e.event, t.StandIn) and e.event.active
             )
             played = await watcher.next_of(s.Event, _played_by(1, seen))
             back = await beto.reconnect(server.ws_url, "Beto")
@@ -66,9 +67,9 @@ async def test_a_dropped_player_is_played_for_then_resumes_missing_nothing_r7(
             )
             assert back.problems == []
             returned = await watcher.next_of(
-                s.Event, lambda e: isinstance(e.event, s.StandIn) and not e.event.active
+                s.Event, lambda e: isinstance(e.event, t.StandIn) and not e.event.active
             )
-            assert returned.event == s.StandIn(seat=1, active=False, reason="returned")
+            assert returned.event == t.StandIn(seat=1, active=False, reason="returned")
             return await play_until_finished(back, rng)
 
         others = [play_until_finished(sessions[i], random.Random(i)) for i in (0, 2, 3)]

@@ -12,6 +12,7 @@ from engine.actions import Play
 from engine.phase import Phase
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.base import TurnTimer
 from protocol.errors import ErrorCode
 from server.bots import decide
@@ -156,7 +157,7 @@ def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> No
     _until_anas_turn(ref, T0)
     out = detach(ref, "ana", T0 + 1)
     assert ref.seats[0].stand_in
-    stand_in = s.StandIn(seat=0, active=True, reason="disconnected")
+    stand_in = t.StandIn(seat=0, active=True, reason="disconnected")
     assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.sent())
     assert bots_due(ref, T0 + 5.9) == []
     (request,) = bots_due(ref, T0 + 6)

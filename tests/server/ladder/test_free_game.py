@@ -14,6 +14,7 @@ import pytest
 from engine.actions import Play
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol import table_events as t
 from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
 from server.config import Settings
@@ -61,7 +62,7 @@ def test_r14_libre_2p_the_host_alone_against_a_bot_starts_a_new_game_mid_game() 
     assert ref.game is not first
     assert (ref.game_no, ref.stage) == (2, "playing")
     started = [
-        m for _, m in out.sent() if isinstance(m, s.Event) and isinstance(m.event, s.GameStarted)
+        m for _, m in out.sent() if isinstance(m, s.Event) and isinstance(m.event, t.GameStarted)
     ]
     assert started, "everyone is told a new game began"
     assert first is not None

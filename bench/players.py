@@ -18,9 +18,9 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bench.store import private_redis
-from server.players import FinishedGame, MemoryPlayerStore, Players, PlayerStore, Seat
-from server.players.model import key_digest
-from server.players.redis_store import PARTS, RedisPlayerStore, index_key, player_key
+from server.people import FinishedGame, MemoryPlayerStore, Players, PlayerStore, Seat
+from server.people.model import key_digest
+from server.people.redis_store import PARTS, RedisPlayerStore, index_key, player_key
 
 
 async def populate(players: Players, people: int, games: int) -> tuple[list[str], float]:

@@ -22,9 +22,11 @@ from websockets.frames import CloseCode
 from engine.bridge import CORE_KIND
 from protocol import server_messages as s
 from server.bots import BotRunner
-from server.club_routes import ClubRoutes
-from server.clubnight.service import ClubNights
-from server.clubnight.store import night_store_for
+from server.clubs.night_store import night_store_for
+from server.clubs.nights import ClubNights
+from server.clubs.routes import ClubRoutes
+from server.coach.reviews import Reviews
+from server.coach.routes import ReviewRoutes
 from server.config import Settings, trusted_networks
 from server.connection import Connection, Doors
 from server.edge import AddressLimits, OriginPolicy, client_address
@@ -35,12 +37,10 @@ from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
-from server.people_games import GameRecorder
-from server.people_routes import PRESENCE_REFRESH_S, People
-from server.players import Players, player_store_for
-from server.players.presence import MemoryPresence, Presence, RedisPresence
-from server.review_routes import ReviewRoutes
-from server.reviews import Reviews
+from server.people import Players, player_store_for
+from server.people.games import GameRecorder
+from server.people.presence import MemoryPresence, Presence, RedisPresence
+from server.people.routes import PRESENCE_REFRESH_S, People
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.store.base import StoreError
@@ -81,7 +81,7 @@ class TableServer:
         self.recorder: GameRecorder | None = None
         self.reviews: Reviews  # the coach's reviews of finished games
         self.listing: Listing | None = None  # public and club tables (server.listing)
-        self.nights: ClubNights | None = None  # the clubs' nights (server.clubnight)
+        self.nights: ClubNights | None = None  # the clubs' nights (server.clubs)
         self._doors: Doors | None = None  # what each connection reaches, once started
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)

@@ -33,7 +33,7 @@ from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError
 from protocol.ladder import LadderRequest
 from protocol.players import ForgetMe, Me, PlayerRequest
 from server import keys
-from server.coach import Coach
+from server.coach.hints import Coach
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
 from server.core.seating import TokenBucket
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from server.ladder import Ladder
     from server.lobby import Lobby
     from server.metrics import Metrics
-    from server.people_routes import People
+    from server.people.routes import People
     from server.room import Room
 
 log = structlog.get_logger("server.connection")
@@ -58,7 +58,7 @@ SEND_FRAME_BYTES = 4096
 
 
 class ClubNightDoor(Protocol):
-    """What connections and routes ask of the clubs' nights (``server.clubnight.service``)."""
+    """What connections and routes ask of the clubs' nights (``server.clubs.nights``)."""
 
     async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
 
@@ -293,7 +293,7 @@ class Connection:
         return True
 
     async def _club(self, message: ClubRequest) -> bool:
-        """A club's night (``server.clubnight``)."""
+        """A club's night (``server.clubs``)."""
         if self.nights is None:
             raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
         self.push(await self.nights.handle(self.id, self.name, message))
@@ -315,7 +315,7 @@ class Connection:
         await room.run(Request(self.id, message))
 
     async def _seen(self) -> None:
-        """This person is here, at this table (presence: ``server.players.presence``); the
+        """This person is here, at this table (presence: ``server.people.presence``); the
         request was answered already, so a store away is only logged."""
         if self.player is None:
             return

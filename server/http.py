@@ -80,7 +80,7 @@ RecordLookup = Callable[[str, str], Awaitable[dict[str, object] | None]]
 """(table id, seat token or host key) -> the finished game's R15 record, or None."""
 
 MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
-"""(path, query) -> an answer, or None for a path they do not serve (``server.club_routes``)."""
+"""(path, query) -> an answer, or None for a path they do not serve (``server.clubs.routes``)."""
 
 
 READY_TIMEOUT_S = 2.0  # a store that takes longer to answer a ping is not ready

@@ -70,7 +70,7 @@ class Lobby:
     ) -> None:
         """``share`` makes the cluster that shares this lobby's tables with other processes
         (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table; ``on_finished``
-        is told when a room here committed the end of a game (``server.people_games``)."""
+        is told when a room here committed the end of a game (``server.people.games``)."""
         self.store = store
         self.config = config
         self.bots = bots

@@ -1,6 +1,6 @@
 """A club night as a value: its pairs before the start, its tournament, the tables of its rounds.
 
-The night is the plain JSON document the shell (``server.clubnight``) keeps in the store; these
+The night is the plain JSON document the shell (``server.clubs``) keeps in the store; these
 pure functions read and change it, so the rules of who sits where, what a finished game records
 and what the season counts are tested without a server.
 

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from server.players.model import Outcome, SettledGame, key_digest
-from server.players.redis_store import RedisPlayerStore
-from server.players.store import MemoryPlayerStore, PlayerStore
+from server.people.model import Outcome, SettledGame, key_digest
+from server.people.redis_store import RedisPlayerStore
+from server.people.store import MemoryPlayerStore, PlayerStore
 from server.store import KeptRecord, MemoryStore, Store
 from tests.durability.test_records import Clock, finish_a_game
 from tests.redis_server import RedisServer

@@ -11,8 +11,8 @@ from protocol import client_messages as c
 from protocol import players as p
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
-from server.people_routes import INVITES_PER_MIN
-from server.players.store import REQUESTS_PER_MINUTE
+from server.people.routes import INVITES_PER_MIN
+from server.people.store import REQUESTS_PER_MINUTE
 from tests.server.people.wire import frames_with, me, new_key, person
 from tests.serving import StartServer
 

@@ -1,5 +1,5 @@
 """People who come back, on a real server: a finished game lands in each person's history and
-moves their rating by what ``server.players.rating`` computes (R1 teams); a casual table moves
+moves their rating by what ``server.people.rating`` computes (R1 teams); a casual table moves
 nothing; the same player key takes its seat back; no frame ever carries a player key."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from protocol import client_messages as c
 from protocol import players as p
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
-from server.players.model import Rating
-from server.players.rating import NEWCOMER, bot_rating, rate
+from server.people.model import Rating
+from server.people.rating import NEWCOMER, bot_rating, rate
 from tests.server.people.wire import frames_with, me, new_key, person, play_out, table_of
 from tests.server.players import seeds_not_won_on_the_deal
 from tests.serving import StartServer

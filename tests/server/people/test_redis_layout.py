@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis, RedisCluster
 
-from server.players import FinishedGame, Players, Seat
-from server.players.model import key_digest
-from server.players.redis_store import RedisPlayerStore, index_key, player_key
-from server.players.store import PLAYER_TTL_S
+from server.people import FinishedGame, Players, Seat
+from server.people.model import key_digest
+from server.people.redis_store import RedisPlayerStore, index_key, player_key
+from server.people.store import PLAYER_TTL_S
 from tests.redis_server import RedisClusterServers, RedisServer
 
 pytestmark = pytest.mark.redis

@@ -8,8 +8,8 @@ from openskill.models import PlackettLuce
 
 from protocol import codec
 from protocol.errors import ErrorCode, MessageError
-from server.players import FinishedGame, MemoryPlayerStore, Players, Seat
-from server.players.rating import BOT_RATINGS, NEWCOMER
+from server.people import FinishedGame, MemoryPlayerStore, Players, Seat
+from server.people.rating import BOT_RATINGS, NEWCOMER
 
 KEYS = {name: name[0] * 43 for name in ("Ana", "Beto", "Caro")}
 

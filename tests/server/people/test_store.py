@@ -8,7 +8,7 @@ import pytest
 from redis.asyncio import Redis
 
 from protocol.errors import ErrorCode
-from server.players.model import (
+from server.people.model import (
     GameSummary,
     Outcome,
     PlayerError,
@@ -18,9 +18,9 @@ from server.players.model import (
     UnknownPlayer,
     key_digest,
 )
-from server.players.rating import NEWCOMER
-from server.players.redis_store import RedisPlayerStore
-from server.players.store import (
+from server.people.rating import NEWCOMER
+from server.people.redis_store import RedisPlayerStore
+from server.people.store import (
     HISTORY_CAP,
     MAX_WAITING,
     PLAYER_TTL_S,

@@ -32,7 +32,7 @@ PROFILE_CLASSES: Mapping[str, ProfileClass] = {
 """Which rating a profile's games count for: partnerships (R1) and the two-player games (R14)."""
 
 SHOWN_SCALE = 40
-"""The shown rating is ``round(SHOWN_SCALE × μ)`` (``server.players.rating`` says why)."""
+"""The shown rating is ``round(SHOWN_SCALE × μ)`` (``server.people.rating`` says why)."""
 
 TEAM_SIZE: Mapping[ProfileClass, int] = {"pairs": 2, "duel": 1}
 

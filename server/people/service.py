@@ -1,7 +1,7 @@
 """``Players``: what the server calls about people: on ``hello`` and when a game finishes.
 
 ``record_game`` turns a finished game into each person's history line and, at a rated table,
-their new rating (``server.players.rating``), then hands the lot to the store in one
+their new rating (``server.people.rating``), then hands the lot to the store in one
 ``settle``: the first settling of a game stands, so a finish that is retried (a process that
 died after the game ended, a commit settled twice) never counts twice.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.players import DEFAULT_LANGUAGE, Language
-from server.players.model import (
+from server.people.model import (
     PROFILE_CLASSES,
     TEAM_SIZE,
     GameSummary,
@@ -25,8 +25,8 @@ from server.players.model import (
     game_id,
     key_digest,
 )
-from server.players.rating import NEWCOMER, bot_rating, rate
-from server.players.store import PlayerStore
+from server.people.rating import NEWCOMER, bot_rating, rate
+from server.people.store import PlayerStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,16 +25,16 @@ from protocol import clubs as m
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server import keys
-from server.clubnight import tables
-from server.clubnight.store import Doc, NightStore, club_key, night_key
 from server.clubs import night as nights
+from server.clubs import night_tables
+from server.clubs.night_store import Doc, NightStore, club_key, night_key
 from server.clubs.tournament import TournamentError
 from server.errors import Refused
 from server.listing import entry_of
 from server.lobby import Lobby
 from server.store.base import VersionConflict
 
-log = structlog.get_logger("server.clubnight")
+log = structlog.get_logger("server.clubs")
 POLL_S = 0.2
 SEAT_WAIT_S = 90.0
 STAND_IN_LEVEL = 3
@@ -149,7 +149,7 @@ class ClubNights:
         if msg.score_a is not None and msg.score_b is not None:
             score = (msg.score_a, msg.score_b)
         elif msg.score_a is None and msg.score_b is None and entry is not None:
-            found = tables.scores_now(self.lobby, entry)
+            found = night_tables.scores_now(self.lobby, entry)
             if found is None:
                 raise TournamentError(f"table {msg.table} is not running here: award a score")
             score = found
@@ -272,15 +272,15 @@ class ClubNights:
                 continue
             if entry is None:
                 places = nights.places(tournament, match.a, match.b)
-                entries[key] = await tables.open_table(self.lobby, places, now)
+                entries[key] = await night_tables.open_table(self.lobby, places, now)
                 entries[key].update(round=number, table=match.table, a=match.a, b=match.b)
                 seated |= {p.name.casefold() for p in places if p.name is not None}
             elif not entry["started"]:
                 waited = now - entry["opened"] >= self.seat_wait_s
-                if await tables.start_when_ready(self.lobby, entry, waited, STAND_IN_LEVEL):
+                if await night_tables.start_when_ready(self.lobby, entry, waited, STAND_IN_LEVEL):
                     entries[key] = {**entry, "started": True}
             else:
-                score = await tables.result(self.lobby, entry)
+                score = await night_tables.result(self.lobby, entry)
                 if score is not None:
                     tournament, entries[key] = await self._recorded(tournament, match, entry, score)
         driven = {**night, "tables": entries, "tournament": tournament.to_dict()}
@@ -294,7 +294,10 @@ class ClubNights:
         try:
             return nights.record(tournament, match.table, *score), entry
         except TournamentError:  # a level knock-out game: played again
-            return tournament, {**(await tables.replay_tie(self.lobby, entry)), "started": True}
+            return tournament, {
+                **(await night_tables.replay_tie(self.lobby, entry)),
+                "started": True,
+            }
 
     async def _tell_seats(
         self, club: str, names: set[str], only: str | None, night: Doc | None = None

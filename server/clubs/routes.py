@@ -10,7 +10,7 @@ a table's public log for the table screen, and the replay viewer's positions.
   club (date, table, players by seat and team, final score, winner, hands; ``server.clubs.export``:
   cells safe in a spreadsheet, teams named by their players);
 - ``/c/<club>/tv``: the club's TV (``club.html`` drawn for a screen);
-- ``/c/<club>/night.json``: the club's night for the page and its TV (``server.clubnight``):
+- ``/c/<club>/night.json``: the club's night for the page and its TV (``server.clubs``):
   members, pairs, rounds, standings, past nights, the season, and each round table's live seats
   and scores;
 - ``/t/<name>`` and ``/c/<name>`` for a club's name as typed ("Club Loja", "ñandú"): redirected
@@ -41,18 +41,18 @@ from websockets.http11 import Response
 from server import keys
 from server.clubs import export
 from server.clubs.names import is_slug, slug
+from server.coach.routes import PREFIX as REVIEW
+from server.coach.routes import ReviewRoutes
 from server.core.publishing import seen_by
 from server.http_edge import _response
 from server.listing import Listing
 from server.replay_positions import BadRecord, inflate, positions
-from server.review_routes import PREFIX as REVIEW
-from server.review_routes import ReviewRoutes
 
 if TYPE_CHECKING:
     from server.connection import ClubNightDoor
     from server.lobby import Lobby
 
-log = structlog.get_logger("server.club_routes")
+log = structlog.get_logger("server.clubs.routes")
 PAGES = {"/tables": "tables.html", "/replay": "replay.html"}
 FileAnswer = Callable[[Path], Awaitable[Response]]
 

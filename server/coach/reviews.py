@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from server.players.model import game_id
+from server.people.model import game_id
 from server.store.base import StoreError
 from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from server.bots import BotRunner
-    from server.players import Players
+    from server.people import Players
     from server.store.base import Store
 
-log = structlog.get_logger("server.reviews")
+log = structlog.get_logger("server.coach.reviews")
 REVIEW_FORMAT = "cuarenta-review/1"
 QUEUED_REVIEWS = 64  # reviews waiting for the worker at most: a burst of game ends sheds the rest
 

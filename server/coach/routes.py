@@ -1,7 +1,7 @@
 """``/review/<table>/<game>?key=…``: the review of a finished game (``cuarenta-review/1``).
 
 The same credential rule as ``/record/``: a seat token or the host key of the game's end. The
-review stored with the game (``server.reviews``: computed when the game ended) is served as
+review stored with the game (``server.coach.reviews``: computed when the game ended) is served as
 kept; one not stored yet (still being computed, or a game from before reviews were kept) is
 answered 202 "not ready", its computation started once if it is not under way.
 """
@@ -17,8 +17,8 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 if TYPE_CHECKING:
+    from server.coach.reviews import Reviews
     from server.lobby import Lobby
-    from server.reviews import Reviews
 
 PREFIX = "/review/"
 

@@ -1,4 +1,4 @@
-"""The requests about people, answered for one connection: values of ``server.players`` mapped
+"""The requests about people, answered for one connection: values of ``server.people`` mapped
 to the wire models of ``protocol.players``.
 
 A connection knows its person by public id only (``Connection.player``); the player key went
@@ -21,8 +21,8 @@ from protocol.errors import ErrorCode
 from server.core.seating import TokenBucket
 from server.errors import Refused
 from server.frames import Built
-from server.players import Players
-from server.players.model import (
+from server.people import Players
+from server.people.model import (
     GameSummary,
     Player,
     PlayerError,
@@ -31,8 +31,8 @@ from server.players.model import (
     checked_language,
     clean_name,
 )
-from server.players.presence import Presence
-from server.players.rating import BOARD_MIN_GAMES
+from server.people.presence import Presence
+from server.people.rating import BOARD_MIN_GAMES
 
 if TYPE_CHECKING:
     from server.cluster import RemoteRoom

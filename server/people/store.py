@@ -1,6 +1,6 @@
 """Where players live: the ``PlayerStore`` protocol and the in-memory store.
 
-The contract both stores keep (``tests/server/players/test_store.py`` runs it on each):
+The contract both stores keep (``tests/server/people/test_store.py`` runs it on each):
 
 - ``enter`` finds a person by their key's digest or makes them (a new public id), and counts
   the visit; a key is never stored, only its digest.
@@ -26,7 +26,7 @@ from typing import Protocol, runtime_checkable
 
 from protocol.errors import ErrorCode
 from protocol.players import Language, ProfileClass
-from server.players.model import (
+from server.people.model import (
     BoardEntry,
     GameSummary,
     Player,
@@ -39,7 +39,7 @@ from server.players.model import (
     UnknownPlayer,
     new_public_id,
 )
-from server.players.rating import BOARD_MIN_GAMES, NEWCOMER
+from server.people.rating import BOARD_MIN_GAMES, NEWCOMER
 
 PLAYER_TTL_S = 365 * 24 * 3600.0
 HISTORY_CAP = 200

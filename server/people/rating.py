@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from server.players.model import Rating
+from server.people.model import Rating
 
 MODEL = PlackettLuce()
 """Openskill's defaults: μ 25, σ 25/3, β 25/6, τ 25/300."""

@@ -7,7 +7,7 @@ loop never waits on it. ``Players.record_game`` settles a game once per (table, 
 seen again (a table rebuilt from the store, taken over by another process) counts once.
 
 Each person at the game is then sent ``rated``, at the connection holding their seat. A game
-with a person at it is also reviewed by the coach (``server.reviews``), off the table's path.
+with a person at it is also reviewed by the coach (``server.coach.reviews``), off the table's path.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 import structlog
 
 from protocol import players as p
+from server.coach.reviews import Reviews
 from server.core.seating import SeatState
 from server.core.table import Table
-from server.people_routes import Deliver
-from server.players import FinishedGame, Players, Seat
-from server.players.model import PROFILE_CLASSES
-from server.reviews import Reviews
+from server.people import FinishedGame, Players, Seat
+from server.people.model import PROFILE_CLASSES
+from server.people.routes import Deliver
 from server.store.base import StoreError
 from server.tasks import cancel_and_wait
 

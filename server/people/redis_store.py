@@ -38,7 +38,7 @@ from redis.exceptions import RedisError
 
 from protocol.errors import ErrorCode
 from protocol.players import Language, ProfileClass
-from server.players.model import (
+from server.people.model import (
     BoardEntry,
     GameSummary,
     Outcome,
@@ -51,9 +51,9 @@ from server.players.model import (
     UnknownPlayer,
     new_public_id,
 )
-from server.players.rating import BOARD_MIN_GAMES, NEWCOMER
-from server.players.redis_scripts import SET_FIELD, SETTLE, SIDE, TOUCH
-from server.players.store import (
+from server.people.rating import BOARD_MIN_GAMES, NEWCOMER
+from server.people.redis_scripts import SET_FIELD, SETTLE, SIDE, TOUCH
+from server.people.store import (
     HISTORY_CAP,
     MAX_WAITING,
     PLAYER_TTL_S,

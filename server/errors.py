@@ -50,3 +50,12 @@ def storage_refusal(exc: StoreError) -> Refused:
     else:
         text = "storage unavailable: nothing was changed, try again in a moment"
     return Refused(ErrorCode.STORAGE_UNAVAILABLE, text)
+
+
+NOT_NOW = frozenset({ErrorCode.STORAGE_UNAVAILABLE, ErrorCode.INTERNAL})
+"""Refusals that say "not now" (the store, the table moving), not what the referee judged."""
+
+
+def not_now(exc: Refused | StoreError) -> bool:
+    """A failure that is not the referee's judgement: the store or the table's move."""
+    return isinstance(exc, StoreError) or exc.code in NOT_NOW

@@ -3,7 +3,7 @@
 The rest of the server sees only ``Cluster`` (ownership, forwarding, relaying, takeover) and
 ``RemoteRoom`` (a table owned by another process, taking the same commands as ``Room.run``);
 the cluster sees the lobby and the connections only through two protocols it defines
-(``Tables``, ``Local`` in ``server.cluster.ports``).
+(``Tables``, ``Local`` in ``server.cluster.remote``).
 """
 
 from server.cluster.remote import RemoteRoom

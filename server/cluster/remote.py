@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
@@ -26,7 +27,7 @@ from protocol import decode_server
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.cluster.relay import PeerGone
-from server.cluster.sequencer import Resuming, Verdict, judge
+from server.cluster.sequencer import RESYNC_RID, Resuming, Verdict, answers_resume, judge
 from server.core import commands
 from server.core.commands import (
     Attach,
@@ -37,21 +38,87 @@ from server.core.commands import (
     Ticket,
 )
 from server.core.referee import Outcome
-from server.errors import Refused
+from server.errors import Refused, not_now
 from server.frames import Built
 from server.store.base import CommitUncertain, StoreError
 
 if TYPE_CHECKING:
-    from server.cluster.ports import Hub
+    from server.cluster.membership import Membership
+    from server.cluster.relay import Relay
+    from server.placement import Placement
+    from server.room import Room
+    from server.store.redis import RedisStore
 
 log = structlog.get_logger("server.cluster")
 
 REQUEST_TIMEOUT_S = 10.0
-UNAVAILABLE = frozenset({ErrorCode.STORAGE_UNAVAILABLE, ErrorCode.INTERNAL})
-"""Refusals that say "not now" (the store, the table moving), not what the referee judged."""
-RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
 RESYNC_RETRY_S = 0.25  # the first pause before a resume refused as "not now" is tried again
 RESYNC_RETRY_MAX_S = 4.0  # the longest (the pause doubles)
+
+
+# ---------------------------------------------------------------------- the interface it owns
+# What the cluster needs of the rest of the server: nothing else of the lobby or the
+# connections is reachable from here.
+class Tables(Protocol):
+    """The registry of the tables this process has loaded."""
+
+    @property
+    def owner(self) -> str:
+        """This process's name as a lease owner."""
+        ...
+
+    @property
+    def placement(self) -> Placement[Room | RemoteRoom]:
+        """Which table each of this process's connections is at."""
+        ...
+
+    @property
+    def rooms(self) -> Mapping[str, Room]:
+        """The tables this process owns and has loaded."""
+        ...
+
+    def loaded(self, table_id: str) -> Room | None:
+        """The table if this process owns it and has it loaded."""
+        ...
+
+    def forget(self, room: Room) -> None:
+        """Drop a table this process no longer owns from the registry."""
+        ...
+
+    async def room(self, table_id: str) -> Room | RemoteRoom | None:
+        """The table, loaded (or relayed) if needed; None if it does not exist."""
+        ...
+
+    async def load(self, table_id: str, token: int | None = None) -> Room | None:
+        """Rebuild the table from the store here (its lease is held here with ``token``)."""
+        ...
+
+
+class Local(Protocol):
+    """One of this process's connections."""
+
+    def push(self, message: s.ServerMessage | Built) -> None: ...
+
+
+class Hub(Protocol):
+    """What a ``RemoteRoom`` needs of its process's ``Cluster``."""
+
+    process: str
+    lease_s: float
+    closing: bool
+    store: RedisStore
+    lobby: Tables
+    relay: Relay
+    connections: Mapping[str, Local]
+    members: Membership  # the live processes and each table's place
+    remotes: dict[str, RemoteRoom]  # tables owned elsewhere that this process relays
+    relayed: dict[str, RemoteRoom]  # this process's connections at those tables
+
+    async def wait_for_lapse(self, table_id: str) -> None: ...
+
+    def handed_over(self, table_id: str, room: Room | RemoteRoom, exc: StoreError) -> bool: ...
+
+    def _spawn(self, work: Any, what: str) -> None: ...
 
 
 class RemoteRoom:
@@ -101,7 +168,7 @@ class RemoteRoom:
         try:
             return await self._forward_until_answered(command, sent)
         except (Refused, StoreError) as exc:
-            if not sent.maybe or isinstance(exc, CommitUncertain) or not _unavailable(exc):
+            if not sent.maybe or isinstance(exc, CommitUncertain) or not not_now(exc):
                 raise
             raise CommitUncertain(
                 f"storage unavailable: a forwarded command went unanswered, then: {exc}"
@@ -231,7 +298,7 @@ class RemoteRoom:
             try:
                 await self.run(command)
             except (Refused, StoreError) as exc:
-                if _unavailable(exc) and not self.cluster.closing:
+                if not_now(exc) and not self.cluster.closing:
                     self.resync(ticket)  # tried again until the table can take it
 
     def sequence(self, conn: str, message: Built, previous: int | None) -> bool:
@@ -240,7 +307,7 @@ class RemoteRoom:
         ticket = self.tickets.get(conn)
         resuming = self._resuming.get(conn)
         if resuming is not None and not resuming.answered:
-            if not _answers_resume(message, ticket):
+            if not answers_resume(message, ticket):
                 self._dropped.add(conn)
                 return False
             resuming.answered = True
@@ -293,7 +360,7 @@ class RemoteRoom:
                 try:
                     await self.run(command)
                 except (Refused, StoreError) as exc:
-                    if self.cluster.closing or not _unavailable(exc):
+                    if self.cluster.closing or not not_now(exc):
                         log.warning("resuming a connection failed", conn=conn, error=str(exc))
                         return
                     log.warning("resuming a connection failed; retrying", conn=conn, error=str(exc))
@@ -366,17 +433,6 @@ class RemoteRoom:
         return command
 
 
-def _answers_resume(message: Built, ticket: Ticket | None) -> bool:
-    """Whether this is a resume's answer (its ``seated``, or a watch's ``ack``, with
-    ``RESYNC_RID``): the replay follows it. A newcomer's (nothing numbered yet) is its whole
-    snapshot: a watch from nothing is answered after it, and it is all there is to replay."""
-    if message.type == "snapshot" and ticket is not None and ticket.last_event is None:
-        return True
-    if message.type not in ("seated", "ack"):
-        return False
-    return getattr(decode_server(message.data), "rid", None) == RESYNC_RID
-
-
 class _Sent:
     """Whether a forwarded copy of a command may have reached an owner that never answered."""
 
@@ -384,8 +440,3 @@ class _Sent:
 
     def __init__(self) -> None:
         self.maybe = False
-
-
-def _unavailable(exc: Refused | StoreError) -> bool:
-    """A failure that is not the referee's judgement: the store or the table's move."""
-    return isinstance(exc, StoreError) or exc.code in UNAVAILABLE

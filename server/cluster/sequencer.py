@@ -22,7 +22,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from protocol import decode_server
+from server.core.commands import Ticket
 from server.frames import Built
+
+RESYNC_RID = 2**31 - 1  # the request id of a resume that makes up for lost relayed messages
 
 
 class Verdict(enum.Enum):
@@ -57,3 +61,14 @@ class Resuming:
 
     answered: bool = False  # its answer arrived: the messages after it are the replay
     again: bool = False  # a gap was seen after the answer: resume once more when this ends
+
+
+def answers_resume(message: Built, ticket: Ticket | None) -> bool:
+    """Whether this is a resume's answer (its ``seated``, or a watch's ``ack``, with
+    ``RESYNC_RID``): the replay follows it. A newcomer's (nothing numbered yet) is its whole
+    snapshot: a watch from nothing is answered after it, and it is all there is to replay."""
+    if message.type == "snapshot" and ticket is not None and ticket.last_event is None:
+        return True
+    if message.type not in ("seated", "ack"):
+        return False
+    return getattr(decode_server(message.data), "rid", None) == RESYNC_RID

@@ -36,9 +36,8 @@ import structlog
 from protocol import server_messages as s
 from protocol.errors import ErrorCode
 from server.cluster.membership import Membership
-from server.cluster.ports import Local, Tables
 from server.cluster.relay import Envelope, Relay
-from server.cluster.remote import RemoteRoom
+from server.cluster.remote import Local, RemoteRoom, Tables
 from server.core import commands
 from server.core.commands import (
     ConnectionCommand,

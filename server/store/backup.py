@@ -136,11 +136,15 @@ async def names(client: Redis) -> list[str]:
     return sorted(name for name in found if not is_transient(name))
 
 
-async def dump(client: Redis) -> tuple[dict[str, Any], list[Entry]]:
-    """The backup's header and its keys, a group (hash tag) at a time; see the docstring."""
+async def dump(
+    client: Redis, found: Sequence[str] | None = None
+) -> tuple[dict[str, Any], list[Entry]]:
+    """The backup's header and its keys, a group (hash tag) at a time; see the docstring.
+
+    ``found``: the key names, if already scanned (a test stands for keys that changed since)."""
     try:
         groups: dict[str, list[str]] = defaultdict(list)
-        for name in await names(client):
+        for name in await names(client) if found is None else found:
             groups[hash_tag(name)].append(name)
         script = client.register_script(DUMP_GROUP)
         entries: list[Entry] = []

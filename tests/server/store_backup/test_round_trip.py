@@ -107,6 +107,7 @@ async def busy_club(server: TableServer, ana_key: str) -> tuple[str, str, dict[s
         await beto.close()
     await play_with_hostile_names(server)
     key = await server.club_host_key(CLUB)
+    assert key is not None
     assert server.nights is not None
     server.nights.seat_wait_s = 3600.0
     async with await person(server, "host", new_key()) as host:

@@ -48,11 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
 async def _backup(args: argparse.Namespace) -> str:
     path: Path = args.file
-    client = backup.open_client(args.store)
-    try:
+    async with backup.connected(args.store) as client:
         head, entries = await backup.dump(client)
-    finally:
-        await client.aclose()
     try:
         formats.write_backup(path, head, entries)
     except OSError as exc:
@@ -63,9 +60,6 @@ async def _backup(args: argparse.Namespace) -> str:
 async def _restore(args: argparse.Namespace) -> str:
     path: Path = args.file
     saved = formats.read_backup(path)  # refuses a newer or cut file before connecting
-    client = backup.open_client(args.store)
-    try:
+    async with backup.connected(args.store) as client:
         count = await backup.restore(client, saved, force=bool(args.force))
-    finally:
-        await client.aclose()
     return f"restored {count} keys from {path} (written {saved.header['written_at']})"

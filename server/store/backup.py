@@ -31,9 +31,10 @@ a newer Redis. The memory store keeps nothing outside its process: there is noth
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, cast
 
 from redis.asyncio import Redis
@@ -110,24 +111,35 @@ def hash_tag(name: str) -> str:
     return name
 
 
-def open_client(url: str) -> Redis:
-    """A client to the store at ``url``; a memory store has nothing to back up."""
+@contextlib.asynccontextmanager
+async def connected(url: str) -> AsyncIterator[Redis]:
+    """A client to the store at ``url``, closed afterwards (with a Sentinel's own clients); a
+    memory store has nothing to back up."""
     if url == "memory":
         raise StoreError(
             "the memory store keeps nothing outside its process: there is nothing to back up "
             "or restore; run the server with --store redis://… to keep a club's data"
         )
+    watchers: list[Redis] = []
     if url.startswith("redis+sentinel://"):
         from server.store.sentinel import parse_url
 
         spec = parse_url(url)
-        watcher = Sentinel(list(spec.sentinels))  # type: ignore[no-untyped-call]
-        return cast(Redis, watcher.master_for(spec.service, db=spec.db))
-    if url.startswith(
+        sentinel = Sentinel(list(spec.sentinels))  # type: ignore[no-untyped-call]
+        watchers = list(sentinel.sentinels)
+        client = cast(Redis, sentinel.master_for(spec.service, db=spec.db))
+    elif url.startswith(
         ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
     ):
-        return cast(Redis, client_for(url, timeout_s=60.0))
-    raise StoreError(f"unknown store {url!r}: use a redis://, redis+cluster:// or sentinel URL")
+        client = cast(Redis, client_for(url, timeout_s=60.0))
+    else:
+        raise StoreError(f"unknown store {url!r}: use a redis://, redis+cluster:// or sentinel URL")
+    try:
+        yield client
+    finally:
+        await client.aclose()
+        for watcher in watchers:
+            await watcher.aclose()
 
 
 async def names(client: Redis) -> list[str]:

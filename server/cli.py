@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("clients.bot.cli", "join a table over the wire as a bot (or fill K tables with bots)"),
     "tournament": ("bench.tournament", "duplicate tournament between two bot levels"),
     "train": ("engine.bots.train", "learn level 6's rest-of-hand model from self-play"),
+    "backup": ("server.backup_cmd", "save everything a club has in Redis to one file"),
+    "restore": ("server.backup_cmd", "load a backup file into an empty Redis store"),
     "bench": ("bench.cli", "performance figures: `cuarenta bench --help` lists every benchmark"),
 }
 

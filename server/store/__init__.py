@@ -12,10 +12,12 @@ from server.store.base import (
     StoredEvent,
     StoredTable,
     StoreError,
+    StoreUnavailable,
     TableExists,
     TableNotFound,
     VersionConflict,
 )
+from server.store.formats import claim_format
 from server.store.memory import RECORD_TTL_S, TABLE_TTL_S, MemoryStore
 
 
@@ -46,10 +48,16 @@ async def open_store(
         return opened
     if spec.startswith("redis+sentinel://"):  # a primary, its replicas, and Sentinel's failover
         sentinel_store = importlib.import_module("server.store.sentinel")
-        watched: Store = await sentinel_store.open_store(
+        watched = await sentinel_store.open_store(
             spec, table_ttl_s, record_ttl_s, timeout_s, wait=wait, wait_timeout_s=wait_timeout_s
         )
-        return watched
+        try:  # as ``server.store.redis.open_store`` does: refuse a newer data format
+            await claim_format(watched.client)
+        except StoreUnavailable:
+            await watched.close()
+            raise
+        sentinel_watched: Store = watched
+        return sentinel_watched
     raise ValueError(
         f"unknown store {spec!r}: use memory, a redis://, redis+cluster:// or redis+sentinel:// URL"
     )

@@ -17,6 +17,7 @@ on one node and its scripts never cross slots)::
     cuarenta:{keys}           hash  link key -> "<role> <table id>"
     cuarenta:{tables}         zset  table id -> creation time (ms), for reloading after a restart
     cuarenta:{leases}         zset  table id -> when its lease lapses (ms; 0 = handed over)
+    cuarenta:format           str   the data format of every key here (server.store.formats)
 
 Invariant 3 (write before send) rests on ``commit``: one Lua script checks the writer's lease
 (owner and fencing token: invariant 9) and the expected version, appends the events and the
@@ -40,12 +41,8 @@ the script is refused should it run later) and ``load``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import inspect
-import time
-import zlib
-from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from redis.asyncio import Redis, RedisCluster
 from redis.commands.core import AsyncScript
@@ -67,6 +64,7 @@ from server.store.base import (
     VersionConflict,
     joined,
 )
+from server.store.formats import claim_format
 from server.store.redis_client import Client, client_for
 from server.store.redis_scripts import (
     ACQUIRE,
@@ -77,6 +75,16 @@ from server.store.redis_scripts import (
     REGISTER_KEYS,
     RELEASE,
 )
+from server.store.redis_values import (
+    _now_ms,
+    _packed,
+    _result,
+    _text,
+    _unpacked,
+)
+from server.store.redis_values import (
+    _unavailable_on_error as _unavailable_on_error,  # sentinel's too
+)
 
 PREFIX = "cuarenta"
 KEYS_INDEX = f"{PREFIX}:{{keys}}"
@@ -85,7 +93,6 @@ LEASES_INDEX = f"{PREFIX}:{{leases}}"
 TABLE_TTL_S = 7 * 24 * 3600.0
 RECORD_TTL_S = 90 * 24 * 3600.0
 NOT_SENT = " connecting to "  # redis-py's text for a connection that failed before any command
-T = TypeVar("T")
 
 
 def table_key(table_id: str, part: str) -> str:
@@ -406,39 +413,6 @@ class RedisStore:
         await self.client.aclose()
 
 
-@contextlib.asynccontextmanager
-async def _unavailable_on_error(doing: str) -> AsyncIterator[None]:
-    """Turn any Redis or socket failure into ``StoreUnavailable`` naming what was attempted."""
-    try:
-        yield
-    except (RedisError, OSError) as exc:
-        raise StoreUnavailable(f"storage unavailable: could not {doing} ({exc})") from exc
-
-
-async def _result(reply: Awaitable[T] | T) -> T:
-    """Await a redis-py command: its stubs type the async client's replies as maybe-awaitable."""
-    return await reply if inspect.isawaitable(reply) else reply
-
-
-def _text(reply: object) -> str:
-    """A reply as text (the client returns bytes; its stubs say str)."""
-    return reply.decode() if isinstance(reply, bytes) else str(reply)
-
-
-def _packed(data: bytes) -> bytes:
-    """A snapshot or a record as stored: compressed (a zlib stream never starts with ``{``)."""
-    return zlib.compress(data)
-
-
-def _unpacked(stored: bytes) -> bytes:
-    """A stored snapshot's or record's JSON (one written uncompressed, before, as it is)."""
-    return stored if stored.startswith(b"{") or not stored else zlib.decompress(stored)
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 async def open_store(
     url: str,
     table_ttl_s: float = TABLE_TTL_S,
@@ -451,6 +425,7 @@ async def open_store(
     store = RedisStore(client_for(url, timeout_s), table_ttl_s, record_ttl_s)
     try:
         await store.ping()
+        await claim_format(store.client)  # refused, writing nothing, if newer (formats)
     except StoreUnavailable:
         await store.close()
         raise

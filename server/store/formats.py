@@ -2,7 +2,7 @@
 
 **Data format.** ``cuarenta:format`` holds the number of the layout the store's keys follow
 (``DATA_FORMAT``; the layouts are in the docstrings of ``server.store.redis``,
-``server.players.redis_store``, ``server.clubnight.store``, ``server.ladder.redis_store`` and
+``server.people.redis_store``, ``server.clubs.night_store``, ``server.ladder.redis_store`` and
 ``server.listing``). A server opening a store claims it (``claim_format``): an empty store, or
 one written before the key existed (the same layout, format 1), gets the key; a store whose
 format is newer than this server knows is refused before anything is written, so an old server

@@ -19,7 +19,7 @@ from protocol import clubs as m
 from protocol import players as p
 from server.app import TableServer
 from server.cli import main
-from server.players import player_store_for
+from server.people import player_store_for
 from server.store import backup
 from tests.redis_server import RedisServer
 from tests.server.people.test_friends_over_the_wire import befriend

@@ -345,5 +345,5 @@ class TableServer:
             await asyncio.sleep(LAG_PROBE_S)
             self.metrics.loop_lag.set(max(0.0, loop.time() - started - LAG_PROBE_S))
             self.metrics.games.set(
-                sum(1 for room in self.lobby.rooms.values() if room.referee.in_game)
+                sum(1 for room in self.lobby.rooms.values() if room.referee.table.in_game)
             )

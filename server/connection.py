@@ -263,7 +263,7 @@ class Connection:
             public=message.public,
             casual=message.casual,
         )
-        keys_ = created.referee.keys
+        keys_ = created.referee.table.keys
         self.push(
             s.TableCreated(
                 rid=message.rid,

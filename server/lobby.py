@@ -113,7 +113,7 @@ class Lobby:
         referee = Referee.create(
             profile, options, turn_timer, self.config, self.seeds, club, public, casual
         )
-        keys = {key: role for role, key in referee.keys.items()}
+        keys = {key: role for role, key in referee.table.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
         token = await self.store.acquire_lease(referee.table_id, self.owner, self.lease_s)
         room = self._adopt(referee, stored.version, token)
@@ -247,7 +247,7 @@ class Lobby:
             if rebuilt is None:
                 return None
             referee = rebuilt[0]
-        if game is not None and game != referee.game_no:
+        if game is not None and game != referee.table.game_no:
             return None
         return referee.record_for(credential)
 
@@ -291,8 +291,8 @@ class Lobby:
         """
         referee = room.referee
         if (
-            referee.viewers
-            or (referee.in_game and not referee.solo)
+            referee.table.viewers
+            or (referee.table.in_game and not referee.table.solo)
             or room.failed
             or room.lock.locked()
         ):
@@ -313,7 +313,9 @@ class Lobby:
     async def _close_unloaded(self, room: Room) -> None:
         await room.close(handover=False)  # its clock stops; nobody need take the lease over
         self.unloaded += 1
-        log.info("idle table unloaded", table=room.table_id, last_event=room.referee.last_event)
+        log.info(
+            "idle table unloaded", table=room.table_id, last_event=room.referee.table.last_event
+        )
 
     async def close(self) -> None:
         """Stop every table at once and hand them all over in one round trip.

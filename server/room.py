@@ -213,7 +213,7 @@ class Room:
         if outcome.dirty:
             stored = await self._commit(outcome)
             self.version = stored.version
-            log.debug("committed", last_event=self.referee.last_event, version=self.version)
+            log.debug("committed", last_event=self.referee.table.last_event, version=self.version)
         if outcome.summary is not None:
             self.summary = outcome.summary
         for conn in outcome.detached:
@@ -359,10 +359,12 @@ class Room:
                 self.stale = False
                 return
         old = self.referee
-        rebuilt = await rebuild(self.store, self.table_id, old.config, self.clock(), old.seeds)
+        rebuilt = await rebuild(
+            self.store, self.table_id, old.table.config, self.clock(), old.table.seeds
+        )
         if rebuilt is None:
             raise TableNotFound(f"table {self.table_id!r} is gone from the store")
-        tickets = self.tickets(set(old.viewers))
+        tickets = self.tickets(set(old.table.viewers))
         self.referee, stored = rebuilt
         self.version = stored.version
         self.failed = self.stale = False

@@ -41,7 +41,7 @@ async def as_host(room: Any, host_key: str, requests: list[c.ClientMessage]) -> 
 async def open_table(lobby: Lobby, places: list[Place], now: float) -> dict[str, Any]:
     """A new table with the bots of ``places`` seated; its entry in the night's document."""
     room = await lobby.create(PROFILE, {}, 0)
-    keys = room.referee.keys
+    keys = room.referee.table.keys
     bots = [c.AddBot(level=p.level, seat=p.seat) for p in places if p.level is not None]
     await as_host(room, keys["host"], list(bots))
     return {

@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self, assert_never
 
-from engine.game import Game
 from protocol import server_messages as s
 from protocol.base import TurnTimer
 from server import keys
@@ -46,7 +45,7 @@ from server.core.commands import (
 from server.core.hosting import checked_options
 from server.core.outcome import BotRequest, Outcome
 from server.core.publishing import Publisher
-from server.core.seating import SeatState, Viewer
+from server.core.seating import Viewer
 from server.core.step import Step
 from server.core.summary import TableSummary, summarize
 from server.core.table import RefereeConfig, Table
@@ -58,10 +57,11 @@ __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
 class Referee:
     """One table's referee: every command, checked before anything changes."""
 
-    __slots__ = ("_form", "_kept_game", "_summary", "_text", "publisher", "table")
+    __slots__ = ("_form", "_kept_game", "_summary", "_text", "publisher", "table", "table_id")
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.table_id = table.table_id
         self.publisher = Publisher(table)
         self._text = storage.StateText()  # the stored actions' and record's JSON, kept
         self._form = storage.StoredForm()  # what the last commit stored: the next one's base
@@ -122,78 +122,8 @@ class Referee:
         return cls(storage.from_state(data, log, config, now, seeds))
 
     # ------------------------------------------------------------------ what others read
-    @property
-    def table_id(self) -> str:
-        return self.table.table_id
-
-    @property
-    def keys(self) -> dict[KeyRole, str]:
-        return self.table.keys
-
-    @property
-    def config(self) -> RefereeConfig:
-        return self.table.config
-
-    @property
-    def seeds(self) -> Callable[[], int]:
-        return self.table.seeds
-
-    @property
-    def options(self) -> dict[str, Any]:
-        return self.table.options
-
-    @property
-    def seats(self) -> list[SeatState]:
-        return self.table.seats
-
-    @property
-    def viewers(self) -> dict[str, Viewer]:
-        return self.table.viewers
-
-    @property
-    def game(self) -> Game | None:
-        return self.table.game
-
-    @property
-    def stage(self) -> str:
-        return self.table.stage
-
-    @property
-    def game_no(self) -> int:
-        return self.table.game_no
-
-    @property
-    def solo(self) -> bool:
-        return self.table.solo
-
-    @property
-    def in_game(self) -> bool:
-        return self.table.in_game
-
-    @property
-    def decision_since(self) -> float:
-        return self.table.decision_since
-
-    @property
-    def claims_deadline(self) -> float | None:
-        return self.table.claims_deadline
-
-    @property
-    def finished_record(self) -> dict[str, Any] | None:
-        return self.table.finished_record
-
-    @property
-    def log(self) -> list[bytes]:
-        return self.table.log
-
-    @property
-    def last_event(self) -> int:
-        return self.table.last_event
-
-    @property
-    def forms(self) -> list[bytes | tuple[bytes, ...]]:
-        return self.publisher.forms
-
+    # The shell reads the table's facts on ``referee.table`` (its own values, read-only there);
+    # only the id is the referee's own, fixed for the table's life.
     def snapshot(self, viewer: Viewer) -> s.Snapshot:
         """``viewer``'s snapshot as a model (the frames carry the same, encoded)."""
         return self.publisher.snapshot(viewer)

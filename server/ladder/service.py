@@ -123,7 +123,7 @@ class Ladder:
         reserved = (await room.run(DealChica(name, level))).reserved
         assert reserved is not None, "a chica reserves the person's seat"
         chica = Chica(
-            room.table_id, room.referee.keys["join"], reserved.seat, reserved.token, level
+            room.table_id, room.referee.table.keys["join"], reserved.seat, reserved.token, level
         )
         log.info("ladder chica dealt", table=room.table_id, level=level, streak=run.streak)
         return await self._save(run.dealt(chica))

@@ -112,7 +112,7 @@ class GameRecorder:
                 change=change,
                 rating=None if game.casual or rating is None else rating.shown,
             )
-            for seat in room.referee.seats:
+            for seat in room.referee.table.seats:
                 if seat.player == player_id and seat.conn is not None:
                     self.deliver(seat.conn, rated)
 

@@ -124,8 +124,8 @@ async def test_a_connection_killed_mid_hand_resumes_on_the_same_seat(
             assert place.current.problems == []  # every event number arrived once (inv. 2)
             referee = server.lobby.rooms[app.snapshot.info.table].referee
             assert seat is not None
-            assert referee.seats[seat].conn == place.current.connection_id
-            assert not referee.seats[seat].stand_in
+            assert referee.table.seats[seat].conn == place.current.connection_id
+            assert not referee.table.seats[seat].stand_in
             await place.close()
 
 
@@ -186,7 +186,7 @@ async def test_in_portuguese_the_draw_is_shown_as_dealt_and_bots_go_by_their_sea
             await pilot.press("s")
             await play_by_keyboard(app, pilot, until_plays=9)
             table = app.snapshot.info.table
-            game = server.lobby.rooms[table].referee.game
+            game = server.lobby.rooms[table].referee.table.game
             assert game is not None
             record = game.record().to_json()
 

@@ -43,6 +43,6 @@ async def wire_bots(
 
 def replayed(server: TableServer, table: str) -> dict[str, object]:
     """The R15 replay of the table's finished game, from the server's own record."""
-    record = server.lobby.rooms[table].referee.finished_record
+    record = server.lobby.rooms[table].referee.table.finished_record
     assert record is not None, "the table has no finished game"
     return replay(Record.from_json(record))

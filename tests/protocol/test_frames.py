@@ -22,11 +22,11 @@ def snapshot_in_play() -> s.Snapshot:
     """A seated player's snapshot mid-hand, with its legal actions, history and a deadline."""
     seeds = itertools.count(3)
     ref = Referee.create("pagat-4p", {}, 15, Settings().referee_config(), seeds=lambda: next(seeds))
-    attach(ref, "ana", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, "ana", "Ana", c.Join(key=ref.table.keys["host"], seat=0), "host", T0)
     for seat in (1, 2, 3):
         handle(ref, "ana", c.AddBot(level=1, seat=seat), T0)
     handle(ref, "ana", c.Start(), T0)
-    while (snapshot := ref.snapshot(ref.viewers["ana"])).view is None or not snapshot.legal:
+    while (snapshot := ref.snapshot(ref.table.viewers["ana"])).view is None or not snapshot.legal:
         for request in bots_due(ref, T0 + 60):
             bot_act(ref, request, request.legal[0], T0)
     return snapshot

@@ -68,9 +68,9 @@ def new_game(seed: int, people: int, turn_timer: int) -> Game:
     seeds = itertools.count(seed)
     ref = Referee.create("pagat-4p", {}, turn_timer, CONFIG, seeds=lambda: next(seeds))  # type: ignore[arg-type]
     game = Game(ref, people, ref.to_state())
-    game.run(attach(ref, "host", "Host", c.Watch(key=ref.keys["host"]), "host", T0))
+    game.run(attach(ref, "host", "Host", c.Watch(key=ref.table.keys["host"]), "host", T0))
     for seat in range(people):
-        join = c.Join(key=ref.keys["join"], seat=seat)
+        join = c.Join(key=ref.table.keys["join"], seat=seat)
         game.run(attach(ref, f"p{seat}", f"P{seat}", join, "join", T0))
     for _ in range(4 - people):
         game.run(handle(ref, "host", c.AddBot(level=1), T0))
@@ -92,9 +92,9 @@ def step(game: Game, kind: str, pick: int) -> None:
                 break
     elif kind == "play" and here:
         conn = f"p{here[pick % len(here)]}"
-        legal = ref.snapshot(ref.viewers[conn]).legal
+        legal = ref.snapshot(ref.table.viewers[conn]).legal
         if legal:
-            chosen = legal[pick % len(legal)].model_copy(update={"at": ref.last_event})
+            chosen = legal[pick % len(legal)].model_copy(update={"at": ref.table.last_event})
             game.run(handle(ref, conn, chosen, now))
     elif kind == "leave" and here:
         seat = here[pick % len(here)]
@@ -102,8 +102,8 @@ def step(game: Game, kind: str, pick: int) -> None:
         game.run(detach(ref, f"p{seat}", now))
     elif kind == "back" and game.away:
         seat = sorted(game.away)[pick % len(game.away)]
-        token = ref.seats[seat].token
-        if token is not None and ref.seats[seat].occupant == "person":
+        token = ref.table.seats[seat].token
+        if token is not None and ref.table.seats[seat].occupant == "person":
             game.away.discard(seat)
             resume = Resume(f"p{seat}", f"P{seat}", token, None, next(game.rid))
             game.run(ref.apply(resume, now))
@@ -116,10 +116,12 @@ def step(game: Game, kind: str, pick: int) -> None:
             game.run(handle(ref, speaker, c.Chat(text=f"line {pick}"), now))
     elif kind == "lock":
         game.run(handle(ref, "host", c.Lock(locked=pick % 2 == 0), now))
-    if ref.stage == "finished" and pick % 3 == 0:  # another game: the people's votes, or the host
+    if (
+        ref.table.stage == "finished" and pick % 3 == 0
+    ):  # another game: the people's votes, or the host
         votes = [(f"p{seat}", c.Rematch()) for seat in here] + [("host", c.Start())]
         for conn, vote in votes:
-            if ref.stage == "finished":
+            if ref.table.stage == "finished":
                 with contextlib.suppress(Refused):  # a seat that is not there to vote
                     game.run(handle(ref, conn, vote, now))
 
@@ -145,7 +147,7 @@ def same_table(loaded: bytes, whole: bytes, log: list[bytes]) -> None:
     a = Referee.from_state(loaded, log, CONFIG, T0)
     b = Referee.from_state(whole, log, CONFIG, T0)
     assert json.loads(a.to_state()) == json.loads(b.to_state())
-    assert (a.game and a.game.actions) == (b.game and b.game.actions)
+    assert (a.table.game and a.table.game.actions) == (b.table.game and b.table.game.actions)
 
 
 async def check(store: Store, game: Game, cuts: list[float]) -> None:

@@ -70,7 +70,7 @@ async def test_one_idle_sweep_unloads_every_idle_table_and_releases_each_lease(
             tables.append(created.table)
         async with asyncio.timeout(30):
             while True:
-                if not any(server.lobby.rooms[t].referee.viewers for t in tables):
+                if not any(server.lobby.rooms[t].referee.table.viewers for t in tables):
                     break
                 await asyncio.sleep(0.02)  # the watchers' detaches are still being applied
         server.lobby.idle_unload_s = 1e-9

@@ -27,10 +27,10 @@ def new_table() -> Referee:
 
 def whole_snapshot(ref: Referee, conn: str, join: bool) -> s.Snapshot:
     """``conn`` comes in (seated, or watching); the whole snapshot its reload would get."""
-    key = ref.keys["join" if join else "watch"]
+    key = ref.table.keys["join" if join else "watch"]
     message = c.Join(key=key) if join else c.Watch(key=key)
     attach(ref, conn, conn.title(), message, "join" if join else "watch", T0)
-    return ref.snapshot(ref.viewers[conn])
+    return ref.snapshot(ref.table.viewers[conn])
 
 
 def texts(snapshot: s.Snapshot) -> list[str]:
@@ -70,7 +70,7 @@ def test_each_audience_keeps_its_last_fifty_lines_through_a_restart() -> None:
     for n in range(CHAT_KEPT + 10):
         handle(ref, "ana", c.Chat(text=f"línea {n}"), T0)
     handle(ref, "eva", c.Chat(text="psst"), T0)
-    rebuilt = Referee.from_state(ref.to_state(), list(ref.log), CHATTY, T0 + 5)
+    rebuilt = Referee.from_state(ref.to_state(), list(ref.table.log), CHATTY, T0 + 5)
     player = whole_snapshot(rebuilt, "beto", join=True)
     assert texts(player) == [f"línea {n}" for n in range(10, CHAT_KEPT + 10)]
     watcher = whole_snapshot(rebuilt, "zoe", join=False)

@@ -45,11 +45,13 @@ def table(people: dict[int, str], seed: int, config: RefereeConfig = CONFIG) -> 
 
 def people_act(ref: Referee, people: dict[int, str], now: float) -> bool:
     """Each person whose turn it is makes the caída if there is one, else the first legal play."""
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     for seat, conn in people.items():
         if game.phase in (Phase.PLAY, Phase.ANNOUNCE) and game.turn == seat:
-            legal = [a for a in ref.snapshot(ref.viewers[conn]).legal if not isinstance(a, c.Claim)]
+            legal = [
+                a for a in ref.snapshot(ref.table.viewers[conn]).legal if not isinstance(a, c.Claim)
+            ]
             target = game.caida_target
             caida = [
                 a
@@ -67,7 +69,7 @@ def people_act(ref: Referee, people: dict[int, str], now: float) -> bool:
 
 def window_clock(ref: Referee) -> float | None:
     """Read the claim clock afresh (the referee changes it behind the type checker's back)."""
-    return ref.claims_deadline
+    return ref.table.claims_deadline
 
 
 def _code(card: int) -> str:
@@ -76,7 +78,7 @@ def _code(card: int) -> str:
 
 def play_to_the_window(ref: Referee, people: dict[int, str], now: float) -> float:
     """Play (people and bots, each when due) until a claim window is open or the game ended."""
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     while game.phase not in (Phase.CLAIMS, Phase.FINISHED):
         if not people_act(ref, people, now) and not bots_play(ref, now):
@@ -90,7 +92,7 @@ def play_to_the_window(ref: Referee, people: dict[int, str], now: float) -> floa
 def test_a_hand_where_no_claim_can_score_closes_its_window_at_once_r10() -> None:
     """Hands whose R10 events are none (or only for teams at 30+) never hold anyone up."""
     ref = table(ANA, seed=11)
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     now, hands = T0, 0
     while game.phase is not Phase.FINISHED:
@@ -109,7 +111,7 @@ def test_a_hand_where_no_claim_can_score_closes_its_window_at_once_r10() -> None
     assert hands >= 1
     opened = [a for a in game.actions if isinstance(a, CloseClaims)]
     assert len(opened) >= hands  # every hand's window was closed by the same system action
-    result = replay(Record.from_json(ref.record_for(ref.keys["host"]) or {}))
+    result = replay(Record.from_json(ref.record_for(ref.table.keys["host"]) or {}))
     assert result["status"] == "finished"
 
 
@@ -122,7 +124,7 @@ def find_open_window(people: dict[int, str]) -> tuple[Referee, float]:
     for seed in range(400):
         ref = table(people, seed)
         now = play_to_the_window(ref, people, T0)
-        game = ref.game
+        game = ref.table.game
         assert game is not None
         bots_play(ref, now)  # the bots decide at once, whatever the bot delay
         if game.phase is Phase.CLAIMS:
@@ -133,10 +135,10 @@ def find_open_window(people: dict[int, str]) -> tuple[Referee, float]:
 @pytest.mark.timeout(120)
 def test_a_window_with_two_people_who_pass_closes_as_soon_as_both_passed_r10() -> None:
     ref, now = find_open_window(PARTNERS)
-    game = ref.game
+    game = ref.table.game
     assert game is not None
-    assert ref.claims_deadline is not None
-    assert now < ref.claims_deadline  # long before the clock
+    assert ref.table.claims_deadline is not None
+    assert now < ref.table.claims_deadline  # long before the clock
     handle(ref, "ana", c.NoClaim(), now)
     assert phase_of(ref) is Phase.CLAIMS  # beto may still claim
     handle(ref, "beto", c.NoClaim(), now)
@@ -151,7 +153,7 @@ def test_a_window_with_two_people_who_pass_closes_as_soon_as_both_passed_r10() -
 @pytest.mark.timeout(120)
 def test_a_wrong_claim_still_ends_that_teams_claiming_r10() -> None:
     ref, now = find_open_window(PARTNERS)
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     team_events = {rank for team, rank in game.r10_open if team == 0}
     wrong = next(r for r in range(10) if r not in team_events)
@@ -167,12 +169,12 @@ def test_a_wrong_claim_still_ends_that_teams_claiming_r10() -> None:
 def test_one_person_and_three_bots_wait_at_most_two_seconds_per_window_r10(seed: int) -> None:
     """At the default bot delay, a person who passes at once costs a hand at most 2 s of window."""
     ref = table(ANA, seed=seed)
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     now, window_time = T0, dict[int, float]()
     while game.phase is not Phase.FINISHED:
         hand, before, was_open = game.hand_number, now, game.phase is Phase.CLAIMS
-        if game.phase is Phase.CLAIMS and 0 not in ref.claims_done:
+        if game.phase is Phase.CLAIMS and 0 not in ref.table.claims_done:
             handle(ref, "ana", c.NoClaim(), now)  # the person passes as soon as it opens
         elif not people_act(ref, ANA, now) and not bots_play(ref, now):
             wake = ref.next_wakeup()
@@ -190,12 +192,12 @@ def test_one_person_and_three_bots_wait_at_most_two_seconds_per_window_r10(seed:
 def test_a_window_its_people_leave_unanswered_closes_on_its_clock_r10() -> None:
     """(Moved from test_referee.py: a window that waits for people still ends on the clock.)"""
     ref, _now = find_open_window(PARTNERS)
-    deadline = ref.claims_deadline
+    deadline = ref.table.claims_deadline
     assert deadline is not None
-    assert deadline == pytest.approx(ref.decision_since + 15, abs=0.02)
+    assert deadline == pytest.approx(ref.table.decision_since + 15, abs=0.02)
     assert "claims" in [d.kind for d in ref.deadlines()]
     tick(ref, deadline - 0.01)
     assert phase_of(ref) is Phase.CLAIMS
     tick(ref, deadline)
     assert phase_of(ref) in (Phase.PLAY, Phase.ANNOUNCE, Phase.FINISHED)
-    assert ref.claims_deadline is None
+    assert ref.table.claims_deadline is None

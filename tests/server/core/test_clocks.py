@@ -39,13 +39,13 @@ def test_published_deadlines_are_the_ones_acted_on_turn_grace_and_claims_r10() -
 
 def caida_of(ref: Referee) -> c.Play | None:
     """Ana's caída (R9) if she has one now: it gives her team a claim that can score (R10)."""
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     target = game.caida_target
     if game.phase is not Phase.PLAY or game.turn != 0 or target is None:
         return None
     code = "A234567JQK"[target >> 2] + "CDHS"[target & 3]
-    for action in ref.snapshot(ref.viewers["ana"]).legal:
+    for action in ref.snapshot(ref.table.viewers["ana"]).legal:
         if isinstance(action, c.Play) and action.take[:1] == [code] and action.card[0] == code[0]:
             return action
     return None
@@ -57,9 +57,9 @@ def play_on_the_clocks(seed: int) -> set[str]:
     it and at it; the kinds acted on."""
     seeds = itertools.count(seed)
     ref = Referee.create("pagat-4p", {}, 15, CONFIG, seeds=lambda: next(seeds))
-    attach(ref, "host", "Host", c.Watch(key=ref.keys["host"]), "host", T0)
+    attach(ref, "host", "Host", c.Watch(key=ref.table.keys["host"]), "host", T0)
     for conn, seat in (("ana", 0), ("beto", 2)):
-        attach(ref, conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", T0)
+        attach(ref, conn, conn.title(), c.Join(key=ref.table.keys["join"], seat=seat), "join", T0)
     for seat in (1, 3):
         handle(ref, "host", c.AddBot(level=1, seat=seat), T0)
     shown = shown_to(handle(ref, "host", c.Start(), T0), "ana", [])
@@ -67,7 +67,7 @@ def play_on_the_clocks(seed: int) -> set[str]:
     acted: set[str] = set()
     now = T0 + 1
     for _ in range(5000):
-        if ref.stage != "playing" or "claims" in acted:
+        if ref.table.stage != "playing" or "claims" in acted:
             break
         caida = caida_of(ref)
         if caida is not None:
@@ -93,11 +93,11 @@ def play_on_the_clocks(seed: int) -> set[str]:
             if kind in ("turn", "announce"):  # the stand-in decides for the person, now
                 assert seat in [request.seat for request in requests]
             elif kind == "claims":
-                assert ref.game is not None
-                assert ref.game.phase is not Phase.CLAIMS
+                assert ref.table.game is not None
+                assert ref.table.game.phase is not Phase.CLAIMS
             elif kind == "grace":
                 assert seat is not None
-                assert ref.seats[seat].open, "the grace ended: the seat is open to newcomers"
+                assert ref.table.seats[seat].open, "the grace ended: the seat is open to newcomers"
             acted.add(kind)
         shown = shown_to(out, "ana", shown)
         for request in requests:

@@ -58,11 +58,11 @@ def test_the_referee_applies_a_decoded_command_as_the_value_itself() -> None:
         for _ in "ab"
     ]
     local, remote = tables
-    remote.table.table_id, remote.table.keys = local.table_id, local.keys
-    join = Attach("c1", "Ana", c.Join(rid=1, key=local.keys["join"], seat=1), "join")
+    remote.table.table_id, remote.table.keys = local.table_id, local.table.keys
+    join = Attach("c1", "Ana", c.Join(rid=1, key=local.table.keys["join"], seat=1), "join")
     sat = [
         local.apply(join, 5.0),
         remote.apply(commands.decode(commands.encode(join)), 5.0),
     ]
     assert sat[0].entries == sat[1].entries
-    assert local.seats[1].name == remote.seats[1].name == "Ana"
+    assert local.table.seats[1].name == remote.table.seats[1].name == "Ana"

@@ -26,8 +26,8 @@ def started(casual: bool, club: str | None = None) -> Referee:
     ref = Referee.create(
         "heads-up", {}, 0, Settings().referee_config(), seeds=lambda: 11, club=club, casual=casual
     )
-    attach(ref, "ana", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
-    attach(ref, "beto", "Beto", c.Join(key=ref.keys["join"], seat=1), "join", T0)
+    attach(ref, "ana", "Ana", c.Join(key=ref.table.keys["host"], seat=0), "host", T0)
+    attach(ref, "beto", "Beto", c.Join(key=ref.table.keys["join"], seat=1), "join", T0)
     handle(ref, "ana", c.Start(), T0)
     return ref
 

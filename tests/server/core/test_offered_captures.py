@@ -29,13 +29,15 @@ def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R
         "pagat-4p", {}, 0, Settings(bot_delay_s=0.0).referee_config(), seeds=lambda: 11
     )
     conns = [f"p{seat}" for seat in range(4)]
-    attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, conns[0], "P0", c.Join(key=ref.table.keys["host"], seat=0), "host", T0)
     for each in range(1, 4):
-        attach(ref, conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
+        attach(
+            ref, conns[each], f"P{each}", c.Join(key=ref.table.keys["join"], seat=each), "join", T0
+        )
     found = decision(handle(ref, conns[0], c.Start(), T0))
     while found is not None:
         conn, snapshot = found
-        game, seat = ref.game, snapshot.you.seat
+        game, seat = ref.table.game, snapshot.you.seat
         assert game is not None
         assert seat is not None
         offered = game.legal_actions(seat, by_rank=True)
@@ -45,11 +47,13 @@ def test_snapshots_offer_captures_by_rank_and_any_equivalent_take_is_played_R2_R
             take = others[-1]
             assert isinstance(take, Play)
             out = handle(
-                ref, conn, action_to_wire(take).model_copy(update={"at": ref.last_event}), T0
+                ref, conn, action_to_wire(take).model_copy(update={"at": ref.table.last_event}), T0
             )
             assert any(isinstance(m, s.Ack) for _, m in out.sent())
             assert game.actions[-1] == take  # applied as sent, not swapped for an offered one
             return
         trail = next(a for a in snapshot.legal if isinstance(a, c.Play) and not a.take)
-        found = decision(handle(ref, conn, trail.model_copy(update={"at": ref.last_event}), T0))
+        found = decision(
+            handle(ref, conn, trail.model_copy(update={"at": ref.table.last_event}), T0)
+        )
     raise AssertionError("always trailing never put two copies of a rank within reach")

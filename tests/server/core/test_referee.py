@@ -32,12 +32,14 @@ def new_table(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Refe
 
 def host(ref: Referee, conn: str = "host", seat: int | None = None) -> Outcome:
     if seat is None:
-        return attach(ref, conn, "Host", c.Watch(key=ref.keys["host"]), "host", T0)
-    return attach(ref, conn, "Host", c.Join(key=ref.keys["host"], seat=seat), "host", T0)
+        return attach(ref, conn, "Host", c.Watch(key=ref.table.keys["host"]), "host", T0)
+    return attach(ref, conn, "Host", c.Join(key=ref.table.keys["host"], seat=seat), "host", T0)
 
 
 def join(ref: Referee, conn: str, seat: int | None = None, now: float = T0) -> Outcome:
-    return attach(ref, conn, conn.title(), c.Join(key=ref.keys["join"], seat=seat), "join", now)
+    return attach(
+        ref, conn, conn.title(), c.Join(key=ref.table.keys["join"], seat=seat), "join", now
+    )
 
 
 def messages_to(out: Outcome, conn: str) -> list[s.ServerMessage]:
@@ -46,12 +48,12 @@ def messages_to(out: Outcome, conn: str) -> list[s.ServerMessage]:
 
 def occupant(ref: Referee, seat: int) -> str:
     """Read a seat afresh (the referee changes it behind the type checker's back)."""
-    return ref.seats[seat].occupant
+    return ref.table.seats[seat].occupant
 
 
 def phase_of(ref: Referee) -> Phase:
-    assert ref.game is not None
-    return ref.game.phase
+    assert ref.table.game is not None
+    return ref.table.game.phase
 
 
 def bots_play(ref: Referee, now: float, limit: int | None = None) -> int:
@@ -72,7 +74,7 @@ def test_people_take_the_first_free_seat_or_the_one_they_choose_r1() -> None:
     assert seated[1].seat == 0
     join(ref, "beto", seat=2)
     assert isinstance(messages_to(join(ref, "caro"), "caro")[1], s.Seated)
-    assert [seat.name for seat in ref.seats] == ["Ana", "Caro", "Beto", None]
+    assert [seat.name for seat in ref.table.seats] == ["Ana", "Caro", "Beto", None]
     with pytest.raises(Refused) as taken:
         join(ref, "dani", seat=2)
     assert taken.value.code is ErrorCode.SEAT_TAKEN
@@ -93,7 +95,7 @@ def test_a_newcomer_gets_the_state_first_then_every_event_r2() -> None:
 def test_the_watch_link_cannot_sit_and_a_locked_table_lets_only_the_host_in() -> None:
     ref = new_table()
     with pytest.raises(Refused) as watch:
-        attach(ref, "eva", "Eva", c.Join(key=ref.keys["watch"]), "watch", T0)
+        attach(ref, "eva", "Eva", c.Join(key=ref.table.keys["watch"]), "watch", T0)
     assert watch.value.code is ErrorCode.FORBIDDEN
     host(ref)
     handle(ref, "host", c.Lock(locked=True), T0)
@@ -101,7 +103,7 @@ def test_the_watch_link_cannot_sit_and_a_locked_table_lets_only_the_host_in() ->
         join(ref, "ana")
     assert locked.value.code is ErrorCode.TABLE_LOCKED
     handle(ref, "host", c.Sit(seat=3), T0)
-    assert ref.seats[3].name == "Host"
+    assert ref.table.seats[3].name == "Host"
 
 
 def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
@@ -117,8 +119,8 @@ def test_only_the_host_starts_and_only_with_every_seat_filled() -> None:
     for level in (1, 2, 2):
         handle(ref, "host", c.AddBot(level=level), T0)
     handle(ref, "host", c.Start(), T0)
-    assert ref.stage == "playing"
-    assert ref.game is not None
+    assert ref.table.stage == "playing"
+    assert ref.table.game is not None
 
 
 def _one_person_three_bots(turn_timer: TurnTimer = 0, config: RefereeConfig = CONFIG) -> Referee:
@@ -132,31 +134,31 @@ def _one_person_three_bots(turn_timer: TurnTimer = 0, config: RefereeConfig = CO
 
 
 def _until_anas_turn(ref: Referee, now: float) -> None:
-    while ref.game is not None and ref.game.turn != 0:
+    while ref.table.game is not None and ref.table.game.turn != 0:
         assert bots_play(ref, now) > 0
 
 
 def test_a_person_past_the_turn_timer_is_played_for_by_the_stand_in() -> None:
     ref = _one_person_three_bots(turn_timer=15)
     _until_anas_turn(ref, T0)
-    since = ref.decision_since
+    since = ref.table.decision_since
     assert [d.kind for d in ref.deadlines()] == ["turn"]
     assert ref.deadlines(since + 10)[0].remaining_ms == 5000, "a countdown from server time"
     assert bots_due(ref, since + 14.9) == []
     assert ref.next_wakeup() == since + 15
     (request,) = bots_due(ref, since + 15)
     assert request.seat == 0
-    before = ref.last_event
+    before = ref.table.last_event
     bot_act(ref, request, request.legal[0], since + 15)
-    assert ref.last_event > before
-    assert not ref.seats[0].stand_in, "a timeout stands in for one decision only"
+    assert ref.table.last_event > before
+    assert not ref.table.seats[0].stand_in, "a timeout stands in for one decision only"
 
 
 def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> None:
     ref = _one_person_three_bots()
     _until_anas_turn(ref, T0)
     out = detach(ref, "ana", T0 + 1)
-    assert ref.seats[0].stand_in
+    assert ref.table.seats[0].stand_in
     stand_in = t.StandIn(seat=0, active=True, reason="disconnected")
     assert any(isinstance(m, s.Event) and m.event == stand_in for _, m in out.sent())
     assert bots_due(ref, T0 + 5.9) == []
@@ -167,21 +169,21 @@ def test_an_absent_persons_turn_waits_briefly_then_the_stand_in_plays_r7() -> No
 
 def test_a_returning_player_gets_exactly_the_missed_events_then_a_snapshot_r2() -> None:
     ref = _one_person_three_bots()
-    token = ref.seats[0].token
+    token = ref.table.seats[0].token
     assert token is not None
-    seen = ref.last_event
+    seen = ref.table.last_event
     detach(ref, "ana", T0)
     bots_play(ref, T0 + 10, limit=6)
-    assert ref.last_event > seen + 1
+    assert ref.table.last_event > seen + 1
     out = resume(ref, "ana2", "Ana", token, seen, 9, T0 + 10)
     sent = messages_to(out, "ana2")
     assert isinstance(sent[0], s.Seated)
     assert sent[0].rid == 9
     numbers = [m.n for m in sent if isinstance(m, s.Event)]
-    assert numbers == list(range(seen + 1, ref.last_event + 1))
+    assert numbers == list(range(seen + 1, ref.table.last_event + 1))
     assert isinstance(sent[-1], s.Snapshot)
-    assert sent[-1].last_event == ref.last_event
-    assert not ref.seats[0].stand_in
+    assert sent[-1].last_event == ref.table.last_event
+    assert not ref.table.seats[0].stand_in
 
 
 def test_grace_frees_a_lobby_seat_and_opens_a_game_seat_to_newcomers() -> None:
@@ -198,15 +200,15 @@ def test_grace_frees_a_lobby_seat_and_opens_a_game_seat_to_newcomers() -> None:
     assert occupant(lobby, 0) == "empty"
 
     game = _one_person_three_bots()
-    old_token = game.seats[0].token
+    old_token = game.table.seats[0].token
     assert old_token is not None
     detach(game, "ana", T0)
     with pytest.raises(Refused):
         join(game, "beto", now=T0 + 1)  # still Ana's
     tick(game, T0 + 60)
-    assert game.seats[0].open
+    assert game.table.seats[0].open
     join(game, "beto", now=T0 + 61)
-    assert game.seats[0].name == "Beto"
+    assert game.table.seats[0].name == "Beto"
     with pytest.raises(Refused) as gone:
         resume(game, "ana2", "Ana", old_token, None, 1, T0 + 62)
     assert gone.value.code is ErrorCode.BAD_TOKEN
@@ -218,27 +220,27 @@ def test_a_table_of_bots_never_waits_on_the_claim_clock_r10() -> None:
     for _ in range(4):
         handle(ref, "host", c.AddBot(level=2), T0)
     handle(ref, "host", c.Start(), T0)
-    while ref.stage == "playing":
+    while ref.table.stage == "playing":
         assert bots_play(ref, T0) > 0, "an all-bot game never stalls at T0"
-    assert ref.game is not None
-    assert ref.game.phase is Phase.FINISHED
+    assert ref.table.game is not None
+    assert ref.table.game.phase is Phase.FINISHED
 
 
 def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
     ref = _one_person_three_bots(turn_timer=30)
     bots_play(ref, T0)
-    rebuilt = Referee.from_state(ref.to_state(), list(ref.log), CONFIG, T0 + 5)
+    rebuilt = Referee.from_state(ref.to_state(), list(ref.table.log), CONFIG, T0 + 5)
     original, again = json.loads(ref.to_state()), json.loads(rebuilt.to_state())
     assert again["seats"][0]["away_since"] == T0 + 5, "after a restart the person is away"
     for state in (original, again):
         state["seats"][0]["away_since"] = None
         state["seats"][0]["stand_in"] = False
     assert again == original
-    assert rebuilt.log == ref.log
-    assert rebuilt.forms == ref.forms, "the wire forms are rebuilt from the stored log"
-    assert rebuilt.game is not None
-    assert ref.game is not None
-    assert str(rebuilt.game) == str(ref.game)
+    assert rebuilt.table.log == ref.table.log
+    assert rebuilt.publisher.forms == ref.publisher.forms, "the wire forms are rebuilt from the stored log"
+    assert rebuilt.table.game is not None
+    assert ref.table.game is not None
+    assert str(rebuilt.table.game) == str(ref.table.game)
     assert ("grace", 0) in [(d.kind, d.seat) for d in rebuilt.deadlines()]
 
 
@@ -262,14 +264,14 @@ def test_players_chat_to_the_table_and_spectators_among_themselves_rate_limited(
 def test_the_record_is_for_players_and_the_host_once_the_game_is_over_r15() -> None:
     ref = new_table()
     host(ref)
-    attach(ref, "eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    attach(ref, "eva", "Eva", c.Watch(key=ref.table.keys["watch"]), "watch", T0)
     for _ in range(4):
         handle(ref, "host", c.AddBot(level=1), T0)
     handle(ref, "host", c.Start(), T0)
     with pytest.raises(Refused) as early:
         handle(ref, "host", c.GetRecord(), T0)
     assert early.value.code is ErrorCode.RECORD_UNAVAILABLE
-    while ref.stage == "playing":
+    while ref.table.stage == "playing":
         bots_play(ref, T0)
     (answer,) = messages_to(handle(ref, "host", c.GetRecord(rid=5), T0), "host")
     assert isinstance(answer, s.RecordMessage)
@@ -277,8 +279,8 @@ def test_the_record_is_for_players_and_the_host_once_the_game_is_over_r15() -> N
     with pytest.raises(Refused) as spectator:
         handle(ref, "eva", c.GetRecord(), T0)
     assert spectator.value.code is ErrorCode.FORBIDDEN
-    assert ref.record_for(ref.keys["host"]) == answer.record
-    assert ref.record_for(ref.keys["watch"]) is None
+    assert ref.record_for(ref.table.keys["host"]) == answer.record
+    assert ref.record_for(ref.table.keys["watch"]) is None
 
 
 def test_a_rematch_starts_with_the_same_seats_when_every_person_asks() -> None:
@@ -291,23 +293,23 @@ def test_a_rematch_starts_with_the_same_seats_when_every_person_asks() -> None:
     handle(ref, "host", c.Start(), T0)
     rng = random.Random(1)
     now = T0
-    while ref.stage == "playing":
+    while ref.table.stage == "playing":
         for conn in ("ana", "beto"):
-            legal = ref.snapshot(ref.viewers[conn]).legal
+            legal = ref.snapshot(ref.table.viewers[conn]).legal
             plays = [a for a in legal if isinstance(a, c.Play | c.Announce)]
             if plays:
                 handle(ref, conn, rng.choice(plays), now)
         bots_play(ref, now)
-        if ref.claims_deadline is not None:  # nobody claims: the clock closes the window
-            now = ref.claims_deadline
+        if ref.table.claims_deadline is not None:  # nobody claims: the clock closes the window
+            now = ref.table.claims_deadline
             bots_play(ref, now)
-    names = [seat.name for seat in ref.seats]
+    names = [seat.name for seat in ref.table.seats]
     handle(ref, "ana", c.Rematch(), now)
-    assert ref.stage == "finished"
+    assert ref.table.stage == "finished"
     handle(ref, "beto", c.Rematch(), now)
-    assert ref.stage == "playing"
-    assert ref.game_no == 2
-    assert [seat.name for seat in ref.seats] == names
+    assert ref.table.stage == "playing"
+    assert ref.table.game_no == 2
+    assert [seat.name for seat in ref.table.seats] == names
 
 
 def test_the_host_kicks_a_person_out_of_a_lobby_seat() -> None:
@@ -317,7 +319,7 @@ def test_the_host_kicks_a_person_out_of_a_lobby_seat() -> None:
     out = handle(ref, "host", c.Kick(seat=0), T0)
     assert isinstance(messages_to(out, "ana")[0], s.Goodbye)
     assert "ana" in out.detached
-    assert ref.seats[0].occupant == "empty"
+    assert ref.table.seats[0].occupant == "empty"
     with pytest.raises(Refused):
         handle(ref, "ana", c.Chat(text="hey"), T0)
 
@@ -328,13 +330,13 @@ def test_a_tick_asks_each_due_bot_once_and_its_outcome_carries_the_requests() ->
     for _ in range(4):
         handle(ref, "host", c.AddBot(level=1), T0)
     handle(ref, "host", c.Start(), T0)
-    assert ref.game is not None
+    assert ref.table.game is not None
     (request,) = tick(ref, T0).bots
-    assert request.seat == ref.game.turn
-    assert request.at == ref.last_event
+    assert request.seat == ref.table.game.turn
+    assert request.at == ref.table.last_event
     assert tick(ref, T0).bots == [], "asked once per table state, while the bot thinks"
     bot_act(ref, request, request.legal[0], T0)
-    assert [asked.seat for asked in tick(ref, T0).bots] == [ref.game.turn]
+    assert [asked.seat for asked in tick(ref, T0).bots] == [ref.table.game.turn]
 
 
 def test_an_illegal_bot_answer_is_noted_and_its_first_legal_action_played() -> None:
@@ -345,14 +347,14 @@ def test_an_illegal_bot_answer_is_noted_and_its_first_legal_action_played() -> N
         handle(ref, "host", c.AddBot(level=1), T0)
     handle(ref, "host", c.Start(), T0)
     (request,) = bots_due(ref, T0)
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     assert request.view.hand is not None
     foreign = next(card for card in range(40) if card not in request.view.hand)
     illegal = Play(request.seat, foreign)
     out = bot_act(ref, request, illegal, T0)
     assert game.actions[-1] == request.legal[0], "the first action the bot was offered"
-    assert ref.last_event > request.at
+    assert ref.table.last_event > request.at
     (note,) = out.notes
     assert note.fields["seat"] == request.seat
     assert note.fields["action"] == str(illegal)
@@ -365,12 +367,12 @@ def test_every_outcome_carries_the_tables_public_summary() -> None:
     ref = Referee.create("pagat-4p", {}, 0, CONFIG, seeds=lambda: next(seeds), public=True)
     assert ref.summary().public
     join(ref, "ana")
-    out = attach(ref, "eva", "Eva", c.Watch(key=ref.keys["watch"]), "watch", T0)
+    out = attach(ref, "eva", "Eva", c.Watch(key=ref.table.keys["watch"]), "watch", T0)
     summary = out.summary
     assert summary is not None
     assert (summary.table_id, summary.public, summary.spectators) == (ref.table_id, True, 1)
     assert [seat.name for seat in summary.seats] == ["Ana", None, None, None]
     assert (summary.stage, summary.game_no, summary.scores) == ("lobby", 0, (0, 0))
-    assert summary.watch == ref.keys["watch"]
+    assert summary.watch == ref.table.keys["watch"]
     handle(ref, "ana", c.Stand(), T0)
     assert [seat.name for seat in summary.seats] == ["Ana", None, None, None], "a frozen value"

@@ -38,10 +38,12 @@ def seated() -> tuple[Referee, list[str], Outcome]:
         seeds=lambda: 5,
     )
     conns = [f"p{seat}" for seat in range(4)]
-    attach(ref, conns[0], "P0", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, conns[0], "P0", c.Join(key=ref.table.keys["host"], seat=0), "host", T0)
     for each in range(1, 4):
-        attach(ref, conns[each], f"P{each}", c.Join(key=ref.keys["join"], seat=each), "join", T0)
-    attach(ref, "w1", "W1", c.Watch(key=ref.keys["watch"]), "watch", T0)
+        attach(
+            ref, conns[each], f"P{each}", c.Join(key=ref.table.keys["join"], seat=each), "join", T0
+        )
+    attach(ref, "w1", "W1", c.Watch(key=ref.table.keys["watch"]), "watch", T0)
     return ref, conns, handle(ref, conns[0], c.Start(), T0)
 
 
@@ -69,7 +71,7 @@ def play_on(ref: Referee, out: Outcome, plays: int) -> Outcome:
             continue
         conn, snapshot = found[0]
         greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
-        out = handle(ref, conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+        out = handle(ref, conn, greedy.model_copy(update={"at": ref.table.last_event}), T0)
     return out
 
 
@@ -100,10 +102,10 @@ def test_built_frames_are_exactly_the_protocols_messages() -> None:
                 assert isinstance(model, s.Update | s.Snapshot)
         for _, snapshot in out.sent():
             if isinstance(snapshot, s.Snapshot):
-                assert snapshot.last_event == ref.last_event
-                assert ref.game is not None
+                assert snapshot.last_event == ref.table.last_event
+                assert ref.table.game is not None
                 assert snapshot.view is not None
-                seen = view_fields(view_of(ref.game, snapshot.you.seat), ref.options)
+                seen = view_fields(view_of(ref.table.game, snapshot.you.seat), ref.table.options)
                 assert snapshot.view.model_dump(mode="json") == seen
                 assert snapshot.info == ref.info()
         out = play_on(ref, out, 1)
@@ -125,7 +127,7 @@ def test_a_client_following_updates_always_holds_its_whole_snapshot() -> None:
                 held[conn] = model
             elif isinstance(model, s.Update):
                 held[conn] = model.unfold(held.get(conn))[-1]
-                viewer = ref.viewers[conn]
+                viewer = ref.table.viewers[conn]
                 assert held[conn] == ref.snapshot(viewer), conn
                 assert isinstance(message, Built)
                 change_bytes += len(message.data)
@@ -143,7 +145,7 @@ def test_a_client_following_updates_always_holds_its_whole_snapshot() -> None:
     follow(out)
     for step in range(400):
         if step == 200:  # a newcomer watches mid-game: the next update is whole for everyone
-            follow(attach(ref, "w2", "W2", c.Watch(key=ref.keys["watch"]), "watch", T0))
+            follow(attach(ref, "w2", "W2", c.Watch(key=ref.table.keys["watch"]), "watch", T0))
         found = [(conn, m) for conn, m in out.sent() if isinstance(m, s.Snapshot) and m.legal]
         if not found:
             for conn in conns:
@@ -152,18 +154,18 @@ def test_a_client_following_updates_always_holds_its_whole_snapshot() -> None:
             continue
         conn, snapshot = found[0]
         greedy = max(snapshot.legal, key=lambda action: len(getattr(action, "take", ())))
-        out = handle(ref, conn, greedy.model_copy(update={"at": ref.last_event}), T0)
+        out = handle(ref, conn, greedy.model_copy(update={"at": ref.table.last_event}), T0)
         follow(out)
-    assert ref.game_no >= 2, "the updates followed a rematch"
+    assert ref.table.game_no >= 2, "the updates followed a rematch"
     assert change_bytes < 0.6 * whole_bytes, "the updates leave out what the viewers hold"
 
 
 def test_wire_view_fields_are_the_models_json_form_R15() -> None:
     ref, _, out = seated()
     play_on(ref, out, 30)
-    assert ref.game is not None
+    assert ref.table.game is not None
     for viewer in (0, 1, None):
-        fields = view_fields(view_of(ref.game, viewer), ref.options)
+        fields = view_fields(view_of(ref.table.game, viewer), ref.table.options)
         assert s.GameView.model_validate(fields).model_dump(mode="json") == fields
 
 
@@ -172,16 +174,16 @@ def test_the_stored_state_holds_every_action_and_the_finished_record_R15() -> No
     for _ in range(8):
         out = play_on(ref, out, 60)
         stored = json.loads(ref.to_state())
-        assert ref.game is not None
-        assert stored["actions"] == [action.to_json() for action in ref.game.actions]
-        assert stored["finished_record"] == ref.finished_record
-        assert stored["last_event"] == ref.last_event
-    assert ref.game_no >= 2, "a rematch happened: the cached text followed the new game"
-    again = Referee.from_state(ref.to_state(), list(ref.log), ref.config, T0)
-    assert again.game is not None
-    assert ref.game is not None
-    assert again.game.actions == ref.game.actions
-    assert again.finished_record == ref.finished_record
+        assert ref.table.game is not None
+        assert stored["actions"] == [action.to_json() for action in ref.table.game.actions]
+        assert stored["finished_record"] == ref.table.finished_record
+        assert stored["last_event"] == ref.table.last_event
+    assert ref.table.game_no >= 2, "a rematch happened: the cached text followed the new game"
+    again = Referee.from_state(ref.to_state(), list(ref.table.log), ref.table.config, T0)
+    assert again.table.game is not None
+    assert ref.table.game is not None
+    assert again.table.game.actions == ref.table.game.actions
+    assert again.table.finished_record == ref.table.finished_record
 
 
 def test_stored_json_texts_hold_no_more_memory_than_their_bytes() -> None:

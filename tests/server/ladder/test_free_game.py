@@ -29,9 +29,9 @@ CONFIG = Settings(bot_delay_s=0.0).referee_config()
 def table(profile: str, people: int) -> Referee:
     seeds = itertools.count(31)
     ref = Referee.create(profile, {}, 0, CONFIG, seeds=lambda: next(seeds))
-    attach(ref, "host", "Ana", c.Join(key=ref.keys["host"], seat=0), "host", T0)
+    attach(ref, "host", "Ana", c.Join(key=ref.table.keys["host"], seat=0), "host", T0)
     if people == 2:
-        attach(ref, "beto", "Beto", c.Join(key=ref.keys["join"], seat=1), "join", T0)
+        attach(ref, "beto", "Beto", c.Join(key=ref.table.keys["join"], seat=1), "join", T0)
     else:
         handle(ref, "host", c.AddBot(level=1, seat=1), T0)
     handle(ref, "host", c.Start(), T0)
@@ -40,12 +40,12 @@ def table(profile: str, people: int) -> Referee:
 
 def play_a_card(ref: Referee) -> None:
     """Whoever is to play trails or captures something, so the game is under way."""
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     seat = game.turn
     assert seat is not None
     conn = "host" if seat == 0 else "beto"
-    if conn == "beto" and "beto" not in ref.viewers:
+    if conn == "beto" and "beto" not in ref.table.viewers:
         request = bots_due(ref, T0)[0]
         bot_act(ref, request, request.legal[0], T0)
         return
@@ -57,17 +57,17 @@ def test_r14_libre_2p_the_host_alone_against_a_bot_starts_a_new_game_mid_game() 
     ref = table("libre-2p", people=1)
     play_a_card(ref)
     play_a_card(ref)
-    first = ref.game
+    first = ref.table.game
     out = handle(ref, "host", c.Start(), T0 + 1)
-    assert ref.game is not first
-    assert (ref.game_no, ref.stage) == (2, "playing")
+    assert ref.table.game is not first
+    assert (ref.table.game_no, ref.table.stage) == (2, "playing")
     started = [
         m for _, m in out.sent() if isinstance(m, s.Event) and isinstance(m.event, t.GameStarted)
     ]
     assert started, "everyone is told a new game began"
     assert first is not None
-    assert ref.game is not None
-    assert ref.game.record().to_json()["actions"] == [], "the new game has no card played yet"
+    assert ref.table.game is not None
+    assert ref.table.game.record().to_json()["actions"] == [], "the new game has no card played yet"
 
 
 @pytest.mark.parametrize(("profile", "people"), [("libre-2p", 2), ("heads-up", 1)])
@@ -79,4 +79,4 @@ def test_a_game_under_way_is_not_restarted_with_another_person_or_in_another_pro
     with pytest.raises(Refused) as refused:
         handle(ref, "host", c.Start(), T0 + 1)
     assert refused.value.code is ErrorCode.WRONG_PHASE
-    assert ref.game_no == 1
+    assert ref.table.game_no == 1

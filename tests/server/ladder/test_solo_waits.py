@@ -40,7 +40,7 @@ def solo_table(seed: int) -> tuple[Referee, str]:
 
 def restarted(ref: Referee, now: float) -> Referee:
     """The table as a server restart rebuilds it: from its stored state and log alone."""
-    return Referee.from_state(ref.to_state(), list(ref.log), CONFIG, now)
+    return Referee.from_state(ref.to_state(), list(ref.table.log), CONFIG, now)
 
 
 def greedy(actions: tuple[Action, ...]) -> Action:
@@ -68,7 +68,7 @@ def let_the_clocks_run(ref: Referee, now: float) -> int:
 def logged(ref: Referee) -> list[dict[str, object]]:
     """The table's log as the person's seat sees it."""
     out = []
-    for line in ref.log:
+    for line in ref.table.log:
         entry = json.loads(line)
         out.append(entry["a"] if "a" in entry else entry["v"][PERSON_SEAT])
     return out
@@ -78,12 +78,12 @@ def test_r14_nothing_is_played_for_the_person_while_they_are_away_for_days() -> 
     ref, token = solo_table(4242)
     resume(ref, "ana-1", "Ana", token, 0, 1, T0)
     let_the_clocks_run(ref, T0)  # the bot, if it leads
-    game = ref.game
+    game = ref.table.game
     assert game is not None
     handle(ref, "ana-1", action_to_wire(greedy(game.legal_actions(PERSON_SEAT))), T0 + 1)
     let_the_clocks_run(ref, T0 + 1)
     assert PERSON_SEAT in game.to_act(), "the bot answered: the person's turn again"
-    hand, events = game.hand(PERSON_SEAT), ref.last_event
+    hand, events = game.hand(PERSON_SEAT), ref.table.last_event
     detach(ref, "ana-1", T0 + 2)  # the tab is closed in the middle of the hand
 
     for after in LATER:
@@ -93,13 +93,13 @@ def test_r14_nothing_is_played_for_the_person_while_they_are_away_for_days() -> 
     for after in LATER:
         assert let_the_clocks_run(ref, T0 + 2 + DAY + after) == 0
         assert ref.next_wakeup() is None
-    game = ref.game
+    game = ref.table.game
     assert game is not None
-    assert (game.hand(PERSON_SEAT), ref.last_event) == (hand, events)
-    assert not ref.seats[PERSON_SEAT].open, "nobody else may take the person's seat"
+    assert (game.hand(PERSON_SEAT), ref.table.last_event) == (hand, events)
+    assert not ref.table.seats[PERSON_SEAT].open, "nobody else may take the person's seat"
 
     back = resume(ref, "ana-2", "Ana", token, events, 2, T0 + 30 * DAY)
-    assert ref.last_event == events, "coming back logs nothing (no 'is back' line)"
+    assert ref.table.last_event == events, "coming back logs nothing (no 'is back' line)"
     snaps = [m for to, m in back.sent() if to == "ana-2" and isinstance(m, s.Snapshot)]
     assert snaps
     assert snaps[-1].legal, "the person's turn waited for them"
@@ -112,11 +112,11 @@ def test_r14_a_chica_left_after_every_move_is_decided_only_by_the_persons_own_pl
     now, played = T0, []
     for visit in itertools.count():
         conn = f"ana-{visit}"
-        resume(ref, conn, "Ana", token, ref.last_event, visit, now)
+        resume(ref, conn, "Ana", token, ref.table.last_event, visit, now)
         let_the_clocks_run(ref, now)
-        game = ref.game
+        game = ref.table.game
         assert game is not None
-        if ref.stage == "finished":
+        if ref.table.stage == "finished":
             break
         action = greedy(game.legal_actions(PERSON_SEAT))
         handle(ref, conn, action_to_wire(action), now)
@@ -129,11 +129,11 @@ def test_r14_a_chica_left_after_every_move_is_decided_only_by_the_persons_own_pl
             ref = restarted(ref, now)
         assert visit < 200
 
-    record = ref.finished_record
+    record = ref.table.finished_record
     assert record is not None
     persons = [action_from_json(a) for a in record["actions"] if a["seat"] == PERSON_SEAT]
     assert persons == played, "every card of the person's seat is one the person chose"
-    outcome = chica_outcome([json.loads(line) for line in ref.log], PERSON_SEAT)
+    outcome = chica_outcome([json.loads(line) for line in ref.table.log], PERSON_SEAT)
     assert outcome is not None
     assert not outcome.assisted
     assert not any(event.get("type") == "stand_in" for event in logged(ref))

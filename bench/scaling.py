@@ -44,9 +44,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from bench.machine import machine
 from bench.scaling_load import idle_connection_kib, played
 from bench.scaling_readings import Window
-from bench.server import machine
 from bench.store import private_redis
 
 PHASES = ("cost", "viewers", "scale", "fsync")

@@ -8,7 +8,7 @@ message (``bench.chaos_people``), beside tables of wire bots; meanwhile a seeded
 faults (``bench.chaos_faults``) kills and stops servers, kills and stalls Redis, cuts its links,
 and makes clients slow or vanish.
 
-At the end one audit (``bench.recording``) judges every table the people sat at: no move a
+At the end one audit (``bench.log_audit``) judges every table the people sat at: no move a
 client was told was made is missing from the stored log, no viewer was sent an event twice, out
 of order, skipped, or unlike the stored one, and each finished game's record replays (by the
 engine) to the scores its players were shown. It prints the faults by kind and the counts; the
@@ -32,8 +32,8 @@ from bench.caddy import Caddy, free_port
 from bench.chaos_faults import KINDS, Faults, ServerProcess
 from bench.chaos_people import Crowd
 from bench.chaos_redis import SentinelRedis
-from bench.recording import KINDS as VIOLATIONS
-from bench.recording import Audit, audit_table
+from bench.log_audit import KINDS as VIOLATIONS
+from bench.log_audit import Audit, audit_table
 from server.store import open_store
 
 SERVE_ARGS = (

@@ -19,7 +19,7 @@ import json
 import statistics
 import time
 
-from bench.server import machine
+from bench.machine import machine
 from bench.store import servers, ws_url
 from clients.session import ClientSession, RequestRefused, SessionError
 from protocol import client_messages as c

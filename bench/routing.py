@@ -31,7 +31,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bench.caddy import running
-from bench.scaling import Load, http_url, read, redis_counters, window
+from bench.scaling_load import http_url
+from bench.scaling_readings import Load, read, redis_counters, window
 from bench.store import new_table, private_redis, servers
 from clients.session import ClientSession, RequestRefused, SessionError
 from protocol import client_messages as c

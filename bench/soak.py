@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 
-from bench.server import machine
+from bench.machine import machine
 from bench.store import new_table, private_redis, servers, ws_url
 from clients.session import RequestRefused, SessionError
 from protocol import client_messages as c

@@ -23,16 +23,8 @@ from redis.asyncio import Redis
 from websockets.exceptions import WebSocketException
 
 from bench.caddy import Caddy, running
-from bench.recording import (
-    NAMES,
-    Person,
-    Recorder,
-    Table,
-    check_table,
-    close_all,
-    play_table,
-    wait_for,
-)
+from bench.log_audit import check_table
+from bench.recording import NAMES, Person, Recorder, Table, close_all, play_table, wait_for
 from clients.session import SessionError
 from protocol import client_messages as c
 from protocol import server_messages as s

@@ -20,7 +20,7 @@ import pytest
 
 from bench import chaos
 from bench.chaos_faults import KINDS
-from bench.recording import KINDS as VIOLATIONS
+from bench.log_audit import KINDS as VIOLATIONS
 
 #: the violations this run must never show: all the audit counts (``bench.recording.KINDS``).
 #: "refused_stored" counts only a move the store refused found stored as the mover sent it while

@@ -19,14 +19,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bench.recording import (
-    Table,
-    check_table,
-    close_all,
-    play_table,
-    seat_table,
-    wait_for,
-)
+from bench.log_audit import check_table
+from bench.recording import Table, close_all, play_table, seat_table, wait_for
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.recording import Move, Person, check_table, close_all, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import Move, Person, close_all, seat_table, wait_for
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.store.redis import RedisStore, open_store

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bench.recording import check_table, close_all, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import close_all, seat_table, wait_for
 from server.store import open_store
 from tests.durability.test_faults import play_through, under_way
 from tests.sentinel import SentinelServers, redis_sentinel

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 import pytest
 
-from bench.recording import check_table, close_all, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import close_all, seat_table, wait_for
 from clients.session import RequestRefused
 from protocol import client_messages as c
 from protocol import server_messages as s

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from bench.recording import check_table, close_all, play_table, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import close_all, play_table, seat_table, wait_for
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.app import TableServer

@@ -17,7 +17,8 @@ from dataclasses import replace
 
 import pytest
 
-from bench.recording import check_table, close_all, play_table, seat_table
+from bench.log_audit import check_table
+from bench.recording import close_all, play_table, seat_table
 from server.app import TableServer
 from server.cluster.relay import Envelope, PeerGone
 from server.store.redis import open_store

@@ -14,15 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from bench.recording import (
-    Person,
-    Recorder,
-    a_move,
-    caught_up,
-    check_table,
-    close_all,
-    seat_table,
-)
+from bench.log_audit import check_table
+from bench.recording import Person, Recorder, a_move, caught_up, close_all, seat_table
 from protocol import client_messages as c
 from protocol import server_messages as s
 from server.app import TableServer

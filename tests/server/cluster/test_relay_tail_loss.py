@@ -16,7 +16,8 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bench.recording import a_move, check_table, close_all, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import a_move, close_all, seat_table, wait_for
 from server.app import TableServer
 from server.cluster.relay import Envelope
 from server.store.redis import open_store

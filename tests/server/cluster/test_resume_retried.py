@@ -15,7 +15,8 @@ from dataclasses import replace
 
 import pytest
 
-from bench.recording import a_move, caught_up, check_table, close_all, seat_table, wait_for
+from bench.log_audit import check_table
+from bench.recording import a_move, caught_up, close_all, seat_table, wait_for
 from protocol import server_messages as s
 from server.app import TableServer
 from server.cluster import remote

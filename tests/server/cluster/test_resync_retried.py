@@ -17,7 +17,8 @@ from dataclasses import replace
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from bench.recording import a_move, caught_up, check_table, close_all, seat_table
+from bench.log_audit import check_table
+from bench.recording import a_move, caught_up, close_all, seat_table
 from server.app import TableServer
 from server.cluster import remote
 from server.cluster.relay import Envelope

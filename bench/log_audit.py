@@ -85,7 +85,7 @@ async def check_table(
     audit = await audit_table(store, table, connected)
     if not stand_ins:  # nobody was away: a rebuild or takeover must not announce a stand-in
         referee = await rebuilt(store, table.table_id)
-        last = referee.last_event
+        last = referee.table.last_event
         announced = [n for n in range(1, last + 1) if _kind_at(referee, n) == "stand_in"]
         assert announced == [], f"stand-in events at {announced} for seats never away"
     found = {kind: details for kind, details in audit.violations.items() if details}
@@ -141,7 +141,7 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
                     audit.add("backwards", f"{where}: event {n} after {high}")
                 seen.add(n)
                 high = max(high, n)
-                if n > referee.last_event:  # stored since the rebuild (a timer) or never
+                if n > referee.table.last_event:  # stored since the rebuild (a timer) or never
                     later.append((where, person.seat, message))
                     continue
                 _check_event(referee, where, person.seat, message, audit)
@@ -154,9 +154,10 @@ async def audit_table(store: Store, table: Table, connected: bool = True) -> Aud
     if later:  # the table moved on during the audit (a turn timer): read it again, once
         referee = await rebuilt(store, table.table_id)
         for where, seat, message in later:
-            if message.n > referee.last_event:
+            if message.n > referee.table.last_event:
                 audit.add(
-                    "lost", f"{where}: sent event {message.n}, the log ends at {referee.last_event}"
+                    "lost",
+                    f"{where}: sent event {message.n}, the log ends at {referee.table.last_event}",
                 )
             else:
                 _check_event(referee, where, seat, message, audit)
@@ -328,7 +329,7 @@ def _game_event_after(referee: Referee, at: int) -> int | None:
     """The number of the first game event after event ``at`` (None: none yet). A table event (a
     seat left or came back, a stand-in) does not make a move stale, so a move made at ``at``
     may be stored after some (``server.core.play``)."""
-    for n in range(at + 1, referee.last_event + 1):
+    for n in range(at + 1, referee.table.last_event + 1):
         if is_game_event(_event(referee, n).event):
             return n
     return None

@@ -162,7 +162,7 @@ async def idle_memory(tables: int) -> dict[str, float]:
         hosts.clear()  # the client sessions' own copies of the events are not the server's
         async with asyncio.timeout(60):
             while True:
-                if not any(room.referee.viewers for room in server.lobby.rooms.values()):
+                if not any(room.referee.table.viewers for room in server.lobby.rooms.values()):
                     break
                 await asyncio.sleep(0.05)  # the watchers' detaches are still being applied
         gc.collect()

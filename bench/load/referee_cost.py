@@ -103,10 +103,10 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
         seeds=lambda: packs.getrandbits(63),
     )
     conns = [f"conn{seat}" for seat in range(SEATS)]
-    host = c.Join(key=referee.keys["host"], seat=0)
+    host = c.Join(key=referee.table.keys["host"], seat=0)
     referee.apply(Attach(conns[0], "s0", host, "host"), 0.0)
     for seat in range(1, SEATS):
-        join = c.Join(key=referee.keys["join"], seat=seat)
+        join = c.Join(key=referee.table.keys["join"], seat=seat)
         referee.apply(Attach(conns[seat], f"s{seat}", join, "join"), 0.0)
     decision = _decision(referee.apply(Request(conns[0], c.Start()), 0.0))
     costs, now, empty_games = Costs(), 1.0, 0
@@ -141,7 +141,7 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
         costs.plays += 1
         now += 0.01
         decision = _decision(out)
-    return costs, referee.game_no
+    return costs, referee.table.game_no
 
 
 def measure_bare(plays: int, seed: int = 1) -> float:
@@ -157,12 +157,14 @@ def measure_bare(plays: int, seed: int = 1) -> float:
     conns = [f"conn{seat}" for seat in range(SEATS)]
     for seat, conn in enumerate(conns):
         role: KeyRole = "host" if seat == 0 else "join"
-        referee.apply(Attach(conn, f"s{seat}", c.Join(key=referee.keys[role], seat=seat), role), 0)
+        referee.apply(
+            Attach(conn, f"s{seat}", c.Join(key=referee.table.keys[role], seat=seat), role), 0
+        )
     referee.apply(Request(conns[0], c.Start()), 0.0)
     message: TypeAdapter[c.ClientMessage] = TypeAdapter(c.ClientMessage)
     now, played, started = 1.0, 0, time.process_time()
     while played < plays:
-        table, game = referee.table, referee.game
+        table, game = referee.table, referee.table.game
         if game is None or not table.in_game:
             for conn in conns:
                 referee.apply(Request(conn, c.Rematch()), now)

@@ -237,7 +237,9 @@ def test_the_table_rebuilds_from_its_stored_state_and_log_alone() -> None:
         state["seats"][0]["stand_in"] = False
     assert again == original
     assert rebuilt.table.log == ref.table.log
-    assert rebuilt.publisher.forms == ref.publisher.forms, "the wire forms are rebuilt from the stored log"
+    assert rebuilt.publisher.forms == ref.publisher.forms, (
+        "the wire forms are rebuilt from the stored log"
+    )
     assert rebuilt.table.game is not None
     assert ref.table.game is not None
     assert str(rebuilt.table.game) == str(ref.table.game)

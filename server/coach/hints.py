@@ -18,6 +18,7 @@ from server.errors import Refused
 if TYPE_CHECKING:
     from server.bots import BotRunner
     from server.cluster import RemoteRoom
+    from server.core.referee import Referee
     from server.room import Room
 
 
@@ -30,7 +31,7 @@ class Coach:
 
     async def hint(self, conn: str, room: Room | RemoteRoom, rid: int) -> m.Hint:
         """The hint for ``conn``'s decision at ``room``, or `Refused` saying why not."""
-        referee = getattr(room, "referee", None)
+        referee: Referee | None = getattr(room, "referee", None)  # None: owned elsewhere
         if referee is None:  # a table another process owns: its view is not here
             raise Refused(ErrorCode.FORBIDDEN, NOT_HERE)
         ask = hint_ask(referee.table, conn)

@@ -36,6 +36,7 @@ from server.people.rating import BOARD_MIN_GAMES
 
 if TYPE_CHECKING:
     from server.cluster import RemoteRoom
+    from server.core.referee import Referee
     from server.lobby import Lobby
     from server.room import Room
 
@@ -227,9 +228,9 @@ class People:
 
     async def _table_facts(self, room: Room | RemoteRoom) -> tuple[str, str]:
         """A table's profile and join key: from the referee here, else from the store."""
-        referee = getattr(room, "referee", None)
+        referee: Referee | None = getattr(room, "referee", None)  # None: owned elsewhere
         if referee is not None:
-            return referee.table.profile, referee.keys["join"]
+            return referee.table.profile, referee.table.keys["join"]
         stored = await self.lobby.store.load(room.table_id)
         if stored is None:
             raise Refused(ErrorCode.NOT_FOUND, "this table is gone")

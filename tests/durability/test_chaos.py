@@ -22,7 +22,7 @@ from bench import chaos
 from bench.chaos_faults import KINDS
 from bench.log_audit import KINDS as VIOLATIONS
 
-#: the violations this run must never show: all the audit counts (``bench.recording.KINDS``).
+#: the violations this run must never show: all the audit counts (``bench.log_audit.KINDS``).
 #: "refused_stored" counts only a move the store refused found stored as the mover sent it while
 #: they stayed connected (a stand-in's move for the seat is told apart and counted as
 #: ``stood_in``; a forwarded move its owner never answered is now unknown, not refused);

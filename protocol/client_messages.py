@@ -18,6 +18,8 @@ from protocol.base import (
     CardCode,
     ChatText,
     Key,
+    MoveDeadline,
+    OnDeadline,
     Options,
     PlayerName,
     Profile,
@@ -83,8 +85,10 @@ class CreateTable(Request):
     The creator is not at the table yet: it takes a seat (``join``) or watches (``watch``) with
     the host key to hold the host's powers. A ``public`` table is listed with its watch link in
     the lobby (``/tables``); off by default. A ``casual`` table is not rated: its games are
-    kept in its players' histories and change nobody's rating. Creations are limited per
-    client address.
+    kept in its players' histories and change nobody's rating. A ``move_deadline`` makes the
+    table turn-based: nobody need be connected, each person has that long for each decision,
+    and ``on_deadline`` says what happens when it passes (fixed for the table's life, shown to
+    everyone before they sit). Creations are limited per client address.
     """
 
     type: Literal["create"] = "create"
@@ -93,6 +97,8 @@ class CreateTable(Request):
     turn_timer: TurnTimer = 0
     public: bool = False
     casual: bool = False
+    move_deadline: MoveDeadline = 0
+    on_deadline: OnDeadline = "stand_in"
 
 
 class Join(Request):

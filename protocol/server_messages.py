@@ -17,6 +17,8 @@ from protocol.base import (
     BotLevel,
     CardCode,
     ChatText,
+    MoveDeadline,
+    OnDeadline,
     OptionValue,
     PlayerName,
     RequestId,
@@ -134,6 +136,8 @@ class TableInfo(WireModel):
     rematch_asked: list[Seat] = Field(default_factory=list)
     casual: bool = False  # not rated: a finished game changes nobody's rating
     hints: bool = False  # a seated player may ask for a hint (protocol.coach)
+    move_deadline: MoveDeadline = 0  # a turn-based table's deadline per decision (0: live)
+    on_deadline: OnDeadline = "stand_in"
 
 
 class You(WireModel):

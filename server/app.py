@@ -37,6 +37,7 @@ from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
+from server.notices import NoNotices, Notices
 from server.people import Players, player_store_for
 from server.people.games import GameRecorder
 from server.people.presence import MemoryPresence, Presence, RedisPresence
@@ -45,6 +46,8 @@ from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.store.base import StoreError
 from server.tasks import cancel_and_wait
+from server.waiting import Waiting, waiting_for
+from server.waiting.watch import DeadlineWatch
 
 if TYPE_CHECKING:
     from server.cluster import Cluster
@@ -63,6 +66,7 @@ class TableServer:
         store: Store | None = None,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
+        notices: Notices | None = None,
     ) -> None:
         self.settings = settings
         self.metrics = Metrics()
@@ -82,6 +86,9 @@ class TableServer:
         self.reviews: Reviews  # the coach's reviews of finished games
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.nights: ClubNights | None = None  # the clubs' nights (server.clubs)
+        self.notices: Notices = notices or NoNotices()  # people away (server.notices)
+        self.waiting: Waiting  # turn-based tables between moves (server.waiting)
+        self.watch: DeadlineWatch | None = None  # wakes them when something is due
         self._doors: Doors | None = None  # what each connection reaches, once started
         self.trusted = trusted_networks(settings)
         self.limits = AddressLimits(settings.connections_per_address, settings.tables_per_min)
@@ -93,7 +100,8 @@ class TableServer:
         players = Players(player_store_for(store))
         self.reviews = Reviews(store, self.bots, players)
         self.recorder = GameRecorder(players, self._deliver, self.reviews)
-        lobby = self.lobby = self._new_lobby(store, self.recorder)
+        self.waiting = Waiting(waiting_for(store), self.notices)
+        lobby = self.lobby = self._new_lobby(store, self.recorder, self.waiting)
         cluster = self.cluster = lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, lobby)
         push = None if cluster is None else cluster.push
@@ -103,6 +111,8 @@ class TableServer:
         for name in self.settings.clubs:
             await lobby.ensure_club(name)
         lobby.start()
+        self.watch = DeadlineWatch(self.waiting.board, lobby, self._clock)
+        self.watch.start()
         nights = self.nights = ClubNights(
             night_store_for(store),
             lobby,
@@ -145,7 +155,7 @@ class TableServer:
             wait_timeout_s=settings.store_wait_timeout_s or None,
         )
 
-    def _new_lobby(self, store: Store, recorder: GameRecorder) -> Lobby:
+    def _new_lobby(self, store: Store, recorder: GameRecorder, waiting: Waiting) -> Lobby:
         """The tables, shared with the other processes on a Redis store (``server.cluster``)."""
         share: Callable[[Lobby], Cluster] | None = None
         if not isinstance(store, MemoryStore):
@@ -175,6 +185,7 @@ class TableServer:
             share,
             self.settings.resolve_s,
             recorder.finished,
+            waiting,
         )
 
     def _presence(self, store: Store) -> Presence:
@@ -235,8 +246,14 @@ class TableServer:
         """Tables first (they stop writing and every lease is released at once: peers take
         them over), then every connection is closed with 1001 (going away)."""
         nights = self.nights
+        watch = self.watch
         await cancel_and_wait(
-            [self._lag_task, self._presence_task, None if nights is None else nights.stop()]
+            [
+                self._lag_task,
+                self._presence_task,
+                None if nights is None else nights.stop(),
+                None if watch is None else watch.stop(),
+            ]
         )
         if self.cluster is not None:  # forwarded requests fail at once from now on, and the
             await self.cluster.leave()  # peers place this process's tables on themselves

@@ -37,6 +37,7 @@ from server.coach.hints import Coach
 from server.core.commands import Attach, Detach, Request, Resume
 from server.core.referee import Outcome
 from server.core.seating import TokenBucket
+from server.core.table import Pace
 from server.errors import Refused, storage_refusal
 from server.frames import FRAMES, Built
 from server.store.base import StoreError, StoreUnavailable
@@ -262,6 +263,7 @@ class Connection:
             message.turn_timer,
             public=message.public,
             casual=message.casual,
+            pace=Pace(message.move_deadline, message.on_deadline),
         )
         keys_ = created.referee.table.keys
         self.push(

@@ -26,6 +26,7 @@ from protocol.base import TurnTimer
 from server.bots import BotRunner
 from server.config import Settings
 from server.core.referee import Outcome, Referee, RefereeConfig
+from server.core.table import LIVE, Pace
 from server.metrics import Metrics
 from server.placement import Placement
 from server.room import Deliver, Room, rebuild
@@ -38,6 +39,7 @@ from server.store.base import (
     TableExists,
 )
 from server.tasks import STOP_WAIT_S, cancel_and_wait
+from server.waiting import Waiting
 
 if TYPE_CHECKING:
     from server.cluster import Cluster, RemoteRoom
@@ -67,10 +69,12 @@ class Lobby:
         share: Callable[[Lobby], Cluster] | None = None,
         resolve_s: float = RESOLVE_S,
         on_finished: Callable[[Room, Outcome], None] | None = None,
+        waiting: Waiting | None = None,
     ) -> None:
         """``share`` makes the cluster that shares this lobby's tables with other processes
         (with a Redis store); ``idle_unload_s`` 0 never unloads an idle table; ``on_finished``
-        is told when a room here committed the end of a game (``server.people.games``)."""
+        is told when a room here committed the end of a game (``server.people.games``);
+        ``waiting`` is where turn-based tables file themselves between moves."""
         self.store = store
         self.config = config
         self.bots = bots
@@ -84,6 +88,7 @@ class Lobby:
         #: which table each connection here is at
         self.placement: Placement[Room | RemoteRoom] = Placement()
         self.on_finished = on_finished
+        self.waiting = waiting or Waiting()
         self.lease_s = lease_s
         self.resolve_s = resolve_s
         self.idle_unload_s = idle_unload_s
@@ -107,11 +112,12 @@ class Lobby:
         club: str | None = None,
         public: bool = False,
         casual: bool = False,
+        pace: Pace = LIVE,
     ) -> Room:
         """Create and store a new table (``Refused`` for bad options); a public one is listed,
-        a casual one is not rated."""
+        a casual one is not rated, ``pace`` may make it turn-based."""
         referee = Referee.create(
-            profile, options, turn_timer, self.config, self.seeds, club, public, casual
+            profile, options, turn_timer, self.config, self.seeds, club, public, casual, pace
         )
         keys = {key: role for role, key in referee.table.keys.items()}
         stored = await self.store.create_table(referee.table_id, referee.to_state(), keys)
@@ -216,6 +222,7 @@ class Lobby:
             self.clock,
             lost,
             self.on_finished,
+            self.waiting,
         )
         self.rooms[referee.table_id] = room
         self._idle_since.pop(referee.table_id, None)
@@ -292,7 +299,7 @@ class Lobby:
         referee = room.referee
         if (
             referee.table.viewers
-            or (referee.table.in_game and not referee.table.solo)
+            or (referee.table.in_game and not referee.table.waits)
             or room.failed
             or room.lock.locked()
         ):

@@ -56,6 +56,7 @@ from server.store.base import (
     TableNotFound,
 )
 from server.tasks import STOP_WAIT_S, cancel_and_wait
+from server.waiting import Waiting, card_of, due_of
 
 log = structlog.get_logger("server.room")
 
@@ -110,6 +111,7 @@ class Room:
         clock: Callable[[], float] = time.time,
         on_lease_lost: Callable[[Room], None] | None = None,
         on_finished: Callable[[Room, Outcome], None] | None = None,
+        waiting: Waiting | None = None,
     ) -> None:
         self.referee = referee
         #: the table's public facts as last stored (what the listing reads, without the lock)
@@ -138,6 +140,9 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         #: told after the commit of an outcome that ended a game (its people's records)
         self.on_finished = on_finished
+        #: where a turn-based table files itself between moves, and how its people are told
+        self.waiting = waiting or Waiting()
+        self._filed: tuple[bytes | None, float | None] = (None, None)  # as the board has it
 
     @property
     def table_id(self) -> str:
@@ -227,6 +232,24 @@ class Room:
             self.deliver(conn, message)
         if outcome.record is not None and self.on_finished is not None:
             self.on_finished(self, outcome)
+        if outcome.dirty and self.referee.table.move_deadline:
+            await self._file()
+        for notice in outcome.notices:  # told after the commit, like every message
+            await self.waiting.notices.send(notice)
+
+    async def _file(self) -> None:
+        """Put a turn-based table's card and due time on the waiting board if they changed
+        (a failed write is tried again on the clock's next round: ``_clock_loop``)."""
+        table = self.referee.table
+        filed = (card_of(table), due_of(table))
+        if filed == self._filed:
+            return
+        try:
+            await self.waiting.board.put(self.table_id, *filed)
+        except StoreError as exc:
+            log.warning("the waiting table was not filed; retrying", error=str(exc))
+            return
+        self._filed = filed
 
     async def _commit(self, outcome: Outcome) -> StoredTable:
         """One fenced, version-checked commit; an uncertain one is settled before returning.
@@ -409,6 +432,9 @@ class Room:
                     if self._ending():
                         return
                     await self._bot_turn(request)
+                if self.referee.table.move_deadline:  # a reload's first round, a failed write
+                    async with self.lock:
+                        await self._file()
             except StoreError as exc:
                 log.warning("store unavailable; retrying", error=str(exc))
             except Exception:

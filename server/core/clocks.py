@@ -3,7 +3,9 @@
 A table's clocks are absolute server times derived from its state, so a restart keeps them: a
 person's turn deadline (``turn_timer``; manual announcements use it too, or the claim window when
 the timer is off), the R10 claim window, each absent person's grace, and each bot's decision
-(bot seats, stand-ins for absent people); a solo table (R14) runs no clock for its person. The
+(bot seats, stand-ins for absent people); a solo table (R14) runs no clock for its person, and
+a turn-based table gives each person its move deadline for every decision (the claim window
+too) and no grace (``docs/rules.md``), and reminds the person an hour before (``remind``). The
 same list feeds a ``Tick`` (``presence.tick``: what passed; ``presence.due_bots``: who must
 decide), ``next_wakeup`` (when to look again) and the deadlines published to viewers
 (``published``), so what a client is shown is what the server acts on.
@@ -18,8 +20,9 @@ from engine.game import Game
 from engine.phase import Phase
 from server.core.table import Table
 
-Kind = Literal["turn", "announce", "claims", "grace", "bot"]
+Kind = Literal["turn", "announce", "claims", "grace", "bot", "remind"]
 PUBLIC: frozenset[Kind] = frozenset({"turn", "announce", "claims", "grace"})
+REMIND_BEFORE_S = 3600.0  # a turn-based deadline's "deadline near" notice comes this early
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,8 @@ class Clock:
 
 def person_limit(table: Table, game: Game) -> float:
     """How long a person has for the decision now awaited (0: no limit)."""
+    if table.move_deadline:
+        return float(table.move_deadline)
     if game.phase is Phase.ANNOUNCE:
         return table.turn_timer or table.config.claim_window_s
     return float(table.turn_timer)
@@ -70,11 +75,13 @@ def due(table: Table) -> list[Clock]:
                     kind: Kind = "announce" if game.phase is Phase.ANNOUNCE else "turn"
                     at = table.decision_since + limit
                     clocks.append(Clock(kind, index, at, config.stand_in_level))
+                    if limit > REMIND_BEFORE_S and table.reminded != table.game_event:
+                        clocks.append(Clock("remind", index, at - REMIND_BEFORE_S))
     if table.claims_deadline is not None:
         clocks.append(Clock("claims", None, table.claims_deadline))
     for index, seat in enumerate(table.seats):
-        if table.solo:
-            break  # a solo table's seat is its person's for as long as the table lives
+        if table.waits:
+            break  # a solo or turn-based seat is its person's for as long as the table lives
         if seat.occupant == "person" and seat.away_since is not None and not seat.open:
             clocks.append(Clock("grace", index, seat.away_since + config.grace_s))
     return clocks

@@ -4,8 +4,9 @@ The shell (``server.room``) commits ``entries``, the new state and ``record`` (a
 R15 record to keep apart from the table) in one atomic step, then hands ``messages`` to the
 connections and forgets the ``detached`` ones; ``wakeup`` is when the table next has something
 to do (``server.core.clocks``), ``bots`` the decisions a tick found due (each answered with a
-``BotAnswer``), ``notes`` what the shell logs (the core has no logger) and ``summary`` the
-table's public facts after the command (``server.core.summary``, for the listing).
+``BotAnswer``), ``notes`` what the shell logs (the core has no logger), ``summary`` the
+table's public facts after the command (``server.core.summary``, for the listing) and
+``notices`` what people away from a turn-based table are told (``server.core.turns``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.views import View
 from protocol import server_messages as s
 from server.core.summary import TableSummary
 from server.frames import Built
+from server.notices import Notice
 from server.store.base import KeptRecord
 
 
@@ -86,6 +88,7 @@ class Outcome:
     bots: list[BotRequest] = field(default_factory=list)  # decisions a tick found due
     notes: list[Note] = field(default_factory=list)  # for the shell's log
     summary: TableSummary | None = None  # the table's public facts after the command
+    notices: list[Notice] = field(default_factory=list)  # for people away, sent after the commit
 
     def to(self, conn: str, message: s.ServerMessage | Built) -> None:
         self.messages.append((conn, message))
@@ -103,6 +106,7 @@ class Outcome:
         self.record = part.record or self.record
         self.bots += part.bots
         self.notes += part.notes
+        self.notices += part.notices
 
     def sent(self) -> list[tuple[str, s.ServerMessage]]:
         """The messages as their receivers handle them: built frames read back, updates

@@ -42,7 +42,7 @@ def start_game(step: Step) -> None:
     table.claims_done.clear()
     table.claims_deadline = None
     for seat in table.seats:
-        if seat.occupant == "person" and seat.conn is None and not table.solo:
+        if seat.occupant == "person" and seat.conn is None and not table.waits:
             seat.stand_in = True
     names = [seat.name or "" for seat in table.seats]
     table.decision_since = step.now
@@ -80,7 +80,9 @@ def note(step: Step, events: tuple[EngineEvent, ...]) -> None:
     assert game is not None
     for event in events:
         if isinstance(event, ClaimsOpened):
-            table.claims_deadline = step.now + table.config.claim_window_s
+            # a turn-based table's window lasts a move deadline: its people are not all there
+            window = table.move_deadline or table.config.claim_window_s
+            table.claims_deadline = step.now + window
             table.claims_done.clear()
         elif isinstance(event, ClaimsClosed):
             table.claims_deadline = None

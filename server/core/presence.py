@@ -19,7 +19,7 @@ from protocol import server_messages as s
 from protocol import table_events as t
 from protocol.errors import ErrorCode
 from server import keys
-from server.core import clocks
+from server.core import clocks, turns
 from server.core.commands import Ticket
 from server.core.outcome import BotRequest, Outcome
 from server.core.play import apply_action
@@ -131,7 +131,7 @@ def detach(step: Step, conn: str) -> None:
         if seat.conn == conn:
             seat.conn, seat.away_since = None, step.now
             out.dirty = True
-            if table.in_game and not seat.stand_in and not table.solo:
+            if table.in_game and not seat.stand_in and not table.waits:
                 seat.stand_in = True
                 step.publish(t.StandIn(seat=viewer.seat, active=True, reason="disconnected"))
                 return
@@ -146,6 +146,11 @@ def tick(step: Step) -> None:
     passed = [clock for clock in clocks.due(table) if clock.at <= now]
     if any(clock.kind == "claims" for clock in passed) and game and game.phase is Phase.CLAIMS:
         apply_action(step, CloseClaims())
+    for clock in passed:
+        if clock.kind == "remind" and clock.seat is not None:
+            step.out.notices.append(turns.notice(table, "deadline_near", clock.seat))
+            table.reminded = table.game_event
+            step.out.dirty = True
     events: list[Any] = []
     for clock in clocks.due(table):
         if clock.kind != "grace" or clock.at > now:

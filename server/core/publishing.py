@@ -321,6 +321,8 @@ class Publisher:
             "rematch_asked": sorted(table.rematch),
             "casual": table.casual or table.solo,  # a solo ladder game is never rated (R14)
             "hints": hints_allowed(table),
+            "move_deadline": table.move_deadline,
+            "on_deadline": table.on_deadline,
         }
 
     def packed_info(self) -> bytes:

@@ -29,7 +29,7 @@ from typing import Any, Self, assert_never
 from protocol import server_messages as s
 from protocol.base import TurnTimer
 from server import keys
-from server.core import chica, clocks, play, presence, requests, storage
+from server.core import chica, clocks, play, presence, requests, storage, turns
 from server.core.commands import (
     Attach,
     BotAnswer,
@@ -48,7 +48,7 @@ from server.core.publishing import Publisher
 from server.core.seating import Viewer
 from server.core.step import Step
 from server.core.summary import TableSummary, summarize
-from server.core.table import RefereeConfig, Table
+from server.core.table import LIVE, Pace, RefereeConfig, Table
 from server.store.base import KeptRecord, KeyRole, credential_digest
 
 __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
@@ -57,7 +57,16 @@ __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
 class Referee:
     """One table's referee: every command, checked before anything changes."""
 
-    __slots__ = ("_form", "_kept_game", "_summary", "_text", "publisher", "table", "table_id")
+    __slots__ = (
+        "_form",
+        "_kept_game",
+        "_summary",
+        "_text",
+        "_told",
+        "publisher",
+        "table",
+        "table_id",
+    )
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -67,6 +76,7 @@ class Referee:
         self._form = storage.StoredForm()  # what the last commit stored: the next one's base
         self._kept_game = 0  # the last game whose record an outcome carried to keep
         self._summary: TableSummary | None = None  # the last outcome's (its parts are reused)
+        self._told: tuple[str, ...] = ()  # the "your turn" notices the last outcome carried
 
     # ------------------------------------------------------------------ creation and storage
     @classmethod
@@ -80,11 +90,12 @@ class Referee:
         club: str | None = None,
         public: bool = False,
         casual: bool = False,
+        pace: Pace = LIVE,
     ) -> Self:
         """A new table with fresh keys; bad options are refused naming the rule (R13, R14).
 
         A ``public`` table is listed in the lobby of watchable tables (``server.listing``); a
-        ``casual`` one is not rated."""
+        ``casual`` one is not rated; ``pace`` makes it turn-based (``Table.move_deadline``)."""
         checked = checked_options(profile, options)
         table_keys: dict[KeyRole, str] = {
             "join": keys.new_key(),
@@ -95,6 +106,7 @@ class Referee:
             table_keys["club"] = club
         table = Table(keys.new_table_id(), table_keys, profile, checked, turn_timer, config)
         table.public, table.casual = public, casual
+        table.move_deadline, table.on_deadline = pace.move_deadline, pace.on_deadline
         if seeds is not None:
             table.seeds = seeds
         return cls(table)
@@ -158,6 +170,12 @@ class Referee:
     def apply(self, command: Command, now: float) -> Outcome:
         """Carry out one command at time ``now``; raises ``Refused`` with nothing changed."""
         out = self._run(command, now)
+        if self.table.move_deadline and out.dirty:
+            told = turns.your_turn(self.table)
+            keys_ = tuple(each.key for each in told)
+            if keys_ != self._told:  # the same decisions awaited: told already
+                self._told = keys_
+                out.notices += told
         if out.dirty and out.record is None:
             out.record = self._record_to_keep()
         if not out.woken:  # a chica deal or a reattach: merged outcomes, the table changed since

@@ -73,7 +73,7 @@ def on_leave(step: Step, viewer: Viewer, msg: c.Leave) -> None:
         step.presence()
         return
     seat = table.seats[viewer.seat]
-    if table.in_game and table.solo:  # the solo game waits for its person to come back
+    if table.in_game and table.waits:  # the game waits for its person to come back
         seat.conn, seat.away_since = None, step.now
         out.dirty = True
         step.presence()

@@ -89,6 +89,18 @@ class StateText:
         return self._record_text
 
 
+def pace(table: Table) -> dict[str, Any] | None:
+    """A turn-based table's deadline, its rule and the deadlines its teams missed (None: live)."""
+    if not table.move_deadline:
+        return None
+    return {
+        "move_deadline": table.move_deadline,
+        "on_deadline": table.on_deadline,
+        "missed": list(table.missed),
+        "reminded": table.reminded,
+    }
+
+
 def head(table: Table) -> dict[str, Any]:
     """The state's fields but the actions and the finished record (``to_state`` adds those)."""
     return {
@@ -102,6 +114,7 @@ def head(table: Table) -> dict[str, Any]:
         "locked": table.locked,
         "hints": table.hints,
         "solo": table.solo,
+        "pace": pace(table),
         "stage": table.stage,
         "game_no": table.game_no,
         "seed": table.seed,
@@ -157,6 +170,7 @@ def _settled(table: Table) -> tuple[Any, ...]:
         table.locked,
         table.hints,
         table.solo,
+        pace(table),
         table.game_no,
         table.seed,
         table.claims_done,
@@ -266,9 +280,13 @@ def from_state(
         seats=[SeatState.from_json(seat, now) for seat in state["seats"]],
     )
     table.solo = bool(state.get("solo", False))
+    pace = state.get("pace")  # absent: a live table (stored before turn-based tables)
+    if pace is not None:
+        table.move_deadline, table.on_deadline = pace["move_deadline"], pace["on_deadline"]
+        table.missed, table.reminded = list(pace["missed"]), pace["reminded"]
     table.hints = bool(state.get("hints", True))  # a table stored before the switch: on
     for seat in table.seats:
-        if seat.occupant == "person" and state["stage"] == "playing" and not table.solo:
+        if seat.occupant == "person" and state["stage"] == "playing" and not table.waits:
             seat.restored = not seat.stand_in  # assumed here, never announced
             seat.stand_in = True
     table.locked, table.stage, table.game_no = state["locked"], state["stage"], state["game_no"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import Game
-from protocol.base import TurnTimer
+from protocol.base import MoveDeadline, OnDeadline, TurnTimer
 from server.core.seating import SeatState, Viewer
 from server.store.base import KeyRole
 
@@ -46,6 +46,17 @@ class RefereeConfig:
     chat_burst: float = 5.0  # chat lines one viewer may send at once (not a setting)
 
 
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How a table is played, fixed at its creation: live (``move_deadline`` 0) or turn-based."""
+
+    move_deadline: MoveDeadline = 0
+    on_deadline: OnDeadline = "stand_in"
+
+
+LIVE = Pace()
+
+
 def random_seed() -> int:
     return secrets.randbits(63)
 
@@ -68,6 +79,12 @@ class Table:
     # nobody to keep waiting, so the game waits for them: no stand-in, no turn clock, and the
     # seat never opens to a newcomer (``server.core.clocks``, ``server.core.presence``).
     solo: bool = False
+    # A turn-based table (``move_deadline`` > 0): nobody need be connected; each person's
+    # decision waits up to the deadline, then ``on_deadline`` acts (``server.core.clocks``).
+    move_deadline: MoveDeadline = 0
+    on_deadline: OnDeadline = "stand_in"
+    missed: list[int] = field(default_factory=lambda: [0, 0])  # deadlines missed in a row, a team
+    reminded: int = -1  # the game event whose awaited decision was reminded ("deadline near")
     public: bool = False  # listed in the lobby of watchable tables (server.listing)
     casual: bool = False  # not rated: finished games change nobody's rating
     stage: str = "lobby"  # lobby, playing, finished
@@ -99,3 +116,14 @@ class Table:
     @property
     def in_game(self) -> bool:
         return self.stage == "playing"
+
+    @property
+    def turn_based(self) -> bool:
+        return self.move_deadline > 0
+
+    @property
+    def waits(self) -> bool:
+        """The game waits for its people rather than playing on for them (a solo table, a
+        turn-based one): nobody stands in for an absent person and no grace runs out; only a
+        turn-based table's deadline lets a stand-in play (invariant 5's exceptions)."""
+        return self.solo or self.move_deadline > 0

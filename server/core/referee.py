@@ -62,7 +62,7 @@ class Referee:
         "_kept_game",
         "_summary",
         "_text",
-        "_told",
+        "_awaited",
         "publisher",
         "table",
         "table_id",
@@ -76,7 +76,8 @@ class Referee:
         self._form = storage.StoredForm()  # what the last commit stored: the next one's base
         self._kept_game = 0  # the last game whose record an outcome carried to keep
         self._summary: TableSummary | None = None  # the last outcome's (its parts are reused)
-        self._told: tuple[str, ...] = ()  # the "your turn" notices the last outcome carried
+        #: the decisions of people the table waited for after the last outcome (seat, event)
+        self._awaited: frozenset[tuple[int, int]] = frozenset()
 
     # ------------------------------------------------------------------ creation and storage
     @classmethod
@@ -171,11 +172,9 @@ class Referee:
         """Carry out one command at time ``now``; raises ``Refused`` with nothing changed."""
         out = self._run(command, now)
         if self.table.move_deadline and out.dirty:
-            told = turns.your_turn(self.table)
-            keys_ = tuple(each.key for each in told)
-            if keys_ != self._told:  # the same decisions awaited: told already
-                self._told = keys_
-                out.notices += told
+            awaited = turns.decisions(self.table)
+            out.notices += turns.your_turn(self.table, awaited - self._awaited)
+            self._awaited = awaited
         if out.dirty and out.record is None:
             out.record = self._record_to_keep()
         if not out.woken:  # a chica deal or a reattach: merged outcomes, the table changed since

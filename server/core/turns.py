@@ -67,10 +67,16 @@ def notice(table: Table, kind: NoticeKind, seat: int) -> Notice:
     )
 
 
-def your_turn(table: Table) -> list[Notice]:
-    """A "your turn" for each awaited person not at the table now (the sender drops repeats)."""
+def decisions(table: Table) -> frozenset[tuple[int, int]]:
+    """The decisions awaited from people now, each as (seat, the game event it came due at)."""
+    return frozenset((seat, table.game_event) for seat in awaited(table))
+
+
+def your_turn(table: Table, new: frozenset[tuple[int, int]]) -> list[Notice]:
+    """A "your turn" for each ``new`` decision whose person is not at the table: one who
+    leaves while a decision is awaited was shown it already (the sender drops repeats)."""
     return [
         notice(table, "your_turn", seat)
-        for seat in awaited(table)
+        for seat, _ in sorted(new)
         if table.seats[seat].conn is None
     ]

@@ -1,0 +1,143 @@
+"""Turn-based tables over the wire, on a fake clock whose deadlines are hours (issue 41): a
+waiting table leaves memory, its deadline lives in the store and brings it back, in whichever
+process is alive, once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+
+from clients.session import ClientSession
+from protocol import client_messages as c
+from protocol import server_messages as s
+from server.app import TableServer
+from server.notices import Notice
+from server.store.base import Store
+from server.store.memory import MemoryStore
+from server.store.redis import open_store
+from tests.redis_server import RedisServer
+from tests.server.people.wire import new_key
+from tests.serving import TEST_SETTINGS
+
+HOUR = 3600
+T0 = 1_800_000_000.0
+SETTINGS = replace(TEST_SETTINGS, idle_unload_s=0.0, lease_s=2.0)
+
+
+class FakeClock:
+    """The servers' clock: hours pass when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Told:
+    """Where the servers' notices go: the test reads them as they come."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Notice] = asyncio.Queue()
+
+    async def send(self, notice: Notice) -> None:
+        self.queue.put_nowait(notice)
+
+    async def next(self, kind: str = "your_turn") -> Notice:
+        async with asyncio.timeout(20):
+            while True:
+                notice = await self.queue.get()
+                if notice.kind == kind:
+                    return notice
+
+
+async def started(store: Store, clock: FakeClock, told: Told) -> TableServer:
+    server = TableServer(SETTINGS, store=store, clock=clock, notices=told)
+    await server.start()
+    return server
+
+
+async def ana_at_a_turn_based_table(server: TableServer) -> tuple[ClientSession, s.TableCreated]:
+    """Ana with three bots at a one-hour table, her first decision awaited."""
+    ana = await ClientSession.connect(server.ws_url, "Ana", player_key=new_key())
+    created = await ana.request(c.CreateTable(profile="pagat-4p", move_deadline=HOUR))
+    assert isinstance(created, s.TableCreated)
+    await ana.request(c.Join(key=created.host_key))
+    for _ in range(3):
+        await ana.request(c.AddBot(level=1))
+    await ana.request(c.Start())
+    while True:
+        snap = await ana.next_snapshot(wait_s=20)
+        assert snap.info.move_deadline == HOUR
+        if any(isinstance(action, c.Play | c.Announce) for action in snap.legal):
+            return ana, created
+
+
+async def moves_of(store: Store, table: str, seat: int) -> int:
+    """The plays and announcements stored for ``seat``, by anyone (the person or a stand-in)."""
+    count = 0
+    for event in await store.events_after(table, 0):
+        entry = json.loads(event.data)
+        form = entry.get("a") or entry["v"][-1]
+        count += form.get("type") in ("played", "announced") and form.get("seat") == seat
+    return count
+
+
+@pytest.fixture
+async def memory_server() -> AsyncIterator[tuple[TableServer, FakeClock, Told]]:
+    clock, told = FakeClock(), Told()
+    server = await started(MemoryStore(), clock, told)
+    yield server, clock, told
+    await server.close()
+
+
+async def test_a_waiting_table_leaves_memory_and_its_deadline_brings_it_back(
+    memory_server: tuple[TableServer, FakeClock, Told],
+) -> None:
+    server, clock, told = memory_server
+    ana, created = await ana_at_a_turn_based_table(server)
+    await ana.close()
+    table = created.table
+    assert await server.lobby.unload_idle() == [table]  # nobody there, nothing due for an hour
+    board = server.waiting.board
+    assert await board.due(clock.now, 10) == []
+    assert await board.due(clock.now + HOUR, 10) == [table]
+    before = await moves_of(server.lobby.store, table, 0)
+    clock.now += HOUR + 1
+    assert await server.watch.scan() == [table]  # loaded: its clock acts
+    notice = await told.next()  # the stand-in played her turn, and her next one is awaited
+    assert (notice.room_id, notice.url) == (table, f"/me?open={table}")
+    assert notice.deadline == pytest.approx(clock.now + HOUR)
+    assert await moves_of(server.lobby.store, table, 0) == before + 1
+    assert await board.due(clock.now, 10) == []  # the next deadline is an hour away
+
+
+@pytest.mark.redis
+async def test_a_deadline_due_while_no_process_ran_fires_once_when_two_start(
+    redis_server: RedisServer,
+) -> None:
+    clock, told = FakeClock(), Told()
+    first = await started(await open_store(redis_server.url), clock, told)
+    ana, created = await ana_at_a_turn_based_table(first)
+    await ana.close()
+    table = created.table
+    await first.close()  # the last process stops (SIGTERM's path); the table waits in Redis
+    reader = await open_store(redis_server.url)
+    before = await moves_of(reader, table, 0)
+    clock.now += 3 * HOUR  # nobody ran when the deadline passed
+    stores = [await open_store(redis_server.url) for _ in range(2)]
+    one, two = await asyncio.gather(*(started(store, clock, told) for store in stores))
+    try:
+        await told.next()  # the stand-in played her turn; her next decision is awaited
+        assert await moves_of(reader, table, 0) == before + 1  # one stand-in move
+        assert one.watch is not None and two.watch is not None
+        assert await one.watch.scan() == [] and await two.watch.scan() == []
+        assert one.watch.woken + two.watch.woken == 1  # one process took it, once
+    finally:
+        await one.close()
+        await two.close()
+        await reader.close()

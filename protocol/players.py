@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
+from protocol.away import AwayAnswer, AwayRequest
 from protocol.base import Key, PlayerName, RequestId, WireModel
 
 PLAYER_KEY_MIN_CHARS = 32
@@ -153,6 +154,7 @@ PlayerRequest = (
     | LeaderboardRequest
     | ForgetMe
     | Invite
+    | AwayRequest
 )
 
 # --- server to client ---------------------------------------------------------------------------
@@ -281,4 +283,4 @@ class Rated(WireModel):
     rating: int | None = None
 
 
-PlayerAnswer = Me | History | Friends | Leaderboard | Invited | Rated
+PlayerAnswer = Me | History | Friends | Leaderboard | Invited | Rated | AwayAnswer

@@ -37,11 +37,15 @@ from server.ladder import Ladder, ladder_store_for
 from server.listing import Listing, board_for
 from server.lobby import Lobby
 from server.metrics import Metrics
-from server.notices import NoNotices, Notices
+from server.notices import Notices
 from server.people import Players, player_store_for
 from server.people.games import GameRecorder
 from server.people.presence import MemoryPresence, Presence, RedisPresence
 from server.people.routes import PRESENCE_REFRESH_S, People
+from server.push.book import book_for
+from server.push.routes import AwayRoutes
+from server.push.sender import WebPush
+from server.push.vapid import public_key, server_vapid
 from server.room import Room
 from server.store import MemoryStore, Store, open_store
 from server.store.base import StoreError
@@ -86,7 +90,8 @@ class TableServer:
         self.reviews: Reviews  # the coach's reviews of finished games
         self.listing: Listing | None = None  # public and club tables (server.listing)
         self.nights: ClubNights | None = None  # the clubs' nights (server.clubs)
-        self.notices: Notices = notices or NoNotices()  # people away (server.notices)
+        self._notices = notices  # people away (server.notices); None: Web Push
+        self.push: WebPush | None = None  # the Web Push sender, unless notices were given
         self.waiting: Waiting  # turn-based tables between moves (server.waiting)
         self.watch: DeadlineWatch | None = None  # wakes them when something is due
         self._doors: Doors | None = None  # what each connection reaches, once started
@@ -100,12 +105,25 @@ class TableServer:
         players = Players(player_store_for(store))
         self.reviews = Reviews(store, self.bots, players)
         self.recorder = GameRecorder(players, self._deliver, self.reviews)
-        self.waiting = Waiting(waiting_for(store), self.notices)
+        book = book_for(store)
+        vapid = await server_vapid(book, self.settings.push_key_file or None)
+        notices = self._notices
+        if notices is None:
+            notices = self.push = WebPush(book, vapid, self.settings.push_contact, self._clock)
+            self.push.start()
+        self.waiting = Waiting(waiting_for(store), notices)
+        away = AwayRoutes(
+            book,
+            self.waiting.board,
+            public_key(vapid),
+            self.settings.push_loopback > 0,
+            self._clock,
+        )
         lobby = self.lobby = self._new_lobby(store, self.recorder, self.waiting)
         cluster = self.cluster = lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, lobby)
         push = None if cluster is None else cluster.push
-        self.people = People(players, self._presence(store), lobby, self._deliver, push)
+        self.people = People(players, self._presence(store), lobby, self._deliver, push, away)
         if cluster is not None:
             await cluster.start()
         for name in self.settings.clubs:
@@ -270,6 +288,8 @@ class TableServer:
             await self.people.players.store.close()
         if self.listing is not None:
             await self.listing.close()
+        if self.push is not None:
+            await self.push.close()
         if self.cluster is not None:
             await self.cluster.close()
         self.bots.close()

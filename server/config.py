@@ -52,6 +52,9 @@ class Settings:
     log_format: str = "auto"  # auto (console in a terminal, else JSON), json, console
     log_level: str = "info"
     clubs: tuple[str, ...] = field(default_factory=tuple)  # their slugs: links /t/<slug>
+    push_contact: str = "mailto:host@cuarenta.invalid"  # Web Push's VAPID "sub": who runs it
+    push_key_file: str = ""  # the VAPID private key's file ("": kept in the store)
+    push_loopback: int = 0  # 1: push endpoints on 127.0.0.1 are allowed (a test's service)
 
     def __post_init__(self) -> None:
         """Keep clubs by their slugs (``server.clubs.names``): one spelling for every link."""
@@ -125,6 +128,10 @@ HELP: Mapping[str, str] = {
     "clubs": "comma-separated club names; each has a table with the stable link /t/<slug> and "
     "a page /c/<slug> (the slug: the name in lower case, accents dropped, spaces as -; "
     '"Club Loja" -> club-loja)',
+    "push_contact": "Web Push: a mailto: or https: URL push services may reach the host at",
+    "push_key_file": "Web Push: file of the server's VAPID private key, made at the first start "
+    "(empty: kept in the store; the memory store then makes a new one each start)",
+    "push_loopback": "Web Push: 1 lets browsers subscribe push endpoints on 127.0.0.1 (tests)",
 }
 
 FLAG_NAMES: Mapping[str, str] = {

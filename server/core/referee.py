@@ -58,11 +58,11 @@ class Referee:
     """One table's referee: every command, checked before anything changes."""
 
     __slots__ = (
+        "_awaited",
         "_form",
         "_kept_game",
         "_summary",
         "_text",
-        "_awaited",
         "publisher",
         "table",
         "table_id",

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from server.cluster import RemoteRoom
     from server.core.referee import Referee
     from server.lobby import Lobby
+    from server.push.routes import AwayRoutes
     from server.room import Room
 
 Deliver = Callable[[str, s.ServerMessage | Built], None]
@@ -58,8 +59,10 @@ class People:
         lobby: Lobby,
         deliver: Deliver,
         push: Push | None = None,
+        away: AwayRoutes | None = None,
     ) -> None:
         self.players = players
+        self.away = away  # turn-based tables and notices (``server.push.routes``)
         self.presence = presence
         self.lobby = lobby
         self.deliver = deliver
@@ -122,6 +125,9 @@ class People:
             case p.Invite():
                 await self._invite(player, message, room)
                 return s.Ack(rid=message.rid)
+            case _ if self.away is not None:
+                answer = await self.away.answer(player, message)
+                return s.Ack(rid=message.rid) if answer is None else answer
         raise Refused(ErrorCode.INVALID_MESSAGE, f"not a player request: {message.type}")
 
     async def _me(self, player: str, rid: int) -> p.Me:

@@ -134,8 +134,10 @@ async def test_a_deadline_due_while_no_process_ran_fires_once_when_two_start(
     try:
         await told.next()  # the stand-in played her turn; her next decision is awaited
         assert await moves_of(reader, table, 0) == before + 1  # one stand-in move
-        assert one.watch is not None and two.watch is not None
-        assert await one.watch.scan() == [] and await two.watch.scan() == []
+        assert one.watch is not None
+        assert two.watch is not None
+        assert await one.watch.scan() == []
+        assert await two.watch.scan() == []
         assert one.watch.woken + two.watch.woken == 1  # one process took it, once
     finally:
         await one.close()

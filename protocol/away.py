@@ -102,6 +102,7 @@ class TurnLine(WireModel):
     game: int
     seats: list[TurnSeat]
     your_turn: bool
+    waiting_for: list[str] = Field(default_factory=list)  # the names of the people awaited
     deadline: float | None = None
     last_play: str = ""
     scores: list[int]

@@ -55,6 +55,7 @@ class Settings:
     push_contact: str = "mailto:host@cuarenta.invalid"  # Web Push's VAPID "sub": who runs it
     push_key_file: str = ""  # the VAPID private key's file ("": kept in the store)
     push_loopback: int = 0  # 1: push endpoints on 127.0.0.1 are allowed (a test's service)
+    clock_offset_s: float = 0.0  # added to the server's clock: a test lets hours pass (0: real)
 
     def __post_init__(self) -> None:
         """Keep clubs by their slugs (``server.clubs.names``): one spelling for every link."""
@@ -132,6 +133,8 @@ HELP: Mapping[str, str] = {
     "push_key_file": "Web Push: file of the server's VAPID private key, made at the first start "
     "(empty: kept in the store; the memory store then makes a new one each start)",
     "push_loopback": "Web Push: 1 lets browsers subscribe push endpoints on 127.0.0.1 (tests)",
+    "clock_offset_s": "seconds added to the server's clock, for tests that let hours pass "
+    "between restarts (0 for every real server)",
 }
 
 FLAG_NAMES: Mapping[str, str] = {
@@ -148,6 +151,7 @@ FLAG_NAMES: Mapping[str, str] = {
     "record_ttl_s": "record-ttl",
     "idle_unload_s": "idle-unload",
     "hello_timeout_s": "hello-timeout",
+    "clock_offset_s": "clock-offset",
 }
 
 

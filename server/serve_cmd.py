@@ -14,6 +14,7 @@ import errno
 import gc
 import signal
 import sys
+import time
 
 from server import config, logs
 from server.app import TableServer
@@ -47,7 +48,9 @@ async def serve(settings: config.Settings) -> None:
     stop = asyncio.get_running_loop().create_future()
     for signum in (signal.SIGINT, signal.SIGTERM):
         asyncio.get_running_loop().add_signal_handler(signum, stop.cancel)
-    async with TableServer(settings) as server:
+    offset = settings.clock_offset_s
+    clock = (lambda: time.time() + offset) if offset else time.time
+    async with TableServer(settings, clock=clock) as server:
         settle_garbage_collector()
         print(f"listening on {server.url}", flush=True)
         for club in settings.clubs:  # the club's page, and the host link that guards its export

@@ -5,7 +5,7 @@
 // fails.
 // The socket (/ws), records, logs and every JSON answer are never cached: they are the table's
 // live truth. Bump VERSION when this file's rules change: the old caches are dropped.
-const VERSION = "v1";
+const VERSION = "v2";
 const CACHE = `cuarenta-${VERSION}`;
 const OFFLINE = "/offline.html";
 const SHELL = [OFFLINE, "/manifest.webmanifest", "/icons/icon.svg?v=1", "/icons/icon-192.png?v=1"];
@@ -54,4 +54,56 @@ async function networkFirst(request) {
     if (cached) return cached;
     throw error;
   }
+}
+
+// Notifications with the page closed (Web Push, issue 41). The payload is the server's notice:
+// its kind, the page to open (/me?open=<table>: /me knows the person's seat there and goes to the
+// move), the table, the deadline and a short public text; never a key. The title is in the
+// language the pages last used (kept by /me in the "prefs" cache), Spanish by default.
+const TITLES = {
+  es: { your_turn: "Te toca en Cuarenta", deadline_near: "Queda una hora para tu jugada" },
+  en: { your_turn: "Your turn at Cuarenta", deadline_near: "One hour left for your move" },
+  pt: { your_turn: "Sua vez no Cuarenta", deadline_near: "Falta uma hora para sua jogada" },
+};
+
+self.addEventListener("push", (event) => {
+  /** @type {{kind?: string, url?: string, table?: string, detail?: string}} */
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch (error) {
+    notice = {};
+  }
+  event.waitUntil(pageLanguage().then((lang) => {
+    const titles = TITLES[lang] || TITLES.es;
+    const title = titles[notice.kind || ""] || titles.your_turn;
+    return self.registration.showNotification(title, {
+      body: notice.detail || "",
+      tag: notice.table ? `table-${notice.table}` : "cuarenta", // one per table: the newest
+      renotify: true,
+      icon: "/icons/icon-192.png?v=1",
+      data: { url: safeUrl(notice.url) },
+    });
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(safeUrl(event.notification.data && event.notification.data.url), location.origin);
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).pathname === "/me" && "navigate" in client);
+    return open ? open.navigate(url.href).then((client) => client && client.focus())
+      : self.clients.openWindow(url.href);
+  }));
+});
+
+/** Only a page of this site opens from a notification. @param {unknown} url */
+function safeUrl(url) {
+  return typeof url === "string" && url.startsWith("/") && !url.startsWith("//") ? url : "/me";
+}
+
+/** The language the pages last used (``/__lang`` in the "prefs" cache, kept by /me), else es. */
+async function pageLanguage() {
+  const kept = await caches.match("/__lang");
+  return kept ? (await kept.text()).slice(0, 2) : "es";
 }

@@ -115,7 +115,11 @@ class AwayRoutes:
             fields = orjson.loads(card)
             if player not in fields["players"]:
                 continue
-            fields["your_turn"] = player in fields.pop("awaited")
+            awaited = fields.pop("awaited")
+            fields["your_turn"] = player in awaited
+            fields["waiting_for"] = [
+                seat["name"] or "" for seat in fields["seats"] if seat["player"] in awaited
+            ]
             fields.pop("players")
             lines.append(a.TurnLine.model_validate(fields))
         lines.sort(key=lambda line: (not line.your_turn, line.deadline or float("inf")))

@@ -79,8 +79,6 @@ class WebPush:
         self._session: aiohttp.ClientSession | None = None
 
     def start(self) -> None:
-        timeout = aiohttp.ClientTimeout(total=PUSH_TIMEOUT_S)
-        self._session = aiohttp.ClientSession(timeout=timeout)
         self._tasks = [asyncio.create_task(self._work(), name=f"push-{n}") for n in range(WORKERS)]
 
     async def close(self) -> None:
@@ -114,6 +112,9 @@ class WebPush:
         subscriptions = await book.subscriptions(player)
         if not subscriptions or not await book.first_time(notice.key):
             return 0
+        if self._session is None:  # made on the first push: a server that never pushes holds none
+            timeout = aiohttp.ClientTimeout(total=PUSH_TIMEOUT_S)
+            self._session = aiohttp.ClientSession(timeout=timeout)
         data = payload(notice).decode()
         ttl = DEFAULT_TTL_S
         if notice.deadline is not None:

@@ -3,7 +3,7 @@
 import { h, renderInto } from "./dom.js";
 import { t } from "../i18n/index.js";
 import {
-  BOT_LEVELS, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
+  BOT_LEVELS, MOVE_DEADLINES, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
 } from "./options.js";
 import { sharePanel, tableUrl } from "./share.js";
 import { cardFace } from "./cards.js";
@@ -19,7 +19,7 @@ import { cardFace } from "./cards.js";
  */
 /**
  * @typedef {{name: string, profile: string, options: Record<string, string | number | boolean>,
- *   turnTimer: number, fillBots: boolean, botLevel: number, public: boolean, casual: boolean}} CreateRequest
+ *   turnTimer: number, moveDeadline?: number, fillBots: boolean, botLevel: number, public: boolean, casual: boolean}} CreateRequest
  */
 
 /** A small fan of cards by the title: decoration only, hidden from screen readers. */
@@ -78,6 +78,8 @@ export function renderHome(root, app) {
         placeholder: t("home.name.placeholder") })),
     select("profile", PROFILES, t("home.profile"), state.profile, (p) => t(`profile.${p}`)),
     optionBox,
+    select("pace", MOVE_DEADLINES, t("home.pace"), 0, (s) => t(`home.pace.${s}`)),
+    h("p#pace-hint.hint", t("home.pace.hint")),
     select("turn-timer", TURN_TIMERS, t("home.timer"), 30,
       (s) => (s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))),
     h("div.field.field-inline",
@@ -119,6 +121,7 @@ export function renderHome(root, app) {
         profile: state.profile,
         options: changedOptions(state.profile, state.options),
         turnTimer: Number(field("#turn-timer").value),
+        moveDeadline: Number(field("#pace").value),
         fillBots: field("#fill-bots").checked,
         botLevel: Number(field("#bot-level").value),
         public: field("#public-table").checked,

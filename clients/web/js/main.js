@@ -64,6 +64,7 @@ function homePage(root) {
       }
       const created = await conn.request({ type: "create", profile: request.profile,
         options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public),
+        move_deadline: request.moveDeadline || 0,
         casual: Boolean(request.casual) });
       conn.close();
       const keys = { join: created.join_key, watch: created.watch_key, host: created.host_key };

@@ -12,6 +12,7 @@ import { historySection } from "./me-history.js";
 import { friendsSection, friendFromLink } from "./me-friends.js";
 import { deviceSection, profileSection, ratingsSection, tablesSection } from "./me-views.js";
 import { inviteNotice } from "./invites.js";
+import { enablePush, noticesSection, openedTable, turnsSection } from "./me-turns.js";
 import { toast } from "./toasts.js";
 import { exposeForTests } from "./test-hooks.js";
 
@@ -26,12 +27,16 @@ import { exposeForTests } from "./test-hooks.js";
  * @property {Message | null} friends
  * @property {Record<string, Message>} boards the leaderboard of each profile class
  * @property {boolean} gone the person was forgotten
+ * @property {Message | null} turns the person's turn-based games
+ * @property {Message | null} notices their notification settings
+ * @property {string} pushNote why notifications could not be turned on ("" when they could)
  */
 
 const root = /** @type {HTMLElement} */ (document.querySelector("#main"));
 const PAGE = 10;
 /** @type {MeState} */
-const state = { me: null, games: [], more: false, friends: null, boards: {}, gone: false };
+const state = { me: null, games: [], more: false, friends: null, boards: {}, gone: false,
+  turns: null, notices: null, pushNote: "" };
 
 const conn = new Connection(socketUrl(), {
   hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest", ...playerHello() }),
@@ -64,9 +69,17 @@ async function ask(message) {
 }
 
 async function loadAll() {
-  const [me, history, friends, pairs, duel] = await Promise.all([ask({ type: "me" }),
+  const [me, history, friends, pairs, duel, turns, notices] = await Promise.all([ask({ type: "me" }),
     ask({ type: "history", skip: 0, count: PAGE }), ask({ type: "friends" }),
-    ask({ type: "leaderboard", profile_class: "pairs" }), ask({ type: "leaderboard", profile_class: "duel" })]);
+    ask({ type: "leaderboard", profile_class: "pairs" }), ask({ type: "leaderboard", profile_class: "duel" }),
+    ask({ type: "turns" }), ask({ type: "notice_settings" })]);
+  const opened = openedTable(turns);
+  if (opened) { // from a notification: straight to the move
+    location.replace(opened);
+    return;
+  }
+  state.turns = turns;
+  state.notices = notices;
   if (me?.language) setLanguage(me.language);
   state.me = me;
   state.games = history?.games || [];
@@ -105,6 +118,22 @@ async function act(action, player) {
   draw();
 }
 
+async function turnOnPush() {
+  const result = await enablePush(ask).catch(() => "failed");
+  state.pushNote = result === "on" ? "" : result;
+  if (result === "on") state.notices = await ask({ type: "notice_settings" });
+  draw();
+}
+
+/** @param {Message} change */
+async function saveNotices(change) {
+  const settings = await ask(change);
+  if (!settings) return;
+  state.notices = settings;
+  toast(t("me.notices.saved"));
+  draw();
+}
+
 async function forget() {
   if (!confirm(t("me.forget.confirm"))) return;
   const done = await ask({ type: "forget_me", confirm: true });
@@ -130,7 +159,9 @@ function draw() {
   const open = [...root.querySelectorAll("details[open]")].map((d) => d.className);
   renderInto(root, h("div.me",
     profileSection(state.me, saveMe),
-    h("div.me-main", historySection(state.games, state.more, olderGames), deviceSection(forget)),
+    h("div.me-main", turnsSection(state.turns, state.me.id),
+      historySection(state.games, state.more, olderGames),
+      noticesSection(state.notices, state.pushNote, turnOnPush, saveNotices), deviceSection(forget)),
     h("div.me-aside", tablesSection(), friendsSection(state.friends, state.me.id, act),
       ratingsSection(state.me, state.boards))));
   for (const name of open) root.querySelector(`details.${name.split(" ").join(".")}`)?.setAttribute("open", "");

@@ -14,7 +14,7 @@ import {
 import { focusDone, followEvent, followLegal, setScreen, setTally } from "./table-choices.js";
 import { movesFor } from "./table-moves.js";
 import { namesAt } from "./seats.js";
-import { secondsLeft, tableView } from "./table-view.js";
+import { tableView, timeLeft } from "./table-view.js";
 import { gameOverPanel } from "./panels.js";
 import { freeGameKeys } from "./free-game.js";
 import { clearToasts, toast } from "./toasts.js";
@@ -264,7 +264,7 @@ export function openTable(root, key, { errorText }) {
   const ticker = setInterval(() => {
     if (model.status === "lost") showStatus();
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
-      el.textContent = `${secondsLeft(Number(el.dataset.deadline))} s`;
+      el.textContent = timeLeft(Number(el.dataset.deadline));
     }
   }, 1000);
 

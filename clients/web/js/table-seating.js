@@ -47,9 +47,11 @@ export function seatingFor({ model, conn, key, hostKey, errorText, send, gone, f
     };
   }
 
-  /** Someone who never told us a name first watches; the "sit down" panel asks for it. */
+  /** Someone who never told us a name first watches; the "sit down" panel asks for it. A
+   * person sent from /me to a table where they sit (``?mine``) joins: it gives them their seat. */
   function enter() {
-    if (model.wantsSeat || remember.name() || hostKey) join();
+    const mine = new URLSearchParams(location.search).has("mine");
+    if (model.wantsSeat || remember.name() || hostKey || mine) join();
     else watch();
   }
 

@@ -35,11 +35,21 @@ export function secondsLeft(deadline, now = Date.now()) {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
+/** The time left as a person reads it: seconds at a live table, minutes, hours or days at a
+ * turn-based one. @param {number} deadline ms since the epoch */
+export function timeLeft(deadline, now = Date.now()) {
+  const s = secondsLeft(deadline, now);
+  if (s < 120) return `${s} s`;
+  if (s < 2 * 3600) return t("time.minutes", { n: Math.floor(s / 60) });
+  if (s < 2 * 86400) return t("time.hours", { n: Math.floor(s / 3600) });
+  return t("time.days", { n: Math.floor(s / 86400) });
+}
+
 /** @param {number | null} deadline @param {string} labelKey */
 function countdown(deadline, labelKey) {
   if (!deadline) return null;
   return h("span.countdown", { dataset: { deadline: String(deadline) }, "aria-label": t(labelKey) },
-    `${secondsLeft(deadline)} s`);
+    timeLeft(deadline));
 }
 
 /** @param {number} score */

@@ -1,0 +1,115 @@
+"""The service worker's side of Web Push, in Chromium (issue 41): a push message delivered to it
+through the DevTools protocol (``ServiceWorker.deliverPushMessage``) is shown as a notification
+titled in the page's language, carrying only the link to open; a click on it takes the open /me
+page to that link, which goes on to the person's seat at the table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import pytest
+
+from clients.session import ClientSession
+from protocol import client_messages as c
+from protocol import server_messages as s
+from tests.server.people.wire import new_key
+from tests.web.conftest import NewContext
+from tests.web.test_browser import STEP_TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+T = TypeVar("T")
+
+
+def on_the_wire(work: Coroutine[Any, Any, T]) -> T:
+    """Run a wire client's coroutine beside the page (sync Playwright holds this thread's loop)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
+async def seated(url: str, key: str) -> s.TableCreated:
+    """The person sits at a turn-based table with three bots (a game under way)."""
+    ws = url.replace("http://", "ws://") + "/ws"
+    async with await ClientSession.connect(ws, "Rosa", player_key=key) as rosa:
+        created = await rosa.request(c.CreateTable(profile="pagat-4p", move_deadline=86400))
+        assert isinstance(created, s.TableCreated)
+        await rosa.request(c.Join(key=created.host_key, seat=0))
+        for _ in range(3):
+            await rosa.request(c.AddBot(level=1))
+        await rosa.request(c.Start())
+        return created
+
+
+def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
+    web_url: str, new_context: NewContext
+) -> None:
+    key = new_key()
+    created = on_the_wire(seated(web_url, key))
+    context = new_context()
+    context.grant_permissions(["notifications"], origin=web_url)
+    value = json.dumps(json.dumps(key))
+    context.add_init_script(
+        f"if (location.protocol === 'http:') localStorage.setItem('cuarenta.player', {value});"
+    )
+    page = context.new_page()
+    page.goto(f"{web_url}/me?lang=pt")
+    page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
+    page.evaluate("""async () => {
+      await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+      await navigator.serviceWorker.ready;
+      await (await caches.open("prefs")).put("/__lang", new Response("pt"));
+    }""")  # what turning notifications on does, bar the push service's subscription
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("true")  # one round trip: the registration event has come
+    registration = next(r for r in registrations if r["scopeURL"] == f"{web_url}/")
+    notice = {
+        "kind": "your_turn",
+        "url": f"/me?open={created.table}",
+        "table": created.table,
+        "deadline": None,
+        "detail": "Diego: 7H",
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": web_url,
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(notice),
+        },
+    )
+    shown = page.evaluate("""async () => {  // the notification, once the worker has shown it
+      const registration = await navigator.serviceWorker.ready;
+      for (let tries = 0; tries < 400; tries += 1) {
+        const all = await registration.getNotifications();
+        if (all.length) {
+          return all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }));
+        }
+        await new Promise((done) => setTimeout(done, 25));
+      }
+      return null;
+    }""")
+    assert shown == [
+        {
+            "title": "Sua vez no Cuarenta",
+            "body": "Diego: 7H",
+            "tag": f"table-{created.table}",
+            "url": f"/me?open={created.table}",
+        }
+    ]
+    worker = context.service_workers[0]
+    worker.evaluate("""() => self.registration.getNotifications().then((all) => {
+      const click = new NotificationEvent("notificationclick", { notification: all[0] });
+      try { self.dispatchEvent(click); } catch (error) { /* a script's event cannot waitUntil */ }
+    })""")
+    page.wait_for_url(f"{web_url}/t/{created.join_key}?mine", timeout=STEP_TIMEOUT_MS)
+    page.wait_for_function("globalThis.__cuarenta?.model.you === 0", timeout=STEP_TIMEOUT_MS)

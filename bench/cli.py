@@ -32,6 +32,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "ceiling": ("bench.ceiling", "a clairvoyant player against each level: the headroom"),
     "chaos": ("bench.chaos", "faults of every kind under play behind caddy; audits every table"),
     "coach": ("bench.coach", "hint latency as served, idle and while all-bot tables play"),
+    "waiting": ("bench.waiting", "turn-based tables waiting in Redis, and the push's latency"),
 }
 #: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
@@ -63,6 +64,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
         *("--bot-tables", "0", "--gap", "0.1", "0.2"),
     ),
     "coach": ("--tables", "2", "--level", "4", "--hints", "3", "--warmup", "0.2"),
+    "waiting": ("--tables", "20", "--real", "2", "--seconds", "0.5", "--moves", "3"),
 }
 
 

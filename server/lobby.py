@@ -29,7 +29,8 @@ from server.core.referee import Outcome, Referee, RefereeConfig
 from server.core.table import LIVE, Pace
 from server.metrics import Metrics
 from server.placement import Placement
-from server.room import Deliver, Room, rebuild
+from server.rebuild import rebuild
+from server.room import Deliver, Room
 from server.store.base import (
     KeyRef,
     Lease,

@@ -42,9 +42,10 @@ import structlog
 from protocol import server_messages as s
 from server.bots import BotRunner
 from server.core.commands import BotAnswer, Command, Detach, Reattach, Tick, Ticket
-from server.core.referee import BotRequest, Outcome, Referee, RefereeConfig, TableSummary
+from server.core.referee import BotRequest, Outcome, Referee, TableSummary
 from server.frames import Built, last_event_of
 from server.metrics import Metrics
+from server.rebuild import rebuild
 from server.store.base import (
     CommitUncertain,
     Lease,
@@ -56,7 +57,8 @@ from server.store.base import (
     TableNotFound,
 )
 from server.tasks import STOP_WAIT_S, cancel_and_wait
-from server.waiting import Waiting, card_of, due_of
+from server.waiting import Waiting
+from server.waiting.filing import Filing
 
 log = structlog.get_logger("server.room")
 
@@ -71,26 +73,6 @@ def next_commit_id() -> str:
     """An id no other commit of any process carries (what ``_settle`` recognises its own by):
     a random tag per process and a counter, cheaper than fresh random bytes per move."""
     return f"{_PROCESS_TAG}-{next(_COMMITS):x}"
-
-
-async def rebuild(
-    store: Store,
-    table_id: str,
-    config: RefereeConfig,
-    now: float,
-    seeds: Callable[[], int] | None = None,
-) -> tuple[Referee, StoredTable] | None:
-    """The one rebuild of a table from the store alone (state and event log); None: no table.
-
-    A load, a takeover, a reload after a failed commit and a record read from another process's
-    table all come through here.
-    """
-    stored = await store.load(table_id)
-    if stored is None:
-        return None
-    events = await store.events_after(table_id, 0)
-    log = [event.data for event in events]
-    return Referee.from_state(stored.state, log, config, now, seeds), stored
 
 
 class Room:
@@ -142,7 +124,7 @@ class Room:
         self.on_finished = on_finished
         #: where a turn-based table files itself between moves, and how its people are told
         self.waiting = waiting or Waiting()
-        self._filed: tuple[bytes | None, float | None] = (None, None)  # as the board has it
+        self._filing = Filing(self.waiting.board)
 
     @property
     def table_id(self) -> str:
@@ -233,23 +215,9 @@ class Room:
         if outcome.record is not None and self.on_finished is not None:
             self.on_finished(self, outcome)
         if outcome.dirty and self.referee.table.move_deadline:
-            await self._file()
+            await self._filing.file(self.table_id, self.referee.table)
         for notice in outcome.notices:  # told after the commit, like every message
             await self.waiting.notices.send(notice)
-
-    async def _file(self) -> None:
-        """Put a turn-based table's card and due time on the waiting board if they changed
-        (a failed write is tried again on the clock's next round: ``_clock_loop``)."""
-        table = self.referee.table
-        filed = (card_of(table), due_of(table))
-        if filed == self._filed:
-            return
-        try:
-            await self.waiting.board.put(self.table_id, *filed)
-        except StoreError as exc:
-            log.warning("the waiting table was not filed; retrying", error=str(exc))
-            return
-        self._filed = filed
 
     async def _commit(self, outcome: Outcome) -> StoredTable:
         """One fenced, version-checked commit; an uncertain one is settled before returning.
@@ -434,7 +402,7 @@ class Room:
                     await self._bot_turn(request)
                 if self.referee.table.move_deadline:  # a reload's first round, a failed write
                     async with self.lock:
-                        await self._file()
+                        await self._filing.file(self.table_id, self.referee.table)
             except StoreError as exc:
                 log.warning("store unavailable; retrying", error=str(exc))
             except Exception:

@@ -88,7 +88,14 @@ async def _one_waiting(server: TableServer) -> None:
 async def waiting_tables(url: str, tables: int, real: int) -> dict[str, Any]:
     """Memory per waiting table in Redis, from ``real`` made ones copied up to ``tables``."""
     client = Redis.from_url(url)
-    settings = Settings(host="127.0.0.1", port=0, bot_delay_s=0, idle_unload_s=0, log_level="error")
+    settings = Settings(
+        host="127.0.0.1",
+        port=0,
+        bot_delay_s=0,
+        idle_unload_s=0,
+        tables_per_min=0,
+        connections_per_address=0,
+    )
     server = TableServer(settings, store=await open_store(url))
     await server.start()
     before = int((await client.info("memory"))["used_memory"])
@@ -208,7 +215,7 @@ async def call_back(moves: int) -> dict[str, Any]:
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     settings = replace(
-        Settings(host="127.0.0.1", port=0, bot_delay_s=0, log_level="error"), push_loopback=1
+        Settings(host="127.0.0.1", port=0, bot_delay_s=0, tables_per_min=0), push_loopback=1
     )
     server = TableServer(settings)
     await server.start()
@@ -233,7 +240,12 @@ async def call_back(moves: int) -> dict[str, Any]:
         name = await _awaited(server, keys, created.table)  # told at the table: no push
         moved_at = await _move(server, name, keys[name], created, rng)
         while len(latencies) < moves and moved_at is not None:  # None: the game ended
-            name, pushed = await asyncio.wait_for(service.arrived.get(), 30)
+            try:
+                name, pushed = await asyncio.wait_for(service.arrived.get(), 5)
+            except TimeoutError:  # the decision came while its person was still connected
+                name = await _awaited(server, keys, created.table)
+                moved_at = await _move(server, name, keys[name], created, rng)
+                continue
             latencies.append(pushed - moved_at)
             moved_at = await _move(server, name, keys[name], created, rng)
     finally:

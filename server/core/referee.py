@@ -132,7 +132,9 @@ class Referee:
         seeds: Callable[[], int] | None = None,
     ) -> Self:
         """Rebuild a table from its stored state and log; every person starts away at ``now``."""
-        return cls(storage.from_state(data, log, config, now, seeds))
+        referee = cls(storage.from_state(data, log, config, now, seeds))
+        referee._awaited = turns.decisions(referee.table)  # told before it was stored
+        return referee
 
     # ------------------------------------------------------------------ what others read
     # The shell reads the table's facts on ``referee.table`` (its own values, read-only there);

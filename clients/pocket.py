@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import sys
 import zipfile
 from collections.abc import Iterator
@@ -32,6 +33,15 @@ KEPT_SUFFIXES = (".py", ".json")
 #: 1980-01-01, the earliest time a zip can hold: the same sources give the same bytes
 STAMP = (1980, 1, 1, 0, 0, 0)
 #: the Pyodide files the browser loads, as the server's /vendor/ names them (vendor.json)
+#: the pocket page and what it loads besides its modules (found by following their imports)
+PAGE = "pocket.html"
+PAGE_FILES = (
+    "/style.css",
+    "/offline/pocket-files.js",
+    "/offline/engine_worker.js",
+    "/js/pocket.js",
+)
+IMPORT = re.compile(r"""(?:\bfrom|^import)\s+["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -67,14 +77,52 @@ def pyodide_version(web: Path = WEB) -> str:
     return str(package["version"])
 
 
-def files_script(digest: str, size: int, pyodide: str) -> str:
-    """Return ``pocket-files.js``: the offline files, for the worker and the service worker."""
+def modules(start: str, web: Path = WEB) -> list[str]:
+    """Return the URL of ``start`` (a module under ``web``) and of every module it imports."""
+    seen: list[str] = []
+    todo = [start]
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        seen.append(url)
+        text = (web / url.lstrip("/")).read_text(encoding="utf-8")
+        base = url.rsplit("/", 1)[0]
+        for relative in IMPORT.findall(text):
+            parts = [*base.split("/"), *relative.split("/")]
+            resolved: list[str] = []
+            for part in parts:
+                if part == "..":
+                    resolved.pop()
+                elif part != ".":
+                    resolved.append(part)
+            todo.append("/".join(resolved))
+    return sorted(seen)
+
+
+def shell(web: Path = WEB) -> list[str]:
+    """Return the pocket page's own files: the page, its styles, scripts and modules."""
+    return sorted({f"/{PAGE}", *PAGE_FILES, *modules("/js/pocket.js", web)})
+
+
+def files_script(digest: str, size: int, pyodide: str, web: Path = WEB) -> str:
+    """Return ``pocket-files.js``: the offline files, for the page and the service worker.
+
+    ``version`` changes with Pyodide, the engine zip and the page's files: the service worker
+    imports this script, so a new version is a new service worker that keeps the new files.
+    """
+    page = shell(web)
+    mixed = hashlib.sha256(digest.encode())
+    for url in page:
+        if url != "/offline/pocket-files.js":
+            mixed.update(url.encode() + b"\0" + (web / url.lstrip("/")).read_bytes())
     pocket = {
-        "version": f"{pyodide}-{digest[:16]}",
+        "version": f"{pyodide}-{mixed.hexdigest()[:16]}",
         "pyodide": pyodide,
         "engine": f"/offline/engine.zip?v={digest[:16]}",
         "engineBytes": size,
-        "files": [f"/vendor/{name}?v={pyodide}" for name in PYODIDE_FILES],
+        "files": [f"/vendor/{name}" for name in PYODIDE_FILES],
+        "shell": page,
     }
     return (
         "// Built by `python -m clients.pocket` (make): the offline files and their version.\n"
@@ -91,7 +139,7 @@ def build(out: Path, web: Path = WEB) -> tuple[Path, int]:
     if not target.exists() or target.read_bytes() != data:
         target.write_bytes(data)
     script = out / "pocket-files.js"
-    text = files_script(digest, len(data), pyodide_version(web))
+    text = files_script(digest, len(data), pyodide_version(web), web)
     if not script.exists() or script.read_text() != text:
         script.write_text(text)
     return target, len(data)

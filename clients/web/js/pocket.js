@@ -12,6 +12,7 @@ import { cardBack, cardElement, cardName } from "./cards.js";
 import { playsOf } from "./captures.js";
 import { describeEvent } from "./event-text.js";
 import { exposeForTests } from "./test-hooks.js";
+import { registerWorker } from "./install.js";
 import { freshRun, keepChica, levelOf, loadRun, outcomeOf, saveRun, settled } from "./pocket-ladder.js";
 
 /** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
@@ -230,6 +231,7 @@ export async function openPocket(root) {
   }
 
   pageChrome(draw);
+  registerWorker();
   draw();
   keepOffline().then((kept) => { offline = kept; draw(); }).catch(() => {});
   try {

@@ -1,0 +1,127 @@
+"""Solo in the pocket (issue 42): with the network gone, pocket.html comes from the service
+worker's pocket cache, the engine (Pyodide and the engine zip, in a Web Worker) starts from it
+and a whole ladder chica is played against the level-3 bot; the finished chica and the run
+stay in IndexedDB, and the chica's record replays on the server to the same result.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from clients import pocket
+from tests.serving import ServerProcess
+from tests.web.conftest import NewContext
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a ladder two chicas into its streak: the next chica is against the level-3 bot (R14)
+STREAK_2 = {
+    "streak": 2,
+    "margins": 30,
+    "best": 20_030,
+    "chica": None,
+    "last": {"result": "won", "margin": 14, "level": 2, "streak": 2, "score": 20_030},
+}
+PUT_RUN = """(run) => new Promise((resolve, reject) => {
+  const asked = indexedDB.open("cuarenta-pocket", 1);
+  asked.onsuccess = () => {
+    const tx = asked.result.transaction("run", "readwrite");
+    tx.objectStore("run").put(run, "run");
+    tx.oncomplete = () => { asked.result.close(); resolve(true); };
+    tx.onerror = () => reject(tx.error);
+  };
+  asked.onerror = () => reject(asked.error);
+})"""
+FINISHED = """() => new Promise((resolve, reject) => {
+  const asked = indexedDB.open("cuarenta-pocket", 1);
+  asked.onsuccess = () => {
+    const got = asked.result.transaction("chicas").objectStore("chicas").getAll();
+    got.onsuccess = () => { asked.result.close(); resolve(got.result); };
+    got.onerror = () => reject(got.error);
+  };
+})"""
+#: the person's turn, with the engine idle (or the chica over)
+PERSONS_TURN = "__pocket.chica && (__pocket.chica.finished || (__pocket.chica.to_move === 'person'"
+PERSONS_TURN += " && !__pocket.thinking))"
+
+
+def play_the_chica(page: Page) -> int:
+    """Play the person's first playable card (its first capture, if it has several) to the end."""
+    moves = 0
+    while True:
+        page.wait_for_function(PERSONS_TURN, timeout=60_000)
+        if page.evaluate("__pocket.chica.finished"):
+            return moves
+        page.locator(".pocket-hand button.card").first.click()
+        choices = page.locator(".choices button")
+        if choices.count():
+            choices.first.click()
+        moves += 1
+        assert moves < 200, "a chica is not that long"
+
+
+@pytest.mark.timeout(240)
+def test_offline_a_chica_against_level_3_is_played_and_kept_R14(
+    new_context: NewContext, web_url: str
+) -> None:
+    """``web_url`` only orders the browser's start; this test's own server is killed mid-test."""
+    pocket.build(ROOT / "clients" / "web" / "offline")  # the files the server serves, fresh
+    server = ServerProcess(["--store", "memory", "--log-level", "warning"])
+    server.start()
+    try:
+        offline_chica(new_context, server)
+    finally:
+        server.kill()
+
+
+def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
+    context = new_context(locale="en-US")
+    page = context.new_page()
+    begun = time.monotonic()
+    page.goto(f"{server.url.rstrip('/')}/pocket.html?pace=0")
+    page.wait_for_function("window.__pocket && __pocket.chica && __pocket.offline", timeout=60_000)
+    online_s = time.monotonic() - begun
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.evaluate(PUT_RUN, STREAK_2)
+
+    server.kill()  # no server at all, and no network either
+    context.set_offline(True)
+    page.reload()
+    served: Any = page.evaluate("performance.getEntriesByType('navigation')[0].workerStart")
+    assert served > 0, "the page came from the service worker"
+    page.wait_for_selector("#solo-next")
+    assert page.locator("[data-stat=level] .solo-stat-value").inner_text() == "3"
+    page.click("#solo-next")
+    moves = play_the_chica(page)
+    run: Any = page.evaluate("__pocket.run")
+    assert run["chica"] is None
+    assert run["last"]["level"] == 3
+    assert run["last"]["result"] in ("won", "lost", "draw")
+    assert page.locator(".solo-result").get_attribute("data-result") == run["last"]["result"]
+    kept: Any = page.evaluate(FINISHED)
+    assert [chica["level"] for chica in kept] == [3]
+    assert kept[0]["result"] == run["last"]["result"]
+    assert not kept[0]["synced"]
+
+    # The record the browser kept replays on the server's engine to the same end.
+    replayed = subprocess.run(
+        [sys.executable, "-m", "server.cli", "replay", "-"],
+        input=json.dumps(kept[0]["record"]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    result = json.loads(replayed.stdout)
+    assert result["status"] == "finished"
+    assert result["scores"] == kept[0]["scores"]
+    print(f"pocket: online start {online_s:.1f} s; offline chica vs level 3 in {moves} moves")

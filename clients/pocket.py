@@ -40,6 +40,7 @@ PAGE_FILES = (
     "/offline/pocket-files.js",
     "/offline/engine_worker.js",
     "/js/pocket.js",
+    "/vendor/msgpack.js",
 )
 IMPORT = re.compile(r"""(?:\bfrom|^import)\s+["'](\.{1,2}/[^"']+)["']""", re.MULTILINE)
 PYODIDE_FILES = (
@@ -114,7 +115,7 @@ def files_script(digest: str, size: int, pyodide: str, web: Path = WEB) -> str:
     page = shell(web)
     mixed = hashlib.sha256(digest.encode())
     for url in page:
-        if url != "/offline/pocket-files.js":
+        if url != "/offline/pocket-files.js" and not url.startswith("/vendor/"):
             mixed.update(url.encode() + b"\0" + (web / url.lstrip("/")).read_bytes())
     pocket = {
         "version": f"{pyodide}-{mixed.hexdigest()[:16]}",

@@ -7,6 +7,7 @@ stay in IndexedDB, and the chica's record replays on the server to the same resu
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -75,7 +76,10 @@ def test_offline_a_chica_against_level_3_is_played_and_kept_R14(
 ) -> None:
     """``web_url`` only orders the browser's start; this test's own server is killed mid-test."""
     pocket.build(ROOT / "clients" / "web" / "offline")  # the files the server serves, fresh
-    server = ServerProcess(["--store", "memory", "--log-level", "warning"])
+    with socket.socket() as probe:  # one port for both lives of the server: one origin
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = ServerProcess(["--store", "memory", "--log-level", "warning", "--port", str(port)])
     server.start()
     try:
         offline_chica(new_context, server)
@@ -124,4 +128,16 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     result = json.loads(replayed.stdout)
     assert result["status"] == "finished"
     assert result["scores"] == kept[0]["scores"]
+
+    # Back online, the page hands the finished chica in to the server by itself: counted once.
+    server.start()
+    context.set_offline(False)
+    page.wait_for_function("__pocket.synced !== null", timeout=30_000)
+    tally: Any = page.evaluate("__pocket.synced")
+    won = int(run["last"]["result"] == "won")
+    assert tally == {"played": 1, "won": won, "sent": 1}
+    assert page.evaluate("__pocket.sync()") is None  # nothing left to hand in
+    kept = page.evaluate(FINISHED)
+    assert kept[0]["synced"]
+    assert len(kept[0]["digest"]) == 16
     print(f"pocket: online start {online_s:.1f} s; offline chica vs level 3 in {moves} moves")

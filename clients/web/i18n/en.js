@@ -491,6 +491,7 @@ export default {
   "pocket.take": "Take {cards}",
   "pocket.trail": "Leave it on the table",
   "pocket.over": "The chica is over: {a} – {b}",
+  "pocket.synced": "Handed in to the server: {played} offline chicas, {won} won.",
   "rules.title": "The rules of Cuarenta",
   "rules.titleOf": "Rules: {game}",
   "rules.lede": "Cuarenta is Ecuador's card game: capture cards from the table and be the first to 40 points. Three ways to play it here; each opens with its own rules.",

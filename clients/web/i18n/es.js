@@ -491,6 +491,7 @@ export default {
   "pocket.take": "Llevar {cards}",
   "pocket.trail": "Dejarla en la mesa",
   "pocket.over": "Fin de la chica: {a} – {b}",
+  "pocket.synced": "Entregadas al servidor: {played} chicas sin conexión, {won} ganadas.",
   "rules.title": "Las reglas del Cuarenta",
   "rules.titleOf": "Reglas: {game}",
   "rules.lede": "El Cuarenta es el juego de cartas del Ecuador: se capturan cartas de la mesa y gana quien llega primero a 40 puntos. Aquí se juega de tres maneras; cada una abre con sus propias reglas.",

@@ -491,6 +491,7 @@ export default {
   "pocket.take": "Levar {cards}",
   "pocket.trail": "Deixar na mesa",
   "pocket.over": "Fim da chica: {a} – {b}",
+  "pocket.synced": "Entregues ao servidor: {played} chicas sem conexão, {won} ganhas.",
   "rules.title": "As regras do Cuarenta",
   "rules.titleOf": "Regras: {game}",
   "rules.lede": "O Cuarenta é o jogo de cartas do Equador: capture cartas da mesa e seja o primeiro a chegar a 40 pontos. Aqui há três maneiras de jogar; cada uma abre com as suas regras.",

@@ -195,7 +195,7 @@ function whole(change, previous) {
 /** Messages that answer a request (carry its rid); events pushed to everyone do not. */
 /** @param {Message} message */
 function isAnswer(message) {
-  return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board",
+  return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board", "ladder_synced",
     "me", "history", "friends", "leaderboard", "hint"]
     .includes(message.type);
 }

@@ -16,7 +16,7 @@ const MARGIN_CAP = 9_999;
  * @typedef {{streak: number, margins: number, best: number, chica: PocketChica | null,
  *   last: Settled | null}} Run
  * @typedef {{id?: number, level: number, result: string, margin: number, scores: number[],
- *   record: object, finished: string, synced: boolean}} FinishedChica
+ *   record: Record<string, any>, finished: string, synced: boolean, digest?: string}} FinishedChica
  */
 
 /** R14: the bot's level after `streak` wins in a row (1, 2, 3, 4, 4 …). @param {number} streak */
@@ -124,4 +124,12 @@ export async function keepChica(chica) {
 /** @returns {Promise<FinishedChica[]>} */
 export async function finishedChicas() {
   return /** @type {Promise<FinishedChica[]>} */ (transact(CHICAS, "readonly", (store) => store.getAll()));
+}
+
+/** Note that the server counted a chica (its record's digest, as the server names it).
+ * @param {number} id @param {string} digest */
+export async function markSynced(id, digest) {
+  const chica = /** @type {FinishedChica | undefined} */ (await transact(CHICAS, "readonly", (store) => store.get(id)));
+  if (!chica) return;
+  await transact(CHICAS, "readwrite", (store) => store.put({ ...chica, synced: true, digest }));
 }

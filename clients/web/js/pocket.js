@@ -14,6 +14,7 @@ import { describeEvent } from "./event-text.js";
 import { exposeForTests } from "./test-hooks.js";
 import { registerWorker } from "./install.js";
 import { freshRun, keepChica, levelOf, loadRun, outcomeOf, saveRun, settled } from "./pocket-ladder.js";
+import { syncChicas } from "./pocket-sync.js";
 
 /** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
 /** @typedef {{level: number, to_move: string | null, hand: string[], table: string[], scores: number[],
@@ -78,12 +79,15 @@ export async function openPocket(root) {
   let thinking = false;
   let status = t("pocket.loading");
   let offline = false;
+  /** @type {{played: number, won: number, sent: number} | null} the server's pocket tally */
+  let synced = null;
   /** @type {{text: string, kind: string}[]} */
   const log = [];
   const names = { nameOf: (/** @type {number} */ seat) => (seat === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })),
     teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })), seats: 2 };
   const model = { get run() { return run; }, get chica() { return chica; }, get thinking() { return thinking; },
-    get status() { return status; }, get offline() { return offline; } };
+    get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },
+    sync };
   exposeForTests("__pocket", model);
 
   /** @param {Chica} next */
@@ -116,6 +120,21 @@ export async function openPocket(root) {
     draw();
   }
 
+  /** Hand the finished chicas to the server, when one answers (never in the way of play). */
+  /** @type {Promise<{played: number, won: number, sent: number} | null> | null} */
+  let syncing = null;
+  function sync() {
+    syncing ??= syncChicas().catch(() => null).then((tally) => {
+      syncing = null;
+      if (tally) {
+        synced = tally;
+        draw();
+      }
+      return tally;
+    });
+    return syncing;
+  }
+
   async function finish() {
     if (!chica) return;
     const { result, margin } = outcomeOf(chica.winner, chica.scores);
@@ -124,6 +143,7 @@ export async function openPocket(root) {
       finished: new Date().toISOString(), synced: false });
     run = settled(run, result, margin);
     await saveRun(run);
+    if (navigator.onLine) sync();
   }
 
   async function deal() {
@@ -219,6 +239,7 @@ export async function openPocket(root) {
             h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || !chica && !run.last,
               title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
         h("p.hint.pocket-status", { role: "status" }, offline ? t("pocket.offlineReady") : t("pocket.offlineHint")),
+        synced ? h("p.hint.pocket-synced", t("pocket.synced", { played: synced.played, won: synced.won })) : null,
         h("div.solo-stats",
           stat("solo.streak", String(run.streak), "streak"),
           stat("solo.level", String(levelOf(run)), "level"),
@@ -234,6 +255,8 @@ export async function openPocket(root) {
   registerWorker();
   draw();
   keepOffline().then((kept) => { offline = kept; draw(); }).catch(() => {});
+  addEventListener("online", () => { sync(); });
+  sync();
   try {
     const started = await engine.ask("start", { pyodide: "/vendor/", engine: POCKET.engine });
     status = t("pocket.ready", { s: (started.started_ms / 1000).toFixed(1) });

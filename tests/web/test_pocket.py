@@ -141,3 +141,30 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     assert kept[0]["synced"]
     assert len(kept[0]["digest"]) == 16
     print(f"pocket: online start {online_s:.1f} s; offline chica vs level 3 in {moves} moves")
+
+
+@pytest.mark.timeout(120)
+def test_a_reload_mid_chica_takes_it_up_where_it_was_R14(
+    new_context: NewContext, web_url: str
+) -> None:
+    pocket.build(ROOT / "clients" / "web" / "offline")
+    page = new_context(locale="es-EC").new_page()
+    page.goto(f"{web_url}/pocket.html?pace=0")
+    for _ in range(3):
+        page.wait_for_function(PERSONS_TURN, timeout=60_000)
+        page.locator(".pocket-hand button.card").first.click()
+        choices = page.locator(".choices button")
+        if choices.count():
+            choices.first.click()
+    page.wait_for_function(PERSONS_TURN, timeout=60_000)
+    before: Any = page.evaluate("__pocket.chica")
+    page.reload()
+    page.wait_for_function(PERSONS_TURN, timeout=60_000)
+    after: Any = page.evaluate("__pocket.chica")
+    assert after["record"]["actions"] == before["record"]["actions"]
+    assert (after["hand"], after["table"], after["scores"]) == (
+        before["hand"],
+        before["table"],
+        before["scores"],
+    )
+    assert page.locator("#solo-title").inner_text() == "Sin conexión: la racha en tu bolsillo"

@@ -19,6 +19,7 @@ from playwright.sync_api import Page
 
 from clients import pocket
 from tests.serving import ServerProcess
+from tests.web.axe import assert_accessible
 from tests.web.conftest import NewContext
 
 pytestmark = pytest.mark.browser
@@ -50,6 +51,9 @@ FINISHED = """() => new Promise((resolve, reject) => {
     got.onerror = () => reject(got.error);
   };
 })"""
+KEPT = """async () => { const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
+  const cached = (await cache.keys()).map((r) => r.url.slice(location.origin.length));
+  return { cached, files: POCKET.files, engine: POCKET.engine, shell: POCKET.shell }; }"""
 #: the person's turn, with the engine idle (or the chica over)
 PERSONS_TURN = "__pocket.chica && (__pocket.chica.finished || (__pocket.chica.to_move === 'person'"
 PERSONS_TURN += " && !__pocket.thinking))"
@@ -96,6 +100,9 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     online_s = time.monotonic() - begun
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     page.evaluate(PUT_RUN, STREAK_2)
+    kept_files: Any = page.evaluate(KEPT)
+    pocket_files = {*kept_files["files"], kept_files["engine"], *kept_files["shell"]}
+    assert set(kept_files["cached"]) == pocket_files, "the pocket cache holds every offline file"
 
     server.kill()  # no server at all, and no network either
     context.set_offline(True)
@@ -168,3 +175,4 @@ def test_a_reload_mid_chica_takes_it_up_where_it_was_R14(
         before["scores"],
     )
     assert page.locator("#solo-title").inner_text() == "Sin conexión: la racha en tu bolsillo"
+    assert_accessible(page, "pocket.html mid-chica")

@@ -215,7 +215,7 @@ export async function openPocket(root) {
     const mine = chica.to_move === "person" && !thinking && !chica.finished;
     const playable = new Set(chica.legal.map((a) => a.card));
     return h("section.pocket-table", { "aria-label": t("pocket.table") },
-      h("div.pocket-bot", { "aria-label": t("pocket.botHand", { count: chica.hand_sizes[1] }) },
+      h("div.pocket-bot", { role: "img", "aria-label": t("pocket.botHand", { count: chica.hand_sizes[1] }) },
         Array.from({ length: chica.hand_sizes[1] }, () => cardBack())),
       h("div.felt.pocket-felt",
         h("p.pocket-scores", t("pocket.scores", { a: chica.scores[0], b: chica.scores[1],

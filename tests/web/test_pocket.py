@@ -110,6 +110,8 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     served: Any = page.evaluate("performance.getEntriesByType('navigation')[0].workerStart")
     assert served > 0, "the page came from the service worker"
     page.wait_for_selector("#solo-next")
+    page.wait_for_function("__pocket.status.startsWith('Engine ready')", timeout=60_000)
+    offline_status: Any = page.evaluate("__pocket.status")
     assert page.locator("[data-stat=level] .solo-stat-value").inner_text() == "3"
     page.click("#solo-next")
     moves = play_the_chica(page)
@@ -147,7 +149,10 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     kept = page.evaluate(FINISHED)
     assert kept[0]["synced"]
     assert len(kept[0]["digest"]) == 16
-    print(f"pocket: online start {online_s:.1f} s; offline chica vs level 3 in {moves} moves")
+    print(
+        f"pocket: online start {online_s:.1f} s; offline: {offline_status};"
+        f" a chica vs level 3 in {moves} moves"
+    )
 
 
 @pytest.mark.timeout(120)

@@ -63,9 +63,14 @@ def vectors(folder: Path) -> list[Path]:
     write("no-dealer.json", '{"format": "cuarenta-record/1"}')
     bad = {"format": "cuarenta-record/1", "dealer": 0, "actions": [{"type": "x"}]}
     write("bad-action.json", json.dumps(bad))
-    # Not here: JSON nested 100,000 deep. CPython refuses it (exit 2, "not JSON: maximum
-    # recursion depth exceeded"); Pyodide 314.0.8 overflows the JavaScript stack first and its
-    # interpreter dies (a fatal error, not an exception). The worker never reads such a file.
+    # Nested past any record: CPython 3.11 and Pyodide's 3.14 give up at different depths (and
+    # Pyodide's interpreter dies), so `cuarenta replay` refuses such text before parsing it.
+    for depth in (65, 1_000, 100_000):
+        write(f"nested-{depth}.json", "[" * depth)
+    write(
+        "nested-in-a-string.json",
+        json.dumps(dict(json.loads(committed[0].read_text()), x="[" * 5000)),
+    )
     return committed + made
 
 

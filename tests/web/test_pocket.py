@@ -181,3 +181,38 @@ def test_a_reload_mid_chica_takes_it_up_where_it_was_R14(
     )
     assert page.locator("#solo-title").inner_text() == "Sin conexión: la racha en tu bolsillo"
     assert_accessible(page, "pocket.html mid-chica")
+
+
+REINSTALL = """async () => {
+  const name = `cuarenta-pocket-${POCKET.version}`;
+  await caches.delete(name);
+  const older = await caches.open("cuarenta-pocket-older");
+  await older.put("/offline/engine.zip?v=old", new Response("old"));
+  const registration = await navigator.serviceWorker.register("/sw.js?reinstall=1", { scope: "/" });
+  const worker = registration.installing || registration.waiting || registration.active;
+  await new Promise((resolve) => {
+    if (worker.state === "activated") resolve(null);
+    worker.addEventListener("statechange", () => worker.state === "activated" && resolve(null));
+  });
+  const kept = await caches.open(name);
+  return { names: await caches.keys(), kept: (await kept.keys()).length };
+}"""
+
+
+@pytest.mark.timeout(120)
+def test_a_new_service_worker_keeps_the_new_pocket_and_drops_the_old_one(
+    new_context: NewContext, web_url: str
+) -> None:
+    """A person who kept the pocket once gets the current version at the next install, before
+    that worker takes over; an older version's cache goes at its activation."""
+    pocket.build(ROOT / "clients" / "web" / "offline")
+    page = new_context(locale="en-US").new_page()
+    page.goto(f"{web_url}/pocket.html?pace=0")
+    page.wait_for_function("window.__pocket && __pocket.offline", timeout=60_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+    answer: Any = page.evaluate(REINSTALL)
+    version: Any = page.evaluate("POCKET.version")
+    files: Any = page.evaluate("POCKET.files.length + 1 + POCKET.shell.length")
+    assert f"cuarenta-pocket-{version}" in answer["names"]
+    assert "cuarenta-pocket-older" not in answer["names"]
+    assert answer["kept"] == files

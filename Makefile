@@ -54,8 +54,15 @@ $(WEB)/node_modules/.installed: $(WEB)/package-lock.json
 
 WEB_DEPS := $(if $(wildcard $(WEB)/package-lock.json),$(WEB)/node_modules/.installed,)
 
+# In the pocket (issue 42): the engine's own .py sources zipped for the browser's Pyodide, and
+# the list of offline files with their version (clients/pocket.py). Built, never committed.
+POCKET := $(WEB)/offline/engine.zip
+$(POCKET): clients/pocket.py clients/pocket_api.py $(shell find engine -name '*.py' -o -name '*.json') \
+		$(WEB)/pocket.html $(WEB)/style.css $(WEB)/offline/engine_worker.js $(wildcard $(WEB)/js/*.js $(WEB)/i18n/*.js) $(WEB_DEPS)
+	@$(PYTHON) clients/pocket.py $(WEB)/offline >/dev/null
+
 # The server's last line is the address to open (`listening on http://HOST:PORT/`).
-run: $(RUN_STAMP) $(WEB_DEPS)
+run: $(RUN_STAMP) $(WEB_DEPS) $(POCKET)
 	@$(BIN)/cuarenta serve --host $(HOST) --port $(PORT) --store memory --log-level warning
 
 # Debian packages the tests start themselves: a private redis-server and headless chromium;
@@ -82,7 +89,7 @@ lint: $(STAMP) $(WEB_DEPS)
 	$(BIN)/lint-imports
 	$(WEB)/node_modules/.bin/tsc -p $(WEB)/tsconfig.json
 
-test: $(STAMP) $(WEB_DEPS) services lint
+test: $(STAMP) $(WEB_DEPS) $(POCKET) services lint
 	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 check: test

@@ -2,6 +2,11 @@
 
 Exit codes (R15): 0 finished or in progress, 1 an illegal action (status "error"),
 2 not a valid record (one line on stderr naming the problem).
+
+A record is JSON four levels deep; text nested deeper than `MAX_DEPTH` is refused before it is
+parsed, so the answer never depends on the interpreter's recursion limits (CPython 3.11 and
+the browser's Pyodide, on Python 3.14, give up at different depths, and Pyodide's interpreter
+dies rather than raise).
 """
 
 from __future__ import annotations
@@ -13,6 +18,30 @@ import sys
 from engine.errors import InvalidRecord
 from engine.record import Record
 from engine.replay import replay
+
+MAX_DEPTH = 64
+
+
+def nesting(text: str) -> int:
+    """Return how deep the arrays and objects of JSON ``text`` nest (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
                 text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
         print(f"cuarenta replay: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    if nesting(text) > MAX_DEPTH:
+        print(
+            f"cuarenta replay: not a valid record: nested deeper than {MAX_DEPTH}", file=sys.stderr
+        )
         return 2
     try:
         obj = json.loads(text)

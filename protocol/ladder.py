@@ -7,6 +7,14 @@ progress — as an ordinary ``heads-up`` table whose seat token the client resum
 answered by a ``ladder`` message (the whole ladder state) or an ``error``; ``ladder_board`` by
 ``ladder_board``. The server settles a finished chica from the table's own log, never from the
 client's word.
+
+``ladder_sync`` hands in a chica played offline, in the pocket (issue 42), by its R15 record in
+a compact form that fits a client frame (packs as 80-character strings of card codes, the
+actions in their one-line text form joined by ``;``, in chunks): the server rebuilds the
+record, replays it, and counts it once on the ladder's pocket tally (a record sent again is
+recognised by its digest and not counted twice), answered by ``ladder_synced``. Its result is
+the replay's, never the client's word; an offline chica never touches the streak or the board
+(the record cannot show which bot the person played).
 """
 
 from __future__ import annotations
@@ -65,7 +73,29 @@ class LadderBoardRequest(WireModel):
     rid: RequestId = 0
 
 
-LadderRequest = LadderOpen | LadderPlay | LadderNew | LadderRename | LadderBoardRequest
+PackText = Annotated[str, StringConstraints(min_length=80, max_length=80)]
+"""A hand's pack: its 40 card codes run together (``QH3H6C…``), in the order dealt (R4, R14)."""
+ActionsText = Annotated[str, StringConstraints(max_length=1000)]
+"""Actions in their one-line text form (``0 3H``, ``1 6D:3H``) joined by ``;``."""
+
+
+class LadderSync(WireModel):
+    """Count a chica played offline (a finished ``heads-up`` game, the person at seat 0) on this
+    ladder's pocket tally, once. Its R15 record, compactly: the first dealer or the diamond
+    draw (its start seat and cards run together), the packs, and the actions — every chunk's
+    actions, in order, joined by ``;`` (a chunk ends at an action's end)."""
+
+    type: Literal["ladder_sync"] = "ladder_sync"
+    rid: RequestId = 0
+    token: Key
+    dealer: Seat | None = None
+    draw_start: Seat | None = None
+    draw: Annotated[str, StringConstraints(max_length=80)] = ""
+    packs: list[PackText]
+    actions: list[ActionsText]
+
+
+LadderRequest = LadderOpen | LadderPlay | LadderNew | LadderRename | LadderBoardRequest | LadderSync
 
 # --- server to client ---------------------------------------------------------------------------
 
@@ -123,3 +153,19 @@ class LadderBoard(WireModel):
     type: Literal["ladder_board"] = "ladder_board"
     rid: RequestId = 0
     lines: list[BoardLine]
+
+
+class LadderSynced(WireModel):
+    """A pocket chica checked by replay: its result for seat 0 and the ladder's pocket tally.
+
+    ``counted`` is false when this record was counted before (the tally is unchanged).
+    """
+
+    type: Literal["ladder_synced"] = "ladder_synced"
+    rid: RequestId = 0
+    digest: str
+    counted: bool
+    result: Literal["won", "lost", "draw"]
+    scores: tuple[int, int]
+    played: int = Field(ge=0)
+    won: int = Field(ge=0)

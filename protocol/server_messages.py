@@ -32,7 +32,7 @@ from protocol.client_messages import GameAction
 from protocol.clubs import ClubNight, ClubSeat
 from protocol.coach import Hint
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.ladder import LadderBoard, LadderState
+from protocol.ladder import LadderBoard, LadderState, LadderSynced
 from protocol.players import PlayerAnswer
 from protocol.table_events import KnownEvent, UnknownEvent
 
@@ -357,6 +357,7 @@ ServerMessage = Annotated[
     | Hint
     | LadderState
     | LadderBoard
+    | LadderSynced
     | ClubNight
     | ClubSeat
     | PlayerAnswer,

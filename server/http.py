@@ -61,6 +61,8 @@ STATIC_SUFFIXES = frozenset(
         ".txt",
         ".webmanifest",
         ".woff2",
+        ".wasm",  # Pyodide, for the engine in the pocket (issue 42)
+        ".zip",  # Pyodide's standard library and the engine zip (clients/pocket.py)
     }
 )
 # The types the web client depends on, whatever the host's mime.types says: a module script and
@@ -69,6 +71,8 @@ KNOWN_TYPES = {
     ".js": "text/javascript",
     ".mjs": "text/javascript",
     ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",  # compiled as it streams in only with this type
+    ".zip": "application/zip",
 }
 PLACEHOLDER = b"""<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>Cuarenta</title>

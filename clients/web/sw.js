@@ -5,20 +5,38 @@
 // fails.
 // The socket (/ws), records, logs and every JSON answer are never cached: they are the table's
 // live truth. Bump VERSION when this file's rules change: the old caches are dropped.
+// Solo in the pocket (/pocket.html, issue 42) keeps Pyodide, the engine zip and its page in a
+// cache named by their version (offline/pocket-files.js, built by make): the page fills it on a
+// first visit, a new version's service worker refills it at install, and its files are served
+// from it first (Pyodide's lock file too, though it is JSON).
 const VERSION = "v2";
 const CACHE = `cuarenta-${VERSION}`;
+try {
+  importScripts("/offline/pocket-files.js");
+} catch { /* not built: no pocket */ }
+/** @type {{version: string, engine: string, files: string[], shell: string[]} | undefined} */
+const POCKET = /** @type {any} */ (self).POCKET;
+const POCKET_CACHE = POCKET ? `cuarenta-pocket-${POCKET.version}` : "";
+const POCKET_FIRST = new Set(POCKET ? [...POCKET.files, new URL(POCKET.engine, location.href).pathname] : []);
 const OFFLINE = "/offline.html";
 const SHELL = [OFFLINE, "/manifest.webmanifest", "/icons/icon.svg?v=1", "/icons/icon-192.png?v=1"];
-const STATIC = /^\/(js|i18n|icons|vendor)\/|^\/[\w-]+\.(css|svg|png|webmanifest)$/;
+const STATIC = /^\/(js|i18n|icons|vendor|offline)\/|^\/[\w-]+\.(css|svg|png|webmanifest)$/;
 const NEVER = /^\/(ws|record|watch-log|replayed|healthz|readyz|metrics)(\/|$)|\.json$/;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(keepPocket)
+    .then(() => self.skipWaiting()));
 });
+
+/** A person who kept the pocket once gets its new version before this worker takes over. */
+async function keepPocket() {
+  if (!POCKET || !(await caches.keys()).some((name) => name.startsWith("cuarenta-pocket-"))) return;
+  await (await caches.open(POCKET_CACHE)).addAll([...POCKET.files, POCKET.engine, ...POCKET.shell]);
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(caches.keys()
-    .then((names) => Promise.all(names.filter((n) => n.startsWith("cuarenta-") && n !== CACHE)
+    .then((names) => Promise.all(names.filter((n) => n.startsWith("cuarenta-") && n !== CACHE && n !== POCKET_CACHE)
       .map((n) => caches.delete(n))))
     .then(() => self.clients.claim()));
 });
@@ -26,9 +44,15 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== location.origin || NEVER.test(url.pathname)) return;
+  if (request.method !== "GET" || url.origin !== location.origin) return;
+  if (POCKET_FIRST.has(url.pathname)) {
+    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+    return;
+  }
+  if (NEVER.test(url.pathname)) return;
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
+    event.respondWith(fetch(request).catch(async () => (await caches.match(request, { ignoreSearch: true }))
+      || caches.match(OFFLINE)));
   } else if (STATIC.test(url.pathname)) {
     event.respondWith(url.searchParams.has("v") ? cacheFirst(request) : networkFirst(request));
   }

@@ -102,6 +102,8 @@ class LadderRun:
     """One browser's ladder: the current streak, its margins, the best saved score, the chica.
 
     ``version`` counts stores of this run (compare-and-set: two tabs never both deal a chica).
+    The pocket tally counts chicas played offline (issue 42) and handed in by record: played,
+    won, and the digests of the records counted, so that none is counted twice.
     """
 
     token: str
@@ -112,6 +114,9 @@ class LadderRun:
     chica: Chica | None = None
     last: Settled | None = None
     version: int = 0
+    pocket_played: int = 0
+    pocket_won: int = 0
+    pocket_seen: tuple[str, ...] = ()
 
     @property
     def level(self) -> int:
@@ -167,8 +172,19 @@ class LadderRun:
     def renamed(self, name: str | None) -> LadderRun:
         return replace(self, name=name)
 
+    def pocketed(self, digest: str, won: bool) -> LadderRun:
+        """Count an offline chica (its record's digest) once; the streak is not touched."""
+        if digest in self.pocket_seen:
+            return self
+        return replace(
+            self,
+            pocket_played=self.pocket_played + 1,
+            pocket_won=self.pocket_won + int(won),
+            pocket_seen=(*self.pocket_seen, digest),
+        )
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "token": self.token,
             "streak": self.streak,
             "margins": self.margins,
@@ -177,10 +193,18 @@ class LadderRun:
             "chica": None if self.chica is None else self.chica.to_json(),
             "last": None if self.last is None else self.last.to_json(),
         }
+        if self.pocket_seen:  # only once there is one: older runs keep their stored form
+            data["pocket"] = {
+                "played": self.pocket_played,
+                "won": self.pocket_won,
+                "seen": list(self.pocket_seen),
+            }
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any], version: int = 0) -> LadderRun:
         chica, last = data.get("chica"), data.get("last")
+        pocket = data.get("pocket") or {}
         return cls(
             token=str(data["token"]),
             streak=int(data["streak"]),
@@ -190,4 +214,7 @@ class LadderRun:
             chica=None if chica is None else Chica.from_json(chica),
             last=None if last is None else Settled.from_json(last),
             version=version,
+            pocket_played=int(pocket.get("played", 0)),
+            pocket_won=int(pocket.get("won", 0)),
+            pocket_seen=tuple(str(digest) for digest in pocket.get("seen", ())),
         )

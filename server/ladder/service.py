@@ -9,13 +9,17 @@ asyncio lock per token keeps one process from racing itself; the version check c
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import secrets
 from collections.abc import Callable
+from typing import Any, Literal
 from weakref import WeakValueDictionary
 
 import structlog
 
+from engine import IllegalAction, InvalidRecord, Record, parse_action, replay
+from engine.record import FORMAT
 from protocol import ladder as m
 from protocol.errors import ErrorCode
 from server.core.commands import DealChica
@@ -47,10 +51,14 @@ class Ladder:
         self.new_token = new_token
         self._locks: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
 
-    async def handle(self, request: m.LadderRequest, name: str) -> m.LadderState | m.LadderBoard:
+    async def handle(
+        self, request: m.LadderRequest, name: str
+    ) -> m.LadderState | m.LadderBoard | m.LadderSynced:
         """Answer one ladder request; ``Refused`` (nothing stored) for a bad one."""
         if isinstance(request, m.LadderBoardRequest):
             return await self.board(request.rid)
+        if isinstance(request, m.LadderSync):
+            return await self.sync(request)
         token = request.token
         if isinstance(request, m.LadderOpen) and (
             token is None or await self.store.load(token) is None
@@ -69,6 +77,27 @@ class Ladder:
                 run = await self._save(run.renamed(checked_name(request.name)))
                 await self.store.offer_best(run.token, run.best, run.name)
         return state_message(run, request.rid)
+
+    async def sync(self, request: m.LadderSync) -> m.LadderSynced:
+        """Count an offline chica once, by its record's digest, after replaying it (issue 42)."""
+        record = pocket_record(request)
+        result, scores = await asyncio.to_thread(pocket_outcome, record)
+        digest = record_digest(record)
+        async with self._locks.setdefault(request.token, asyncio.Lock()):
+            run = await self._load(request.token)
+            counted = digest not in run.pocket_seen
+            if counted:
+                run = await self._save(run.pocketed(digest, result == "won"))
+                log.info("ladder pocket chica counted", result=result, played=run.pocket_played)
+        return m.LadderSynced(
+            rid=request.rid,
+            digest=digest,
+            counted=counted,
+            result=result,
+            scores=scores,
+            played=run.pocket_played,
+            won=run.pocket_won,
+        )
 
     async def board(self, rid: int = 0) -> m.LadderBoard:
         entries = await self.store.board()
@@ -164,3 +193,51 @@ def state_message(run: LadderRun, rid: int = 0) -> m.LadderState:
             score=last.score,
         ),
     )
+
+
+def pocket_record(sync: m.LadderSync) -> dict[str, Any]:
+    """The R15 record a ``ladder_sync`` carries compactly (``Refused`` for an unreadable action)."""
+    texts = [text for chunk in sync.actions for text in chunk.split(";") if text.strip()]
+    try:
+        actions = [parse_action(text).to_json() for text in texts]
+    except IllegalAction as error:
+        raise Refused(ErrorCode.ILLEGAL_ACTION, f"the record: {error}") from None
+    record: dict[str, Any] = {"format": FORMAT, "profile": PROFILE, "options": {}}
+    if sync.dealer is not None:
+        record["dealer"] = sync.dealer
+    if sync.draw_start is not None:
+        cards = [sync.draw[i : i + 2] for i in range(0, len(sync.draw), 2)]
+        record["draw"] = {"start": sync.draw_start, "cards": cards}
+    record["packs"] = [[pack[i : i + 2] for i in range(0, 80, 2)] for pack in sync.packs]
+    record["actions"] = actions
+    return record
+
+
+def record_digest(record: dict[str, Any]) -> str:
+    """A record's name for counting it once: the digest of its canonical JSON (64 bits)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def pocket_outcome(
+    record: dict[str, Any],
+) -> tuple[Literal["won", "lost", "draw"], tuple[int, int]]:
+    """Replay an offline chica's record: its result for the person (seat 0) and the scores.
+
+    ``Refused`` unless it is a valid, finished ``heads-up`` game (R14, R15).
+    """
+    try:
+        parsed = Record.from_json(record)
+    except InvalidRecord as error:
+        raise Refused(ErrorCode.INVALID_MESSAGE, f"not a valid record: {error}") from None
+    if parsed.profile != PROFILE:
+        raise Refused(
+            ErrorCode.INVALID_MESSAGE, f"R14: a pocket chica is {PROFILE}, not {parsed.profile}"
+        )
+    replayed = replay(parsed)
+    if replayed["status"] == "error":
+        raise Refused(ErrorCode.ILLEGAL_ACTION, f"the record: {replayed['error']['message']}")
+    if replayed["status"] != "finished":
+        raise Refused(ErrorCode.WRONG_PHASE, "R15: the record's game is not finished")
+    winner, scores = replayed["winner"], (int(replayed["scores"][0]), int(replayed["scores"][1]))
+    return ("draw" if winner == "draw" else "won" if winner == 0 else "lost"), scores

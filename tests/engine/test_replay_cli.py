@@ -73,6 +73,24 @@ def test_a_file_that_is_not_a_valid_record_exits_2_with_one_line_R15(
     assert words in err
 
 
+@pytest.mark.parametrize("depth", [65, 1_000, 100_000])
+def test_text_nested_past_any_record_exits_2_before_it_is_parsed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * depth + "]" * depth)
+    code, out, err = run(str(path), capsys)
+    assert (code, out) == (2, "")
+    assert (
+        err == f"cuarenta replay: not a valid record: nested deeper than {replay_cli.MAX_DEPTH}\n"
+    )
+
+
+def test_brackets_inside_strings_are_not_nesting() -> None:
+    assert replay_cli.nesting('{"a": ["[[[\\"{{", 1]}') == 2
+    assert replay_cli.nesting("[" * 64 + "]" * 64) == replay_cli.MAX_DEPTH
+
+
 def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(str(tmp_path / "nowhere.json"), capsys)
     assert code == 2

@@ -196,7 +196,8 @@ function whole(change, previous) {
 /** @param {Message} message */
 function isAnswer(message) {
   return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board",
-    "me", "history", "friends", "leaderboard", "hint", "turns", "push_key", "notice_settings"]
+    "ladder_synced", "me", "history", "friends", "leaderboard", "hint", "turns", "push_key",
+    "notice_settings"]
     .includes(message.type);
 }
 

@@ -198,6 +198,7 @@ export function openSolo(root, { errorText }) {
         h("div.solo-actions",
           h("a.btn.btn-small.btn-quiet", { href: "/?tips", target: "_blank", rel: "noopener" },
             t("solo.tips")),
+          h("a#solo-pocket.btn.btn-small.btn-quiet", { href: "/pocket.html" }, t("pocket.link")),
           h("button#solo-new.btn.btn-small", { type: "button", disabled: busy,
             title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
       h("div.solo-stats",

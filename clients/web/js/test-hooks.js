@@ -7,7 +7,7 @@
  * The names the tests use: the table page's model with its socket drop and request (`__cuarenta`),
  * the strings asked for but missing in the language (`__cuarentaMissingStrings`), the replay's
  * state (`__replay`).
- * @typedef {"__cuarenta" | "__cuarentaMissingStrings" | "__replay" | "__cuarentaMe"} HookName
+ * @typedef {"__cuarenta" | "__cuarentaMissingStrings" | "__replay" | "__cuarentaMe" | "__pocket"} HookName
  */
 
 /** @param {HookName} name @param {unknown} value */

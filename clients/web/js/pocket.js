@@ -1,0 +1,279 @@
+// @ts-check
+// Solo in the pocket (pocket.html, issue 42): the two-player streak ladder (R14) against the
+// engine's own bots, with no server. The engine runs in a Web Worker (offline/engine_worker.js:
+// Pyodide and the engine zip), so the page never blocks while a bot thinks; the run and every
+// finished chica stay in IndexedDB (pocket-ladder.js). The page keeps the offline files in the
+// service worker's pocket cache, named by their version (offline/pocket-files.js), so the next
+// visit works with no connection at all.
+import { h, renderInto } from "./dom.js";
+import { formatNumber, t } from "../i18n/index.js";
+import { pageChrome } from "./page-chrome.js";
+import { cardBack, cardElement, cardName } from "./cards.js";
+import { playsOf } from "./captures.js";
+import { describeEvent } from "./event-text.js";
+import { exposeForTests } from "./test-hooks.js";
+import { registerWorker } from "./install.js";
+import { freshRun, keepChica, levelOf, loadRun, outcomeOf, saveRun, settled } from "./pocket-ladder.js";
+import { syncChicas } from "./pocket-sync.js";
+
+/** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
+/** @typedef {{level: number, to_move: string | null, hand: string[], table: string[], scores: number[],
+ *   piles: number[], hand_sizes: number[], undealt: number, dealer: number, turn: number | null,
+ *   winner: number | string | null, legal: Play[], events: any[], record: object, finished: boolean}} Chica */
+/** @typedef {{version: string, engine: string, files: string[], shell: string[]}} Pocket */
+
+const POCKET = /** @type {Pocket} */ (/** @type {any} */ (globalThis).POCKET);
+/** a bot's card stays in view a moment before the next one (?pace=MS: the tests' quick game) */
+const BOT_PAUSE_MS = Number(new URLSearchParams(location.search).get("pace") ?? 450) || 0;
+const PERSON = 0;
+
+/** The engine worker, one request at a time answered by id. */
+class Engine {
+  constructor() {
+    this.worker = new Worker("/offline/engine_worker.js", { type: "module" });
+    this.next = 1;
+    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
+    this.waiting = new Map();
+    this.worker.addEventListener("message", (event) => {
+      const { id, ok, state, error } = event.data;
+      const waiter = this.waiting.get(id);
+      this.waiting.delete(id);
+      if (ok) waiter?.resolve(state);
+      else waiter?.reject(new Error(error));
+    });
+  }
+
+  /** @param {string} type @param {Record<string, unknown>} [fields] @returns {Promise<any>} */
+  ask(type, fields = {}) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, type, ...fields });
+    });
+  }
+}
+
+/** Keep the offline files in the pocket cache (the service worker serves them from it). */
+async function keepOffline() {
+  if (!POCKET || !("caches" in globalThis)) return false;
+  const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
+  const wanted = [...POCKET.files, POCKET.engine, ...POCKET.shell];
+  const missing = [];
+  for (const url of wanted) if (!(await cache.match(url))) missing.push(url);
+  await cache.addAll(missing);
+  return true;
+}
+
+function seed() {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/** @param {HTMLElement} root */
+export async function openPocket(root) {
+  const engine = new Engine();
+  let run = freshRun();
+  /** @type {Chica | null} */
+  let chica = null;
+  /** @type {string | null} the hand card whose captures are offered */
+  let chosen = null;
+  let thinking = false;
+  let status = t("pocket.loading");
+  let offline = false;
+  /** @type {{played: number, won: number, sent: number} | null} the server's pocket tally */
+  let synced = null;
+  /** @type {{text: string, kind: string}[]} */
+  const log = [];
+  const names = { nameOf: (/** @type {number} */ seat) => (seat === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })),
+    teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })), seats: 2 };
+  const model = { get run() { return run; }, get chica() { return chica; }, get thinking() { return thinking; },
+    get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },
+    sync };
+  exposeForTests("__pocket", model);
+
+  /** @param {Chica} next */
+  function accept(next) {
+    chica = next;
+    for (const event of next.events) {
+      const told = describeEvent(event, names);
+      if (told) log.push({ text: told.text, kind: told.kind });
+    }
+    log.splice(0, Math.max(0, log.length - 12));
+  }
+
+  async function save() {
+    if (chica && run.chica) run = { ...run, chica: { ...run.chica, record: chica.record } };
+    await saveRun(run);
+  }
+
+  /** The bot (and the clock) move until it is the person's turn or the game is over. */
+  async function botsMove() {
+    thinking = true;
+    draw();
+    while (chica && !chica.finished && chica.to_move !== "person") {
+      await new Promise((done) => setTimeout(done, BOT_PAUSE_MS));
+      accept(await engine.ask("step"));
+      draw();
+    }
+    thinking = false;
+    await save();
+    if (chica?.finished) await finish();
+    draw();
+  }
+
+  /** Hand the finished chicas to the server, when one answers (never in the way of play). */
+  /** @type {Promise<{played: number, won: number, sent: number} | null> | null} */
+  let syncing = null;
+  function sync() {
+    syncing ??= syncChicas().catch(() => null).then((tally) => {
+      syncing = null;
+      if (tally) {
+        synced = tally;
+        draw();
+      }
+      return tally;
+    });
+    return syncing;
+  }
+
+  async function finish() {
+    if (!chica) return;
+    const { result, margin } = outcomeOf(chica.winner, chica.scores);
+    const level = levelOf(run);
+    await keepChica({ level, result, margin, scores: chica.scores, record: chica.record,
+      finished: new Date().toISOString(), synced: false });
+    run = settled(run, result, margin);
+    await saveRun(run);
+    if (navigator.onLine) sync();
+  }
+
+  async function deal() {
+    const level = levelOf(run);
+    const packs = seed();
+    log.length = 0;
+    accept(await engine.ask("new", { seed: packs, level }));
+    run = { ...run, chica: { record: /** @type {Chica} */ (chica).record, level, seed: packs } };
+    await save();
+    draw();
+    if (chica?.to_move !== "person") await botsMove();
+  }
+
+  /** @param {Play} play */
+  async function play(play) {
+    if (thinking || !chica || chica.to_move !== "person") return;
+    chosen = null;
+    thinking = true; // at once: a second tap before the engine answers plays nothing
+    draw();
+    accept(await engine.ask("play", { action: play }));
+    await botsMove();
+  }
+
+  /** A hand card: its only play at once; with several captures, the choice of which. @param {string} card */
+  function pick(card) {
+    if (!chica) return;
+    const plays = playsOf(chica.legal, card);
+    if (plays.length === 1) play(plays[0]);
+    else {
+      chosen = chosen === card ? null : card;
+      draw();
+    }
+  }
+
+  function startAfresh() {
+    if (run.streak > 0 && !globalThis.confirm(t("solo.new.confirm", { streak: run.streak }))) return;
+    if (run.chica || run.streak) run = settled(run, "abandoned", 0);
+    deal();
+  }
+
+  /** @param {string} key @param {string} value @param {string} id */
+  function stat(key, value, id) {
+    return h("div.solo-stat", { dataset: { stat: id } },
+      h("span.solo-stat-label", t(key)), h("span.solo-stat-value", value));
+  }
+
+  function resultLine() {
+    const last = run.last;
+    if (!last || run.chica) return null;
+    const text = t(`solo.result.${last.result}`, { margin: last.margin, level: last.level,
+      streak: last.streak, score: formatNumber(last.score), next: levelOf(run) });
+    return h("div.solo-result", { dataset: { result: last.result } }, h("p", text),
+      h("button#solo-next.btn.btn-primary", { type: "button", onclick: deal },
+        t(last.result === "won" ? "solo.next" : "solo.again")));
+  }
+
+  function prompt() {
+    if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status);
+    if (chica.finished) return h("p.prompt", t("pocket.over", { a: chica.scores[0], b: chica.scores[1] }));
+    if (thinking || chica.to_move !== "person") return h("p.prompt.is-waiting", t("pocket.botThinks", { level: levelOf(run) }));
+    if (!chosen) return h("p.prompt", t("prompt.yourTurn"));
+    return h("div.choices", playsOf(chica.legal, chosen).map((each) => h("button.btn", { type: "button",
+      dataset: { take: each.take.join(" ") }, onclick: () => play(each) },
+    each.take.length ? t("pocket.take", { cards: each.take.map(cardName).join(", ") }) : t("pocket.trail"))));
+  }
+
+  function felt() {
+    if (!chica) return null;
+    const mine = chica.to_move === "person" && !thinking && !chica.finished;
+    const playable = new Set(chica.legal.map((a) => a.card));
+    return h("section.pocket-table", { "aria-label": t("pocket.table") },
+      h("div.pocket-bot", { role: "img", "aria-label": t("pocket.botHand", { count: chica.hand_sizes[1] }) },
+        Array.from({ length: chica.hand_sizes[1] }, () => cardBack())),
+      h("div.felt.pocket-felt",
+        h("p.pocket-scores", t("pocket.scores", { a: chica.scores[0], b: chica.scores[1],
+          pa: chica.piles[0], pb: chica.piles[1] })),
+        chica.table.length
+          ? h("div.table-cards", chica.table.map((code) => cardElement(code)))
+          : h("p.felt-empty", t("pocket.emptyTable"))),
+      h("div.action-bar", prompt()),
+      h("div.hand.pocket-hand", chica.hand.map((code) => cardElement(code, mine && playable.has(code)
+        ? { onPick: pick, pressed: chosen === code, marks: ["playable"] } : {}))),
+      h("ol.log.pocket-log", { "aria-live": "polite" }, log.map((line) => h(`li.log-${line.kind}`, line.text))));
+  }
+
+  function draw() {
+    const score = (/** @type {number} */ n) => formatNumber(n);
+    renderInto(root, h("div.solo-page.pocket-page",
+      h("section.solo-bar", { "aria-labelledby": "solo-title" },
+        h("div.solo-head",
+          h("h1#solo-title", t("pocket.title")),
+          h("div.solo-actions",
+            h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || !chica && !run.last,
+              title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
+        h("p.hint.pocket-status", { role: "status" }, offline ? t("pocket.offlineReady") : t("pocket.offlineHint")),
+        synced ? h("p.hint.pocket-synced", t("pocket.synced", { played: synced.played, won: synced.won })) : null,
+        h("div.solo-stats",
+          stat("solo.streak", String(run.streak), "streak"),
+          stat("solo.level", String(levelOf(run)), "level"),
+          stat("solo.margin", String(run.margins), "margin"),
+          stat("solo.score", score(run.streak * 10_000 + Math.min(run.margins, 9_999)), "score"),
+          stat("solo.best", score(run.best), "best")),
+        resultLine()),
+      run.chica || !run.last ? felt() : null,
+      !chica && (run.chica || !run.last) ? h("p.loading", { role: "status" }, status) : null));
+  }
+
+  pageChrome(draw);
+  registerWorker();
+  draw();
+  keepOffline().then((kept) => { offline = kept; draw(); }).catch(() => {});
+  addEventListener("online", () => { sync(); });
+  sync();
+  try {
+    const started = await engine.ask("start", { pyodide: "/vendor/", engine: POCKET.engine });
+    status = t("pocket.ready", { s: (started.started_ms / 1000).toFixed(1) });
+    run = await loadRun();
+    if (run.chica) {
+      accept(await engine.ask("resume", { record: run.chica.record, level: run.chica.level, seed: seed() }));
+      draw();
+      const resumed = /** @type {Chica | null} */ (chica); // set by accept
+      if (resumed?.finished) await finish();
+      else if (resumed?.to_move !== "person") await botsMove();
+    } else if (!run.last) {
+      await deal();
+    }
+  } catch (error) {
+    status = t("pocket.failed", { error: String(/** @type {Error} */ (error).message || error) });
+  }
+  draw();
+}
+
+openPocket(/** @type {HTMLElement} */ (document.getElementById("main")));

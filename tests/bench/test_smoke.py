@@ -39,12 +39,13 @@ FIGURES = {
     "declines": "level 5: declined",
     "roots": "level 6:",
     "follow_up": "game win rate",
+    "waiting": "push after the move, p95",
     "tournament": "margin per hand",
     "ceiling": "headroom",
     "chaos": "violations: lost",
     "coach": "loaded / idle p95",
 }
-NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos"}
+NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos", "waiting"}
 #: Debian's caddy and redis-sentinel (make services); without them the benchmark is skipped
 NEEDS_PROXY = {"chaos"}
 PROXY_MISSING = shutil.which("caddy") is None or shutil.which("redis-sentinel") is None

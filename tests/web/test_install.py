@@ -78,7 +78,7 @@ def test_the_worker_registers_and_a_reload_without_the_server_shows_the_friendly
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         page.wait_for_selector("#player-name")
         cached = page.evaluate(CACHED)
-        assert cached["names"] == ["cuarenta-v1"]
+        assert cached["names"] == ["cuarenta-v2"]
         assert f"{base}/offline.html" in cached["urls"]
         assert f"{base}/js/main.js" in cached["urls"]
         live = [u for u in cached["urls"] if "/ws" in u or "/record" in u or u.endswith(".json")]

@@ -90,13 +90,12 @@ class StateText:
 
 
 def pace(table: Table) -> dict[str, Any] | None:
-    """A turn-based table's deadline, its rule and the deadlines its teams missed (None: live)."""
+    """A turn-based table's deadline, its rule and the decision last reminded (None: live)."""
     if not table.move_deadline:
         return None
     return {
         "move_deadline": table.move_deadline,
         "on_deadline": table.on_deadline,
-        "missed": list(table.missed),
         "reminded": table.reminded,
     }
 
@@ -283,7 +282,7 @@ def from_state(
     pace = state.get("pace")  # absent: a live table (stored before turn-based tables)
     if pace is not None:
         table.move_deadline, table.on_deadline = pace["move_deadline"], pace["on_deadline"]
-        table.missed, table.reminded = list(pace["missed"]), pace["reminded"]
+        table.reminded = pace["reminded"]
     table.hints = bool(state.get("hints", True))  # a table stored before the switch: on
     for seat in table.seats:
         if seat.occupant == "person" and state["stage"] == "playing" and not table.waits:

@@ -83,7 +83,6 @@ class Table:
     # decision waits up to the deadline, then ``on_deadline`` acts (``server.core.clocks``).
     move_deadline: MoveDeadline = 0
     on_deadline: OnDeadline = "stand_in"
-    missed: list[int] = field(default_factory=lambda: [0, 0])  # deadlines missed in a row, a team
     reminded: int = -1  # the game event whose awaited decision was reminded ("deadline near")
     public: bool = False  # listed in the lobby of watchable tables (server.listing)
     casual: bool = False  # not rated: finished games change nobody's rating

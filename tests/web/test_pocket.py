@@ -125,6 +125,16 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     assert kept[0]["result"] == run["last"]["result"]
     assert not kept[0]["synced"]
 
+    # The install offer: after a first chica, between chicas, and once.
+    offer = """() => { const offer = new Event("beforeinstallprompt", { cancelable: true });
+      offer.prompt = async () => { window.__prompted = (window.__prompted || 0) + 1; };
+      dispatchEvent(offer); }"""
+    page.evaluate(offer)
+    page.click("#pocket-install")
+    assert page.evaluate("window.__prompted") == 1
+    page.evaluate(offer)  # the browser offers again: the page asked once already
+    assert page.locator("#pocket-install").count() == 0
+
     # The record the browser kept replays on the server's engine to the same end.
     replayed = subprocess.run(
         [sys.executable, "-m", "server.cli", "replay", "-"],

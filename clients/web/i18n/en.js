@@ -769,4 +769,5 @@ export default {
   "push.deadline_near": "One hour left for your move",
   "me.notices.failed": "Notifications could not be turned on here.",
   "me.notices.when": "Let me know when",
+  "pocket.install": "Install Cuarenta on this device",
 };

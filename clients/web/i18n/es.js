@@ -769,4 +769,5 @@ export default {
   "push.deadline_near": "Queda una hora para tu jugada",
   "me.notices.failed": "No se pudieron activar los avisos aquí.",
   "me.notices.when": "Avisarme cuando",
+  "pocket.install": "Instalar Cuarenta en este aparato",
 };

@@ -769,4 +769,5 @@ export default {
   "push.deadline_near": "Falta uma hora para sua jogada",
   "me.notices.failed": "Não foi possível ativar os avisos aqui.",
   "me.notices.when": "Avisar-me quando",
+  "pocket.install": "Instalar o Cuarenta neste aparelho",
 };

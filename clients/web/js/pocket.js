@@ -54,6 +54,18 @@ class Engine {
 }
 
 /** Keep the offline files in the pocket cache (the service worker serves them from it). */
+/** @type {{prompt: () => Promise<unknown>} | null} the browser's install offer, kept for its moment */
+let installEvent = null;
+const INSTALL_ASKED = "cuarenta.pocketInstallAsked";
+
+function installAsked() {
+  try { return localStorage.getItem(INSTALL_ASKED) === "1"; } catch { return true; }
+}
+
+function rememberInstallAsked() {
+  try { localStorage.setItem(INSTALL_ASKED, "1"); } catch { /* storage off: asked each visit */ }
+}
+
 async function keepOffline() {
   if (!POCKET || !("caches" in globalThis)) return false;
   const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
@@ -109,12 +121,15 @@ export async function openPocket(root) {
   async function botsMove() {
     thinking = true;
     draw();
+    let moved = false;
     while (chica && !chica.finished && chica.to_move !== "person") {
       await new Promise((done) => setTimeout(done, BOT_PAUSE_MS));
       accept(await engine.ask("step"));
+      moved = true;
       draw();
     }
     thinking = false;
+    if (moved && chica && !chica.finished) navigator.vibrate?.(40); // your turn, where it can buzz
     await save();
     if (chica?.finished) await finish();
     draw();
@@ -229,6 +244,24 @@ export async function openPocket(root) {
       h("ol.log.pocket-log", { "aria-live": "polite" }, log.map((line) => h(`li.log-${line.kind}`, line.text))));
   }
 
+  /** The install offer: once, after a first finished chica, between chicas (never over the table). */
+  function installOffer() {
+    if (!installEvent || !run.last || run.chica || installAsked()) return null;
+    return h("p.pocket-install", h("button#pocket-install.btn.btn-small", { type: "button", onclick: async () => {
+      rememberInstallAsked();
+      const offer = installEvent;
+      installEvent = null;
+      draw();
+      await offer?.prompt();
+    } }, t("pocket.install")));
+  }
+
+  addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault(); // offered by the page, at its moment
+    installEvent = /** @type {any} */ (event);
+    draw();
+  });
+
   function draw() {
     const score = (/** @type {number} */ n) => formatNumber(n);
     renderInto(root, h("div.solo-page.pocket-page",
@@ -246,7 +279,7 @@ export async function openPocket(root) {
           stat("solo.margin", String(run.margins), "margin"),
           stat("solo.score", score(run.streak * 10_000 + Math.min(run.margins, 9_999)), "score"),
           stat("solo.best", score(run.best), "best")),
-        resultLine()),
+        resultLine(), installOffer()),
       run.chica || !run.last ? felt() : null,
       !chica && (run.chica || !run.last) ? h("p.loading", { role: "status" }, status) : null));
   }

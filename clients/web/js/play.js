@@ -146,13 +146,14 @@ function playChoices(model, card, { act, redraw }) {
     out.push(h("div.choices.capture-choices", captures.map((a, i) => h("button.btn.btn-capture", {
       type: "button",
       dataset: { focus: `capture-${i}`, action: "capture", take: a.take.join(" ") },
-      "aria-label": t("action.captureThese", { cards: describeTake(a.take) }),
+      // the name holds the visible text (WCAG 2.5.3: "Capture K♠ 3♣"), then the cards in words
+      "aria-label": `${t("action.capture")} ${a.take.map(cardShort).join(" ")}: ${describeTake(a.take)}`,
       onmouseenter: () => highlight(a.take, true),
       onmouseleave: () => highlight(a.take, false),
       onfocus: () => highlight(a.take, true),
       onblur: () => highlight(a.take, false),
       onclick: () => act(a),
-    }, h("span.capture-label", t("action.capture")),
+    }, h("span.capture-label", t("action.capture")), " ",
     h("span.capture-cards", { "aria-hidden": "true" }, a.take.map(cardShort).join(" "))))));
     if (selection.take.length) {
       out.push(h("div.choices",

@@ -46,11 +46,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clients.bot.fleet import FleetResult, run_fleet
+from clients.bot.fleet import FleetResult, play_table, run_fleet
 from clients.bot.player import BotPlan, BotTally, WireBot
 from clients.links import TableLink, socket_url
 from clients.reconnect import LastingSession
 from clients.session import ClientSession, SessionError
+from clients.table import TableLinks
 from deploy.build_images import SERVER_IMAGE, build_all
 from deploy.podman import CACHE, ROOT, podman, podman_env, run, say
 from protocol import client_messages as c
@@ -215,31 +216,34 @@ async def until_async(
         await asyncio.sleep(0.5)  # polling the stack from outside, as a person's page does
 
 
-def round_state(night: Night, number: int) -> tuple[bool, bool]:
-    """(every table of round ``number`` started, every match of it done)."""
+def round_state(night: Night, number: int) -> tuple[bool, bool, bool]:
+    """(every table of round ``number`` open, every one started, every match of it done)."""
     rounds = (night.get("tournament") or {}).get("rounds", [])
     if len(rounds) < number:
-        return False, False
+        return False, False, False
     matches = rounds[number - 1]["matches"]
     tables = night.get("tables", {})
+    opened = all(
+        match["forfeit"] is not None or f"{number}-{match['table']}" in tables for match in matches
+    )
     started = all(
         match["forfeit"] is not None
         or tables.get(f"{number}-{match['table']}", {}).get("started", False)
         for match in matches
     )
     done = all(match["forfeit"] is not None or match["score_a"] is not None for match in matches)
-    return started, done
+    return opened, started, done
 
 
 async def until_round(stack: Stack, number: int, state: str, wait_s: float = 240) -> Night:
-    """The night once round ``number`` is ``state`` ("started" or "done")."""
+    """The night once round ``number`` is ``state`` ("open", "started" or "done")."""
     last: list[Night] = [{}]
 
     async def reached() -> bool:
         with contextlib.suppress(Failed, OSError, urllib.error.URLError, ValueError):
             last[0] = await stack.night()
-        started, done = round_state(last[0], number)
-        return done if state == "done" else started
+        opened, started, done = round_state(last[0], number)
+        return {"open": opened, "started": started, "done": done}[state]
 
     await until_async(reached, wait_s, lambda: f"round {number} not {state}")
     return last[0]
@@ -256,24 +260,28 @@ async def host_says(stack: Stack, message: c.ClientMessage) -> None:
 
 
 async def play_round(stack: Stack, number: int) -> list[asyncio.Task[BotTally]]:
-    """Start round ``number``: each member follows the club, is told a seat and a wire bot
-    plays it (one game); returns the bots' tasks once every member sat down."""
+    """Start round ``number``: once its tables are open, each member follows the club, is told
+    a seat and a wire bot plays it (one game); returns the bots' tasks once all sat down.
+
+    The members follow after the tables open, not before: a ``club_seat`` is pushed only to
+    followers connected to the replica that opened the round (``server.clubs.nights``
+    ``_tell_seats``), while following tells a member the seat the stored night gives them on
+    whichever replica the proxy picked."""
+    await host_says(stack, m.ClubRound(club=CLUB, key=stack.host_key, round=number))
+    await until_round(stack, number, "open", wait_s=60)
     ws = socket_url(stack.base)
-    followers = [await ClientSession.connect(ws, name) for name in MEMBERS]
-    try:
-        for follower in followers:
+    bots = []
+    for name in MEMBERS:
+        follower = await ClientSession.connect(ws, name)
+        try:
             await follower.request(m.ClubOpen(club=CLUB, member=True))
-        await host_says(stack, m.ClubRound(club=CLUB, key=stack.host_key, round=number))
-        bots = []
-        for name, follower in zip(MEMBERS, followers, strict=True):
-            told = await follower.next_of(m.ClubSeat, lambda seat: seat.round == number, wait_s=60)
-            place = LastingSession(TableLink.of(stack.base, told.join_key), name, seat=told.seat)
-            await place.open()
-            bots.append(asyncio.create_task(seated(place, number)))
-        return bots
-    finally:
-        for follower in followers:
+            told = await follower.next_of(m.ClubSeat, lambda seat: seat.round == number, 30)
+        finally:
             await follower.close()
+        place = LastingSession(TableLink.of(stack.base, told.join_key), name, seat=told.seat)
+        await place.open()
+        bots.append(asyncio.create_task(seated(place, number)))
+    return bots
 
 
 async def seated(place: LastingSession, number: int) -> BotTally:
@@ -321,7 +329,24 @@ async def step_games(stack: Stack) -> str:
     fleet = await run_fleet(stack.base, 2, BotPlan(level=2, seed=1))
     check_fleet(fleet)
     stack.fleets.append(fleet)
-    return fleet_text(fleet)
+    # and one at the club's own table (its stable link /t/<club>), whose games the club's
+    # results export lists: what the down-and-up step checks is kept
+    link = TableLink.of(stack.base, CLUB)
+    host = TableLink.of(stack.base, stack.host_key)
+    club = await play_table(TableLinks(CLUB, link, link, host), BotPlan(level=2, seed=3), 4)
+    if club.winner is None:
+        raise Failed(f"the club table's game ended without a winner: {club.scores}")
+    results: set[str] = set()
+
+    async def exported() -> bool:  # the listing keeps a result at its next refresh
+        results.update(await stack.results())
+        return bool(results)
+
+    await until_async(exported, 30, lambda: "the club's results export lists no game")
+    return (
+        f"{fleet_text(fleet)}; the club table /t/{CLUB}: {club.scores[0]}-{club.scores[1]}, "
+        f"{len(results)} result(s) exported"
+    )
 
 
 async def step_round_1(stack: Stack) -> str:
@@ -394,8 +419,10 @@ async def step_down_and_up(stack: Stack) -> str:
     if not night.get("finished"):
         raise Failed("round 3 done but the night is not finished")
     after = await stack.results()
-    if not before <= after:
-        raise Failed(f"{len(before - after)} exported results lost across down and up")
+    if not before or not before <= after:
+        raise Failed(
+            f"{len(before - after)} of {len(before)} exported results lost across down and up"
+        )
     earlier = [r["matches"] for r in night_before["tournament"]["rounds"][:2]]
     if earlier != [r["matches"] for r in night["tournament"]["rounds"][:2]]:
         raise Failed("rounds 1 and 2 read differently after down and up")
@@ -409,7 +436,7 @@ async def step_down_and_up(stack: Stack) -> str:
 
 STEPS: list[tuple[str, Callable[[Stack], Awaitable[str]]]] = [
     ("stack up: redis, 2 replicas, caddy; /readyz and healthchecks", step_up),
-    ("whole games through the proxy (wire bot fleet)", step_games),
+    ("whole games through the proxy (wire bot fleet; the club's table)", step_games),
     ("club night: pairs, Swiss start, round 1", step_round_1),
     ("a replica killed (SIGKILL) and restarted in round 2", step_kill_a_replica),
     ("stack down (volumes kept) and up in round 3", step_down_and_up),

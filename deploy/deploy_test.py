@@ -50,7 +50,7 @@ from clients.bot.fleet import FleetResult, play_table, run_fleet
 from clients.bot.player import BotPlan, BotTally, WireBot
 from clients.links import TableLink, socket_url
 from clients.reconnect import LastingSession
-from clients.session import ClientSession, SessionError
+from clients.session import ClientSession, RequestRefused, SessionError
 from clients.table import TableLinks
 from deploy.build_images import SERVER_IMAGE, build_all
 from deploy.podman import CACHE, ROOT, podman, podman_env, run, say
@@ -90,6 +90,7 @@ class Stack:
     health: dict[str, str] = field(default_factory=dict)
     host_key: str = ""
     fleets: list[FleetResult] = field(default_factory=list)
+    resent: int = 0  # host commands sent again after a "send it again" refusal
 
     @property
     def base(self) -> str:
@@ -249,14 +250,24 @@ async def until_round(stack: Stack, number: int, state: str, wait_s: float = 240
     return last[0]
 
 
-async def host_says(stack: Stack, message: c.ClientMessage) -> None:
-    """One host command over a short connection through the proxy (as the club page does)."""
-    session = await ClientSession.connect(socket_url(stack.base), "host")
-    try:
-        await session.request(m.ClubOpen(club=CLUB, key=stack.host_key))
-        await session.request(message)
-    finally:
-        await session.close()
+async def host_says(stack: Stack, message: c.ClientMessage, tries: int = 5) -> None:
+    """One host command over a short connection through the proxy (as the club page does).
+
+    Both replicas drive the night, each writing it only over the version it read; a command
+    that meets the other's write is refused unapplied ("the night changed at that moment: send
+    it again"), and is sent again, as the refusal asks."""
+    for attempt in range(1, tries + 1):
+        session = await ClientSession.connect(socket_url(stack.base), "host")
+        try:
+            await session.request(m.ClubOpen(club=CLUB, key=stack.host_key))
+            await session.request(message)
+            return
+        except RequestRefused as exc:
+            if "send it again" not in str(exc) or attempt == tries:
+                raise
+            stack.resent += 1
+        finally:
+            await session.close()
 
 
 async def play_round(stack: Stack, number: int) -> list[asyncio.Task[BotTally]]:
@@ -359,7 +370,10 @@ async def step_round_1(stack: Stack) -> str:
     )
     actions = await finished(await play_round(stack, 1))
     night = await until_round(stack, 1, "done")
-    return f"{len(night['pairs'])} pairs, round 1 done ({actions} actions by the members' bots)"
+    return (
+        f"{len(night['pairs'])} pairs, round 1 done ({actions} actions by the members' bots; "
+        f"host commands sent again so far: {stack.resent})"
+    )
 
 
 async def step_kill_a_replica(stack: Stack) -> str:

@@ -1,14 +1,18 @@
 # The Cuarenta table server: one asyncio process per container; run several behind a proxy.
 # Build context: the repository (see .dockerignore). `docker compose up` builds and runs it.
+# The two base images are build arguments, so a machine without a registry builds it from local
+# images (`make deploy-test` gives podman ones made from Debian's packages, deploy/images/).
+ARG NODE_IMAGE=node:20-bookworm-slim
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 # --- browser libraries of the web client, pinned by package-lock.json ---------------------------
-FROM node:20-bookworm-slim AS web
+FROM ${NODE_IMAGE} AS web
 WORKDIR /src/clients/web
 COPY clients/web/package.json clients/web/package-lock.json ./
 RUN npm ci --no-audit --no-fund --omit=dev
 
 # --- the Python package, pinned by requirements.lock ----------------------------------------------
-FROM python:3.11-slim-bookworm AS server
+FROM ${PYTHON_IMAGE} AS server
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -21,7 +25,8 @@ COPY server/ server/
 COPY clients/ clients/
 COPY bench/ bench/
 COPY --from=web /src/clients/web/node_modules/ clients/web/node_modules/
-RUN pip install -c requirements.lock . \
+# `python3 -m pip`: the official image's python3 and Debian's /usr/bin/python3 alike.
+RUN python3 -m pip install -c requirements.lock . \
     && useradd --system --uid 10001 --home-dir /app cuarenta
 USER cuarenta
 

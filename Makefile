@@ -19,13 +19,14 @@ PIP    := PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_WARN_SCRIPT_LOCATION=1 $(BIN)/p
 # timing-bound tests then miss their bounds: `make test PYTEST_WORKERS=4` for a quick local run.
 PYTEST_WORKERS ?= auto
 
-.PHONY: run test lint check bench services clean lock help fuzz screenshots
+.PHONY: run test lint check bench services clean lock help fuzz screenshots deploy-test
 
 help:
 	@echo "make run    - set up and start the server on the embedded (in-memory) store"
 	@echo "make test   - set up and pass the whole suite (lint, types, tests)"
 	@echo "make bench  - print the performance figures (see BENCHMARKS.md)"
 	@echo "make lint   - ruff check and format, mypy --strict, the import-layer contracts and tsc on the web client"
+	@echo "make deploy-test - docker-compose.yml brought up with podman from Debian-built images, and played through"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed")'
@@ -103,6 +104,27 @@ fuzz: $(STAMP)  ## the long fuzzing run against a real server: FUZZ_SECONDS=300 
 # The README's pictures: the browser tests that draw them, writing into docs/screenshots/.
 screenshots: $(STAMP) $(WEB_DEPS) services
 	CUARENTA_README_SHOTS=1 $(BIN)/pytest -q -p no:cacheprovider tests/web/test_table_fits.py tests/web/test_club_night.py
+
+# docker-compose.yml run for real with podman (no Docker engine or registry needed): images built
+# from a debootstrapped Debian 12 and Debian's packages, then a club night played through Caddy
+# while a replica is killed and the whole stack goes down and up (deploy/deploy_test.py; a few
+# minutes, the first run longer). Not part of `make test`. DEPLOY_CACHE (default
+# /var/tmp/cuarenta-deploy) keeps the root filesystem and podman-compose between runs.
+# runc: Debian 12's crun refuses this kind of host's hybrid cgroup mounts (deploy/podman.py).
+DEPLOY_CACHE ?= /var/tmp/cuarenta-deploy
+PODMAN_COMPOSE := $(DEPLOY_CACHE)/podman-compose/bin/podman-compose
+
+$(PODMAN_COMPOSE): deploy/podman-compose.txt
+	@$(PYTHON) -m venv $(DEPLOY_CACHE)/podman-compose
+	@$(DEPLOY_CACHE)/podman-compose/bin/pip install --quiet --disable-pip-version-check -r deploy/podman-compose.txt
+	@touch $@
+
+deploy-test: $(STAMP)
+	@command -v podman >/dev/null || $(MAKE) --no-print-directory apt PKG=podman
+	@command -v debootstrap >/dev/null || $(MAKE) --no-print-directory apt PKG=debootstrap
+	@command -v runc >/dev/null || $(MAKE) --no-print-directory apt PKG=runc
+	@$(MAKE) --no-print-directory $(PODMAN_COMPOSE)
+	DEPLOY_CACHE=$(DEPLOY_CACHE) PODMAN_COMPOSE=$(PODMAN_COMPOSE) $(BIN)/python -m deploy.deploy_test
 
 # Re-pin every Python dependency after changing pyproject.toml.
 lock:

@@ -1,0 +1,1 @@
+"""The compose deployment run here for real with podman (``make deploy-test``)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Final
 
 from protocol import client_messages as c
 from server.bots import decide
@@ -21,7 +22,7 @@ from tests.server.core.drive import attach, bot_act, handle, tick
 
 T0 = 1_000_000.0
 LID_S = 600.0
-TURN_S = 15
+TURN_S: Final = 15
 STEP_S = 1e-3
 CONFIG = Settings(grace_s=60, claim_window_s=5, bot_delay_s=0.5, away_turn_s=5).referee_config()
 
@@ -88,10 +89,7 @@ def test_ten_minutes_stopped_gives_each_seat_at_most_one_stand_in_decision_and_t
     run_until(tables, wake, wake + TURN_S - 1)
 
     per_seat = Counter(
-        (n, seat)
-        for n, t in enumerate(tables)
-        for seat, at in t.stand_ins[lid[n] :]
-        if at >= wake
+        (n, seat) for n, t in enumerate(tables) for seat, at in t.stand_ins[lid[n] :] if at >= wake
     )
     assert per_seat, "some person's turn was past on wake: its stand-in decided"
     assert max(per_seat.values()) == 1, f"a storm of stand-ins on wake: {per_seat}"

@@ -44,6 +44,7 @@ FIGURES = {
     "ceiling": "headroom",
     "chaos": "violations: lost",
     "coach": "loaded / idle p95",
+    "lid": "stand_ins_on_wake_max_per_seat",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos", "waiting"}
 #: Debian's caddy and redis-sentinel (make services); without them the benchmark is skipped

@@ -2,12 +2,12 @@
 
 ``python -m bench.lid [--tables N] [--lid S] [--turn-timer T] [--before S] [--after S]``
 starts a server, ``N`` live pagat-4p tables (two connected people who never act, so their
-turn clocks run out, and two bots), lets them play, then stops the server and this process
-(its clients) for ``S`` seconds with a helper shell that sends SIGCONT after. Each table's
-watcher records when each decision arrived; a decision for a person's seat is their
-stand-in's. It prints the stand-in decisions per person seat in the first ``T - 1`` seconds
-after the wake (a storm would be more than one) and whether every table played on. Nothing
-else stops: on a real laptop Redis would stop too (the memory store here).
+turn clocks run out, and two bots), lets them play, then stops the server with its workers
+and this process (its clients) for ``S`` seconds with a helper shell that sends SIGCONT
+after. Each table's watcher records when each decision arrived; a decision for a person's
+seat is their stand-in's. It prints the stand-in decisions per person seat in the first
+``T - 1`` seconds after the wake (a storm would be more than one) and whether every table
+played on. Nothing else stops: on a real laptop Redis would stop too (the memory store here).
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ import asyncio
 import contextlib
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 
+from bench.store import servers
+from bench.store import ws_url as server_url
 from clients.session import ClientSession, ws_url
 from clients.table import create_table, take_seat
 from protocol import client_messages as c
@@ -41,25 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--after", type=float, default=None, help="s watched after (a turn)")
 
 
-def _start_server(log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    args = ["--host", "127.0.0.1", "--port", "0", "--log-format", "json", "--log-level", "info"]
-    args += ["--connections-per-address", "0", "--tables-per-min", "0", "--bot-delay", "0.3"]
-    out = log.open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", *args], stdout=out, stderr=out
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        for line in log.read_text(errors="replace").splitlines():
-            if line.startswith("listening on "):
-                return process, line.removeprefix("listening on ").strip()
-        if process.poll() is not None:
-            break
-        time.sleep(0.05)
-    process.kill()
-    raise RuntimeError(f"the server did not start: {log.read_text()[-500:]}")
-
-
 async def _watch(watcher: ClientSession, seen: list[tuple[float, int]]) -> None:
     """Record (arrival, seat) of every announcement and play at the table."""
     with contextlib.suppress(Exception):
@@ -71,8 +51,9 @@ async def _watch(watcher: ClientSession, seen: list[tuple[float, int]]) -> None:
 async def measure(
     tables: int, lid_s: float, turn_s: int, before_s: float, after_s: float
 ) -> dict[str, object]:
-    with tempfile.TemporaryDirectory() as tmp:
-        server, url = _start_server(Path(tmp) / "server.log")
+    extra = ("--bot-delay", "0.3", "--connections-per-address", "0", "--tables-per-min", "0")
+    with servers(["memory"], *extra) as (server,):
+        url = server_url(server)
         sessions: list[ClientSession] = []
         try:
             seen: list[list[tuple[float, int]]] = [[] for _ in range(tables)]
@@ -90,8 +71,9 @@ async def measure(
                 sessions.append(host)
             await asyncio.sleep(before_s)
             stopped = time.time()
-            pids = f"{server.pid} {os.getpid()}"
-            lid = f"kill -STOP {pids}; sleep {lid_s}; kill -CONT {pids}"
+            # the server's whole group (its bot and review workers too) and this process
+            pids = f"-{server.pid} {os.getpid()}"
+            lid = f"kill -STOP -- {pids}; sleep {lid_s}; kill -CONT -- {pids}"
             shell = await asyncio.create_subprocess_exec("sh", "-c", lid)
             await shell.wait()  # this process is stopped in here; the shell ends on the wake
             wake = time.time()
@@ -120,8 +102,6 @@ async def measure(
             for session in sessions:
                 with contextlib.suppress(Exception):
                     await session.close()
-            server.terminate()
-            server.wait(timeout=30)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -81,7 +81,7 @@ def test_ten_minutes_stopped_gives_each_seat_at_most_one_stand_in_decision_and_t
     ]
     before = run_until(tables, T0, T0 + 40)  # people's turns have run out already: stand-ins
     assert all(t.ref.table.stage == "playing" for t in tables)
-    lid = [len(t.stand_ins) for t in tables]
+    earlier = [len(t.stand_ins) for t in tables]
     events_before = [t.ref.table.last_event for t in tables]
 
     wake = before + LID_S  # nothing ran meanwhile: every deadline is ten minutes past
@@ -89,7 +89,10 @@ def test_ten_minutes_stopped_gives_each_seat_at_most_one_stand_in_decision_and_t
     run_until(tables, wake, wake + TURN_S - 1)
 
     per_seat = Counter(
-        (n, seat) for n, t in enumerate(tables) for seat, at in t.stand_ins[lid[n] :] if at >= wake
+        (n, seat)
+        for n, t in enumerate(tables)
+        for seat, at in t.stand_ins[earlier[n] :]
+        if at >= wake
     )
     assert per_seat, "some person's turn was past on wake: its stand-in decided"
     assert max(per_seat.values()) == 1, f"a storm of stand-ins on wake: {per_seat}"
@@ -98,4 +101,4 @@ def test_ten_minutes_stopped_gives_each_seat_at_most_one_stand_in_decision_and_t
     # and the wake is not the end: the next person's turn is counted from it, and runs out
     later = run_until(tables, wake + TURN_S - 1, wake + 3 * TURN_S)
     assert later > wake + TURN_S
-    assert sum(len(t.stand_ins) for t in tables) > sum(lid) + len(per_seat)
+    assert sum(len(t.stand_ins) for t in tables) > sum(earlier) + len(per_seat)

@@ -136,7 +136,7 @@ class ClubRoutes:
             return None
         if not data:
             return await self.page(self.web_root / "club.html")
-        today = datetime.now(UTC).date().isoformat()
+        today = datetime.fromtimestamp(self.listing.clock(), UTC).date().isoformat()
         results = [r for r in await self.listing.results(name) if r["ended"].startswith(today)]
         return _json({"club": name, "tables": await self.listing.tables(name), "results": results})
 

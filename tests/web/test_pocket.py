@@ -64,7 +64,8 @@ def play_the_chica(page: Page) -> int:
     moves = 0
     while True:
         page.wait_for_function(PERSONS_TURN, timeout=60_000)
-        if page.evaluate("__pocket.chica.finished"):
+        if page.evaluate("__pocket.chica.finished"):  # then kept and settled, a moment later
+            page.wait_for_function("__pocket.run.chica === null", timeout=30_000)
             return moves
         page.locator(".pocket-hand button.card").first.click()
         choices = page.locator(".choices button")

@@ -32,6 +32,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "ceiling": ("bench.ceiling", "a clairvoyant player against each level: the headroom"),
     "chaos": ("bench.chaos", "faults of every kind under play behind caddy; audits every table"),
     "coach": ("bench.coach", "hint latency as served, idle and while all-bot tables play"),
+    "review": ("bench.review", "the coach's marks on level 5's plays, judged again wider"),
     "waiting": ("bench.waiting", "turn-based tables waiting in Redis, and the push's latency"),
     "lid": ("bench.lid", "server and clients stopped (SIGSTOP) for minutes: stand-ins on wake"),
 }
@@ -65,6 +66,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
         *("--bot-tables", "0", "--gap", "0.1", "0.2"),
     ),
     "coach": ("--tables", "2", "--level", "4", "--hints", "3", "--warmup", "0.2"),
+    "review": ("--positions", "3", "--samples", "2", "--profile", "heads-up"),
     "waiting": ("--tables", "20", "--real", "2", "--seconds", "0.5", "--moves", "3"),
     "lid": ("--tables", "1", "--lid", "0.5", "--before", "0.5", "--after", "1"),
 }

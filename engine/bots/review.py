@@ -11,8 +11,14 @@ A play's **loss** is the expected points (level 5's measure: the chance of winni
 being worth 40 points, plus a quarter of the score margin) of the recommended play minus
 those of the play made, deal by deal, never below 0; its **charged** loss is that less one
 standard error (the deals are shared, so the error is small), never below 0, so the noise
-of the deals alone never makes a sound play a mistake. A play whose seat had one choice (up
-to suits, R2) is ``forced`` and not judged. The grades, by charged loss in points (chosen
+of the deals alone never makes a sound play a mistake. Where the loss, give or take two
+standard errors, could lie on either side of a grade's threshold, the position is searched
+again on `WIDEN` times the deals (the error halves) before it is graded, so a mark stands on
+an estimate whose error is small against the thresholds. Every step says how ``sure`` its
+grade is: for a mark, the chance by the paired estimate that the play lost at least the
+mark's threshold (at least 0.84, the charged loss being one error below the estimate); for
+``good``, that it lost less than an inaccuracy. A play whose seat had one choice (up to
+suits, R2) is ``forced`` and not judged. The grades, by charged loss in points (chosen
 from reviews of bot games, where they separate levels 1, 2, 3 and 5: docs/coach.md):
 
 - ``good`` below `INACCURACY` (0.5): within the noise of the deals, or a sound alternative;
@@ -50,6 +56,9 @@ ACCURACY_SCALE = 2.0
 #: the budget of each judged play, in level 5's samples (`deep.SAMPLE_FACTOR` deals each).
 REVIEW_BUDGET = Budget(samples=16)
 GRADES = ("good", "inaccuracy", "mistake", "blunder")
+THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
+#: an uncertain position is searched again on this many times the deals (its error halves).
+WIDEN = 4
 
 
 def grade_of(loss: float) -> str:
@@ -77,6 +86,7 @@ class Step:
     error: float
     grade: str
     deals: int
+    sure: float = 1.0
 
     @property
     def charged(self) -> float:
@@ -96,6 +106,7 @@ class Step:
             "error": round(self.error, 3),
             "grade": self.grade,
             "deals": self.deals,
+            "sure": round(self.sure, 2),
         }
 
 
@@ -151,14 +162,35 @@ def judge(
         return Step(index, seat, hand, packet, forced, forced, 0.0, 0.0, "forced", 0)
     appraisal = appraise(view, legal, budget, seed)
     assert appraisal is not None, "a play was made, so the seat had plays"
+    gain, error = appraisal.gain(appraisal.best, appraisal.index_of(made))
+    if budget.samples and gain > 0.0 and straddles(gain, error):
+        wider = Budget(budget.samples * WIDEN, budget.deadline, budget.clock)
+        appraisal = appraise(view, legal, wider, seed) or appraisal
+        gain, error = appraisal.gain(appraisal.best, appraisal.index_of(made))
     at = appraisal.index_of(made)
     played = replace(appraisal.plays[at], play=made)  # the very cards, not an equal play
-    gain, error = appraisal.gain(appraisal.best, at)
     if gain <= 0.0:  # worth level 5's play or more: nothing better to show
         return Step(index, seat, hand, packet, played, played, 0.0, 0.0, "good", appraisal.deals)
     best = appraisal.recommended
     grade = grade_of(max(0.0, gain - error))  # = Step.charged
-    return Step(index, seat, hand, packet, played, best, gain, error, grade, appraisal.deals)
+    sure = certainty(gain, error, grade)
+    return Step(index, seat, hand, packet, played, best, gain, error, grade, appraisal.deals, sure)
+
+
+def straddles(loss: float, error: float) -> bool:
+    """Tell whether ``loss``, give or take two standard errors, crosses a grade's threshold."""
+    return any(loss - 2 * error < threshold <= loss + 2 * error for threshold in THRESHOLDS)
+
+
+def certainty(loss: float, error: float, grade: str) -> float:
+    """The chance that a play estimated to lose ``loss`` (standard error ``error``, normal)
+    lost at least ``grade``'s threshold; for ``good``, that it lost less than an inaccuracy."""
+    rank = GRADES.index(grade)
+    threshold = THRESHOLDS[rank - 1] if rank else INACCURACY
+    if error <= 0.0:
+        return 1.0
+    below = statistics.NormalDist(loss, error).cdf(threshold)
+    return below if grade == "good" else 1.0 - below
 
 
 def summarize(seat: int, steps: list[Step]) -> SeatReview:

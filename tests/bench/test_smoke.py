@@ -44,6 +44,7 @@ FIGURES = {
     "ceiling": "headroom",
     "chaos": "violations: lost",
     "coach": "loaded / idle p95",
+    "review": "held by the reference",
     "lid": "stand_ins_on_wake_max_per_seat",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos", "waiting"}

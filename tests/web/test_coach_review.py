@@ -39,3 +39,6 @@ def test_the_replay_marks_a_play_and_tells_the_accuracy(
     expect(mark).to_have_attribute("data-grade", step["grade"])
     if step["grade"] != "good":
         expect(mark).to_contain_text("mejor: Juega el")
+    for marked in [step for step in judged if step["grade"] != "good"][:1]:  # how sure, in words
+        page.goto(page.url.split("#")[0] + f"#step={marked['index'] + 1}")
+        expect(mark).to_contain_text(f"(seguro al {int(100 * marked['sure'])} %)")

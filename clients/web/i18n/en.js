@@ -723,6 +723,7 @@ export default {
   "review.mistake": "{name}: a mistake",
   "review.blunder": "{name}: a blunder",
   "review.better": "— better: {play}",
+  "review.sure": "({sure} % sure)",
   "review.accuracyOf": "{name} {accuracy}",
   // the coach: the host's hint switch, the review's accuracy on /me
   "me.accuracy": "Coach's mark for your play: {accuracy} out of 100",

@@ -723,6 +723,7 @@ export default {
   "review.mistake": "{name}: error",
   "review.blunder": "{name}: error grave",
   "review.better": "— mejor: {play}",
+  "review.sure": "(seguro al {sure} %)",
   "review.accuracyOf": "{name} {accuracy}",
   // the coach: the host's hint switch, the review's accuracy on /me
   "me.accuracy": "Nota del entrenador a tu juego: {accuracy} de 100",

@@ -723,6 +723,7 @@ export default {
   "review.mistake": "{name}: erro",
   "review.blunder": "{name}: erro grave",
   "review.better": "— melhor: {play}",
+  "review.sure": "({sure} % de certeza)",
   "review.accuracyOf": "{name} {accuracy}",
   // the coach: the host's hint switch, the review's accuracy on /me
   "me.accuracy": "Nota do treinador para o seu jogo: {accuracy} de 100",

@@ -1,15 +1,15 @@
 // @ts-check
 // The coach's review in the replay: for a game opened by its record link
 // (/record/<table>/<game>?key=…), the server's review (/review/…, 202 until it is ready) marks
-// each play good, inaccuracy, mistake or blunder, with the better play in words, and tells
-// each player's accuracy. Judged at what the seat knew then: no hindsight.
+// each play good, inaccuracy, mistake or blunder, with the better play in words and how sure
+// the coach is of a mark, and tells each player's accuracy. Judged at what the seat knew then: no hindsight.
 import { h } from "./dom.js";
 import { formatNumber, t } from "../i18n/index.js";
 import { playWords } from "./coach-hint.js";
 import { namesOf } from "./replay-model.js";
 
 /**
- * @typedef {{index: number, seat: number, grade: string, loss: number,
+ * @typedef {{index: number, seat: number, grade: string, loss: number, sure?: number,
  *   best: import("./coach-hint.js").HintPlay, played: import("./coach-hint.js").HintPlay}} ReviewStep
  * @typedef {{steps: ReviewStep[], seats: {seat: number, judged: number, accuracy: number | null}[]}} Review
  */
@@ -52,7 +52,9 @@ export function reviewPanel(state) {
   const mark = step && step.grade !== "forced"
     ? h(`p#replay-mark.replay-mark.is-${step.grade}`, { dataset: { grade: step.grade } },
       t(`review.${step.grade}`, { name: names.nameOf(step.seat) }),
-      step.grade === "good" ? null : ` ${t("review.better", { play: playWords(step.best) })}`)
+      step.grade === "good" ? null : ` ${t("review.better", { play: playWords(step.best) })}`,
+      step.grade === "good" || step.sure === undefined ? null
+        : ` ${t("review.sure", { sure: formatNumber(Math.floor(100 * step.sure)) })}`)
     : null;
   const accuracy = review.seats.filter((seat) => seat.accuracy !== null).map((seat) =>
     t("review.accuracyOf", { name: names.nameOf(seat.seat), accuracy: formatNumber(Math.round(seat.accuracy ?? 0)) }));

@@ -25,8 +25,11 @@ COPY server/ server/
 COPY clients/ clients/
 COPY bench/ bench/
 COPY --from=web /src/clients/web/node_modules/ clients/web/node_modules/
-# `python3 -m pip`: the official image's python3 and Debian's /usr/bin/python3 alike.
+# `python3 -m pip`: the official image's python3 and Debian's /usr/bin/python3 alike. Then the
+# pocket's files (the engine's sources zipped for the browser's Pyodide, clients/pocket.py): built
+# here as `make` builds them, so the image's /pocket.html plays offline too.
 RUN python3 -m pip install -c requirements.lock . \
+    && python3 clients/pocket.py clients/web/offline \
     && useradd --system --uid 10001 --home-dir /app cuarenta
 USER cuarenta
 

@@ -333,7 +333,13 @@ async def step_up(stack: Stack) -> str:
     ready = await stack.wait_ready()
     names = await stack.wait_healthy()
     stack.host_key = await stack.logged_host_key()
-    return f"/readyz through the proxy after {ready:.1f} s; healthy: {names}"
+    status, zipped = await stack.get("/offline/engine.zip")  # the pocket, built in the image
+    if status != 200 or not zipped.startswith(b"PK"):
+        raise Failed(f"/offline/engine.zip answered {status}: the image has no pocket")
+    return (
+        f"/readyz through the proxy after {ready:.1f} s; healthy: {names}; "
+        f"pocket engine {len(zipped)} bytes"
+    )
 
 
 async def step_games(stack: Stack) -> str:

@@ -33,6 +33,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "chaos": ("bench.chaos", "faults of every kind under play behind caddy; audits every table"),
     "coach": ("bench.coach", "hint latency as served, idle and while all-bot tables play"),
     "review": ("bench.review", "the coach's marks on level 5's plays, judged again wider"),
+    "pocket": ("bench.pocket", "the offline ladder in Chromium, CPU throttled: deal, decisions"),
     "waiting": ("bench.waiting", "turn-based tables waiting in Redis, and the push's latency"),
     "lid": ("bench.lid", "server and clients stopped (SIGSTOP) for minutes: stand-ins on wake"),
 }
@@ -67,6 +68,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     ),
     "coach": ("--tables", "2", "--level", "4", "--hints", "3", "--warmup", "0.2"),
     "review": ("--positions", "3", "--samples", "2", "--profile", "heads-up"),
+    "pocket": ("--levels", "1", "--moves", "2", "--throttle", "1"),
     "waiting": ("--tables", "20", "--real", "2", "--seconds", "0.5", "--moves", "3"),
     "lid": ("--tables", "1", "--lid", "0.5", "--before", "0.5", "--after", "1"),
 }

@@ -45,6 +45,7 @@ FIGURES = {
     "chaos": "violations: lost",
     "coach": "loaded / idle p95",
     "review": "held by the reference",
+    "pocket": "first deal offline",
     "lid": "stand_ins_on_wake_max_per_seat",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos", "waiting"}

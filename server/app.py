@@ -149,6 +149,7 @@ class TableServer:
             self._deliver,
             lambda conn: conn in self.connections,
             self._clock,
+            notices=notices,
         )
         nights.start()
         listing = self.listing = Listing(board_for(store), lambda: lobby.rooms, self._clock)

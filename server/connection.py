@@ -298,7 +298,7 @@ class Connection:
         """A club's night (``server.clubs``)."""
         if self.nights is None:
             raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
-        self.push(await self.nights.handle(self.id, self.name, message))
+        self.push(await self.nights.handle(self.id, self.name, message, self.player))
         return True
 
     async def _hint(self, message: HintRequest) -> bool:

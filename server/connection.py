@@ -61,7 +61,9 @@ SEND_FRAME_BYTES = 4096
 class ClubNightDoor(Protocol):
     """What connections and routes ask of the clubs' nights (``server.clubs.nights``)."""
 
-    async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
+    async def handle(
+        self, conn: str, name: str, message: ClubRequest, player: str | None = None
+    ) -> ClubNight: ...
 
     async def view(self, club: str) -> dict[str, Any]: ...
 

@@ -7,6 +7,7 @@ At 390×844 with no serious axe finding; screenshots in /tmp/shots/."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -153,3 +154,69 @@ def test_me_opened_from_an_invitation_shows_it_and_accept_sits_at_the_table(
     page.goto(f"{web_url}/me")
     page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
     assert page.locator(".me-invite").count() == 0  # accepted: no longer pending
+
+
+def test_a_friend_invite_push_is_titled_in_the_pages_language_and_opens_the_invitation(
+    web_url: str, new_context: NewContext
+) -> None:
+    key = new_key()
+    created = on_the_wire(invited_away(web_url, key))
+    context = new_context(viewport=PHONE, locale="pt-BR")
+    context.grant_permissions(["notifications"], origin=web_url)
+    context.add_init_script(keyed(key))
+    page = context.new_page()
+    page.goto(f"{web_url}/me")
+    page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
+    page.evaluate("""async () => {
+      await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+      await navigator.serviceWorker.ready;
+      await (await caches.open("prefs")).put("/__lang", new Response("pt"));
+    }""")  # what turning notifications on does, bar the push service's subscription
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("true")  # one round trip: the registration event has come
+    registration = next(r for r in registrations if r["scopeURL"] == f"{web_url}/")
+    notice = {  # what the server pushes for an invitation (tests/server/test_invite_push.py)
+        "kind": "friend_invite",
+        "url": f"/me?invite={created.table}",
+        "table": created.table,
+        "deadline": None,
+        "detail": "Abuela",
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": web_url,
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(notice),
+        },
+    )
+    shown = page.evaluate("""async () => {  // the notification, once the worker has shown it
+      const registration = await navigator.serviceWorker.ready;
+      for (let tries = 0; tries < 400; tries += 1) {
+        const all = await registration.getNotifications();
+        if (all.length) return all.map((n) => ({ title: n.title, body: n.body, url: n.data.url }));
+        await new Promise((done) => setTimeout(done, 25));
+      }
+      return null;
+    }""")
+    assert shown == [
+        {
+            "title": "Um convite para o Cuarenta",
+            "body": "Abuela convida você para uma mesa",
+            "url": f"/me?invite={created.table}",
+        }
+    ]
+    worker = context.service_workers[0]
+    worker.evaluate("""() => self.registration.getNotifications().then((all) => {
+      const click = new NotificationEvent("notificationclick", { notification: all[0] });
+      try { self.dispatchEvent(click); } catch (error) { /* a script's event cannot waitUntil */ }
+    })""")
+    page.wait_for_url(f"{web_url}/me?invite={created.table}", timeout=STEP_TIMEOUT_MS)
+    page.wait_for_selector(".me-invite.is-wanted", timeout=STEP_TIMEOUT_MS)

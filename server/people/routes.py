@@ -260,9 +260,13 @@ class People:
                 self.push(process, conn, invited)
 
     async def _invitations(self, player: str, rid: int) -> p.Invitations:
-        """The person's pending invitations to tables still there, with their join keys."""
+        """The person's pending invitations, from friends still, to tables still there, with
+        their join keys."""
         lines = []
+        friends = {friend.id for friend in (await self.players.store.relations(player)).friends}
         for invitation in await self.invitations.pending(player):
+            if invitation.by not in friends:
+                continue  # no longer friends (a block ends a friendship too)
             by = await self.players.store.get(invitation.by)
             facts = await self._facts_of(invitation.table)
             if by is None or facts is None:

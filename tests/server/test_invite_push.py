@@ -97,7 +97,12 @@ async def test_a_friend_away_is_pushed_no_key_and_finds_the_invitation_on_me(
     assert await invitations(beto, drop=created.table) == []  # sat: forgotten
 
     await ana.request(p.Invite(player=beto_id))  # kept three days, no longer
+    assert len(await invitations(beto)) == 1
     clock.now += INVITATION_TTL_S + 1
+    assert await invitations(beto) == []
+    clock.now -= INVITATION_TTL_S + 1
+    await ana.request(p.Invite(player=beto_id))
+    await beto.request(p.Friend(action="block", player=ana_id))  # no longer friends: not shown
     assert await invitations(beto) == []
     for session in (ana, beto, caro):
         await session.close()

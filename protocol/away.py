@@ -15,7 +15,10 @@ Like the requests of ``protocol.players`` these need a player key in ``hello`` (
   notice is pushed inside them). The answer to both is ``NoticeSettings``.
 
 A push carries no key: its JSON payload is ``{"kind", "url", "table", "deadline", "detail"}``,
-encrypted for the subscription (aes128gcm); ``url`` is ``/me?open=<table>``.
+encrypted for the subscription (aes128gcm). ``url`` is ``/me?open=<table>`` for ``your_turn`` and
+``deadline_near``, ``/me?invite=<table>`` for ``friend_invite`` (the page then asks
+``invitations``, whose answer alone holds the join key) and ``/c/<club>`` for ``night_round``
+(the club's page seats a member); ``detail`` is the last play, the inviter's name or the club.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ and rating.
 A browser makes its **player key** on the first visit (32 random bytes, base64url: 43
 characters) and keeps it. It sends the key in one place only: `hello.player_key`, on the
 WebSocket. The server answers with `welcome` as ever; the requests `me`, `set_me`, `history`,
-`friend`, `friends`, `invite` and `forget_me` then concern the person that key names (without a
-key in `hello` they are refused with `no_player`); `leaderboard` needs no key.
+`friend`, `friends`, `invite`, `invitations` and `forget_me` then concern the person that key
+names (without a key in `hello` they are refused with `no_player`); `leaderboard` needs none.
 
 The same key on another tab or device is the same person: a `join` at a table where that person
 holds a seat takes the seat back, as the seat token does (the old connection gets `goodbye`).
@@ -135,14 +135,25 @@ class ForgetMe(WireModel):
 
 class Invite(WireModel):
     """Invite a friend (by public id) to the table this connection is at (answered by
-    ``ack``). A friend who is online receives ``invited`` with the table's join key; someone
-    who is not a friend, is offline or blocked the inviter is told nothing (``ack`` all the
-    same: an invitation reveals no one). At most 10 invitations a minute (``rate_limited``);
+    ``ack``). A friend who is online receives ``invited`` with the table's join key; every
+    friend invited is also kept the invitation (``invitations`` lists it, for three days) and
+    pushed a ``friend_invite`` notice (no key in it: it opens ``/me?invite=<table>``). Someone
+    who is not a friend or blocked the inviter is told nothing (``ack`` all the same: an
+    invitation reveals no one). At most 10 invitations a minute (``rate_limited``);
     at no table: ``not_at_table``."""
 
     type: Literal["invite"] = "invite"
     rid: RequestId = 0
     player: PlayerId
+
+
+class InvitationsRequest(WireModel):
+    """The invitations this person has not answered yet, the newest first (``invitations``).
+    ``drop``: forget those to that table first (the person sat there, or said no)."""
+
+    type: Literal["invitations"] = "invitations"
+    rid: RequestId = 0
+    drop: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
 
 
 PlayerRequest = (
@@ -154,6 +165,7 @@ PlayerRequest = (
     | LeaderboardRequest
     | ForgetMe
     | Invite
+    | InvitationsRequest
     | AwayRequest
 )
 
@@ -270,6 +282,25 @@ class Invited(WireModel):
     join_key: Key
 
 
+class Invitation(WireModel):
+    """One invitation kept for this person: ``by`` invited them to ``table`` at ``at`` (server
+    epoch seconds); ``join_key`` takes a free chair there (for this person alone)."""
+
+    by: Person
+    table: str
+    profile: str
+    join_key: Key
+    at: float
+
+
+class Invitations(WireModel):
+    """This person's pending invitations, to tables that are still there (the newest first)."""
+
+    type: Literal["invitations"] = "invitations"
+    rid: RequestId = 0
+    invitations: list[Invitation]
+
+
 class Rated(WireModel):
     """A game this player sat in ended and was recorded: ``change`` of the shown rating and the
     new ``rating`` of its class (both null at a casual table: nothing changed)."""
@@ -283,4 +314,4 @@ class Rated(WireModel):
     rating: int | None = None
 
 
-PlayerAnswer = Me | History | Friends | Leaderboard | Invited | Rated | AwayAnswer
+PlayerAnswer = Me | History | Friends | Leaderboard | Invited | Invitations | Rated | AwayAnswer

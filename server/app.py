@@ -40,6 +40,7 @@ from server.metrics import Metrics
 from server.notices import Notices
 from server.people import Players, player_store_for
 from server.people.games import GameRecorder
+from server.people.invitations import Invitations, MemoryInvitations, RedisInvitations
 from server.people.presence import MemoryPresence, Presence, RedisPresence
 from server.people.routes import PRESENCE_REFRESH_S, People
 from server.push.book import book_for
@@ -123,7 +124,17 @@ class TableServer:
         cluster = self.cluster = lobby.cluster
         self.ladder = Ladder(ladder_store_for(store), store, lobby)
         push = None if cluster is None else cluster.push
-        self.people = People(players, self._presence(store), lobby, self._deliver, push, away)
+        self.people = People(
+            players,
+            self._presence(store),
+            lobby,
+            self._deliver,
+            push,
+            away,
+            self._invitations(store),
+            notices,
+            self._clock,
+        )
         if cluster is not None:
             await cluster.start()
         for name in self.settings.clubs:
@@ -138,6 +149,7 @@ class TableServer:
             self._deliver,
             lambda conn: conn in self.connections,
             self._clock,
+            notices=notices,
         )
         nights.start()
         listing = self.listing = Listing(board_for(store), lambda: lobby.rooms, self._clock)
@@ -213,6 +225,14 @@ class TableServer:
         if isinstance(store, RedisStore):
             return RedisPresence(store.client, self.lobby.owner)
         return MemoryPresence()
+
+    def _invitations(self, store: Store) -> Invitations:
+        """The invitations a person has not answered: here, or in the same Redis."""
+        from server.store.redis import RedisStore
+
+        if isinstance(store, RedisStore):
+            return RedisInvitations(store.client, clock=self._clock)
+        return MemoryInvitations(clock=self._clock)
 
     def _http_routes(self, store: Store, listing: Listing, nights: ClubNights) -> HttpRoutes:
         reviews = ReviewRoutes(self.lobby, self.reviews)

@@ -61,7 +61,9 @@ SEND_FRAME_BYTES = 4096
 class ClubNightDoor(Protocol):
     """What connections and routes ask of the clubs' nights (``server.clubs.nights``)."""
 
-    async def handle(self, conn: str, name: str, message: ClubRequest) -> ClubNight: ...
+    async def handle(
+        self, conn: str, name: str, message: ClubRequest, player: str | None = None
+    ) -> ClubNight: ...
 
     async def view(self, club: str) -> dict[str, Any]: ...
 
@@ -298,7 +300,7 @@ class Connection:
         """A club's night (``server.clubs``)."""
         if self.nights is None:
             raise Refused(ErrorCode.NOT_FOUND, "this server runs no club")
-        self.push(await self.nights.handle(self.id, self.name, message))
+        self.push(await self.nights.handle(self.id, self.name, message, self.player))
         return True
 
     async def _hint(self, message: HintRequest) -> bool:

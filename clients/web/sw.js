@@ -84,10 +84,21 @@ async function networkFirst(request) {
 // its kind, the page to open (/me?open=<table>: /me knows the person's seat there and goes to the
 // move), the table, the deadline and a short public text; never a key. The title is in the
 // language the pages last used (kept by /me in the "prefs" cache), Spanish by default.
+// A friend_invite opens /me?invite=<table> (the join key is fetched there, over the person's own
+// socket); a night_round opens the person's table of that round.
 const TITLES = {
-  es: { your_turn: "Te toca en Cuarenta", deadline_near: "Queda una hora para tu jugada" },
-  en: { your_turn: "Your turn at Cuarenta", deadline_near: "One hour left for your move" },
-  pt: { your_turn: "Sua vez no Cuarenta", deadline_near: "Falta uma hora para sua jogada" },
+  es: { your_turn: "Te toca en Cuarenta", deadline_near: "Queda una hora para tu jugada",
+    friend_invite: "Una invitación a Cuarenta", night_round: "Empieza tu ronda en el club" },
+  en: { your_turn: "Your turn at Cuarenta", deadline_near: "One hour left for your move",
+    friend_invite: "An invitation to Cuarenta", night_round: "Your club round starts" },
+  pt: { your_turn: "Sua vez no Cuarenta", deadline_near: "Falta uma hora para sua jogada",
+    friend_invite: "Um convite para o Cuarenta", night_round: "Começa sua rodada no clube" },
+};
+/** The body around the notice's public text ({text}: the inviter's name, the club's name). */
+const BODIES = {
+  es: { friend_invite: "{text} te invita a una mesa", night_round: "{text}: tu mesa te espera" },
+  en: { friend_invite: "{text} invites you to a table", night_round: "{text}: your table is waiting" },
+  pt: { friend_invite: "{text} convida você para uma mesa", night_round: "{text}: sua mesa espera por você" },
 };
 
 self.addEventListener("push", (event) => {
@@ -101,8 +112,10 @@ self.addEventListener("push", (event) => {
   event.waitUntil(pageLanguage().then((lang) => {
     const titles = TITLES[lang] || TITLES.es;
     const title = titles[notice.kind || ""] || titles.your_turn;
+    const around = (BODIES[lang] || BODIES.es)[notice.kind || ""];
+    const body = around && notice.detail ? around.replace("{text}", notice.detail) : notice.detail || "";
     return self.registration.showNotification(title, {
-      body: notice.detail || "",
+      body,
       tag: notice.table ? `table-${notice.table}` : "cuarenta", // one per table: the newest
       renotify: true,
       icon: "/icons/icon-192.png?v=1",

@@ -8,6 +8,12 @@ opens the tables a round still lacks, starts a table once its people sat down (o
 ``seat_wait_s`` with stand-ins), records each finished game (the table's kept R15 record) and
 loads a table no process runs (after a restart), so its game goes on. All of it is read from
 the store, so a new process carries on a night where a stopped one left it.
+
+When a round's table opens, each member seated there who is known by a public id (their
+``club_open`` came over a socket whose hello had a player key) is sent a ``night_round``
+notice (``server.notices``), once per club, night, round and person. It opens the club's page
+(``/c/<club>``), which seats a member and takes them to their table: a table's own link holds
+its join key, and a notice carries none.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from server.clubs.tournament import TournamentError
 from server.errors import Refused
 from server.listing import entry_of
 from server.lobby import Lobby
+from server.notices import NoNotices, Notice, Notices
 from server.store.base import VersionConflict
 
 log = structlog.get_logger("server.clubs")
@@ -61,8 +68,10 @@ class ClubNights:
         clock: Callable[[], float] = time.time,
         poll_s: float = POLL_S,
         seat_wait_s: float = SEAT_WAIT_S,
+        notices: Notices | None = None,
     ) -> None:
         self.store = store
+        self.notices = notices or NoNotices()  # night_round, to members away from the page
         self.lobby = lobby
         self.clubs = clubs
         self.deliver = deliver
@@ -85,7 +94,10 @@ class ClubNights:
         return self._task
 
     # ------------------------------------------------------------------ requests
-    async def handle(self, conn: str, name: str, message: m.ClubRequest) -> m.ClubNight:
+    async def handle(
+        self, conn: str, name: str, message: m.ClubRequest, player: str | None = None
+    ) -> m.ClubNight:
+        """``player``: the public id the connection's hello proved (None: a guest)."""
         club = message.club
         if club not in self.clubs:
             raise Refused(ErrorCode.NOT_FOUND, f"no club {club!r} on this server")
@@ -93,7 +105,7 @@ class ClubNights:
         if message.key is not None and not host:
             raise Refused(ErrorCode.FORBIDDEN, "this is not the club's host key")
         if isinstance(message, m.ClubOpen):
-            return await self._open(conn, name, message, host)
+            return await self._open(conn, name, message, host, player)
         async with self._locks[club]:
             try:
                 await self._change(club, message)
@@ -104,13 +116,15 @@ class ClubNights:
         await self.broadcast(club)
         return await self.state(club, message.rid, host)
 
-    async def _open(self, conn: str, name: str, msg: m.ClubOpen, host: bool) -> m.ClubNight:
+    async def _open(
+        self, conn: str, name: str, msg: m.ClubOpen, host: bool, player: str | None
+    ) -> m.ClubNight:
         club = msg.club
         if msg.member and name == "guest":
             raise Refused(ErrorCode.INVALID_MESSAGE, "a member needs a name: say it in hello")
         if msg.member:
             async with self._locks[club]:
-                await self._add_member(club, name, msg.player)
+                await self._add_member(club, name, player or msg.player)
         self.followers[club][conn] = Follower(name, msg.member, host)
         answer = await self.state(club, msg.rid, host)
         if msg.member:
@@ -286,7 +300,25 @@ class ClubNights:
         driven = {**night, "tables": entries, "tournament": tournament.to_dict()}
         if seated:
             await self._tell_seats(club, seated, None, driven)
+            await self._notify_round(club, driven, number, seated)
         return driven
+
+    async def _notify_round(self, club: str, night: Doc, number: int, names: set[str]) -> None:
+        """A ``night_round`` notice to each member of ``names`` (casefolded) with a public id,
+        seated at a table of round ``number`` just opened."""
+        doc, _ = await self._club(club)
+        ids = {m["name"].casefold(): m["player"] for m in doc["members"] if m.get("player")}
+        for entry in night["tables"].values():
+            if entry.get("round") != number:
+                continue
+            for place in entry["places"]:
+                name = (place["name"] or "").casefold()
+                player = ids.get(name) if name in names else None
+                if player is None:
+                    continue
+                key = f"night_round:{club}:{night['number']}:{number}:{player}"
+                notice = Notice("night_round", player, key, f"/c/{club}", entry["id"], None, club)
+                await self.notices.send(notice)
 
     async def _recorded(
         self, tournament: nights.Tournament, match: Any, entry: Doc, score: tuple[int, int]

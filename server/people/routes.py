@@ -5,7 +5,9 @@ A connection knows its person by public id only (``Connection.player``); the pla
 into ``Players.enter`` on ``hello`` and is never kept, logged nor sent. Every request but
 ``leaderboard`` needs a person (``no_player``). An invitation goes to a friend only, and says
 nothing to the inviter about whether it reached anyone (a blocked or offline friend looks the
-same as one who got it).
+same as one who got it). Every friend invited is also kept the invitation (``invitations``)
+and sent a ``friend_invite`` notice, which carries no key: the page it opens asks for the
+pending invitations over the person's own socket, and only that answer holds the join keys.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from protocol.errors import ErrorCode
 from server.core.seating import TokenBucket
 from server.errors import Refused
 from server.frames import Built
+from server.notices import NoNotices, Notice, Notices
 from server.people import Players
+from server.people.invitations import Invitation, Invitations, MemoryInvitations
 from server.people.model import (
     GameSummary,
     Player,
@@ -60,8 +64,14 @@ class People:
         deliver: Deliver,
         push: Push | None = None,
         away: AwayRoutes | None = None,
+        invitations: Invitations | None = None,
+        notices: Notices | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.players = players
+        self.invitations = invitations or MemoryInvitations(clock=clock)
+        self.notices = notices or NoNotices()  # friend_invite, for a friend away or not
+        self.clock = clock
         self.away = away  # turn-based tables and notices (``server.push.routes``)
         self.presence = presence
         self.lobby = lobby
@@ -125,6 +135,10 @@ class People:
             case p.Invite():
                 await self._invite(player, message, room)
                 return s.Ack(rid=message.rid)
+            case p.InvitationsRequest(rid=rid, drop=drop):
+                if drop is not None:
+                    await self.invitations.drop(player, drop)
+                return await self._invitations(player, rid)
             case _ if self.away is not None:
                 answer = await self.away.answer(player, message)
                 return s.Ack(rid=message.rid) if answer is None else answer
@@ -194,7 +208,8 @@ class People:
 
     # ------------------------------------------------------------------ invitations
     async def _invite(self, player: str, message: p.Invite, room: Room | RemoteRoom | None) -> None:
-        """Send a friend online the inviter's table and its join key; else nothing, silently."""
+        """Send a friend the inviter's table: its join key to their open sockets, the
+        invitation kept for ``/me`` and a notice (no key); to anyone else nothing, silently."""
         now = time.monotonic()
         if len(self._invites) > MAX_BUCKETS:  # forget who has not invited for a minute
             self._invites = {
@@ -218,6 +233,18 @@ class People:
         if not any(friend.id == player for friend in theirs.friends):
             return
         profile, join_key = await self._table_facts(room)
+        now = self.clock()
+        await self.invitations.add(message.player, Invitation(room.table_id, player, now))
+        await self.notices.send(
+            Notice(
+                "friend_invite",
+                message.player,
+                f"invite:{player}:{room.table_id}:{int(now // 60)}",
+                f"/me?invite={room.table_id}",
+                room.table_id,
+                detail=inviter.name,
+            )
+        )
         invited = p.Invited(
             by=p.Person(id=inviter.id, name=inviter.name),
             table=room.table_id,
@@ -232,14 +259,48 @@ class People:
             else:
                 self.push(process, conn, invited)
 
+    async def _invitations(self, player: str, rid: int) -> p.Invitations:
+        """The person's pending invitations, from friends still, to tables still there, with
+        their join keys."""
+        lines = []
+        friends = {friend.id for friend in (await self.players.store.relations(player)).friends}
+        for invitation in await self.invitations.pending(player):
+            if invitation.by not in friends:
+                continue  # no longer friends (a block ends a friendship too)
+            by = await self.players.store.get(invitation.by)
+            facts = await self._facts_of(invitation.table)
+            if by is None or facts is None:
+                continue  # the inviter was forgotten, or the table is gone
+            lines.append(
+                p.Invitation(
+                    by=p.Person(id=by.id, name=by.name),
+                    table=invitation.table,
+                    profile=facts[0],
+                    join_key=facts[1],
+                    at=invitation.at,
+                )
+            )
+        return p.Invitations(rid=rid, invitations=lines)
+
     async def _table_facts(self, room: Room | RemoteRoom) -> tuple[str, str]:
         """A table's profile and join key: from the referee here, else from the store."""
         referee: Referee | None = getattr(room, "referee", None)  # None: owned elsewhere
         if referee is not None:
             return referee.table.profile, referee.table.keys["join"]
-        stored = await self.lobby.store.load(room.table_id)
-        if stored is None:
+        facts = await self._facts_of(room.table_id)
+        if facts is None:
             raise Refused(ErrorCode.NOT_FOUND, "this table is gone")
+        return facts
+
+    async def _facts_of(self, table: str) -> tuple[str, str] | None:
+        """A table's profile and join key, from this process's room or the store (None: gone)."""
+        room = self.lobby.rooms.get(table)
+        referee: Referee | None = getattr(room, "referee", None)
+        if referee is not None:
+            return referee.table.profile, referee.table.keys["join"]
+        stored = await self.lobby.store.load(table)
+        if stored is None:
+            return None
         state = json.loads(stored.state)
         return str(state["profile"]), str(state["keys"]["join"])
 

@@ -128,9 +128,13 @@ async def server(push_service: PushService) -> AsyncIterator[TableServer]:
 
 
 async def subscribed(
-    server: TableServer, service: PushService, name: str, gone_too: bool = False
+    server: TableServer,
+    service: PushService,
+    name: str,
+    gone_too: bool = False,
+    key: str | None = None,
 ) -> ClientSession:
-    person = await ClientSession.connect(server.ws_url, name, player_key=new_key())
+    person = await ClientSession.connect(server.ws_url, name, player_key=key or new_key())
     key = await person.request(a.PushKeyRequest())
     assert isinstance(key, a.PushKey)
     service.server_key = key.public_key

@@ -771,4 +771,11 @@ export default {
   "me.notices.failed": "Notifications could not be turned on here.",
   "me.notices.when": "Let me know when",
   "pocket.install": "Install Cuarenta on this device",
+  "me.notices.kind.friend_invite": "A friend invites me to their table",
+  "me.notices.kind.night_round": "A round of my club's night starts",
+  "me.invites": "Invitations",
+  "me.invites.from": "{name} invites you to a table",
+  "me.invites.drop": "No, thanks",
+  "home.turns.one": "1 game waits for your move",
+  "home.turns.other": "{count} games wait for your move",
 };

@@ -771,4 +771,11 @@ export default {
   "me.notices.failed": "No se pudieron activar los avisos aquí.",
   "me.notices.when": "Avisarme cuando",
   "pocket.install": "Instalar Cuarenta en este aparato",
+  "me.notices.kind.friend_invite": "Un amigo me invita a su mesa",
+  "me.notices.kind.night_round": "Empieza una ronda de la noche de mi club",
+  "me.invites": "Invitaciones",
+  "me.invites.from": "{name} te invita a una mesa",
+  "me.invites.drop": "No, gracias",
+  "home.turns.one": "Una partida espera tu jugada",
+  "home.turns.other": "{count} partidas esperan tu jugada",
 };

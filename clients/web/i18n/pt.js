@@ -771,4 +771,11 @@ export default {
   "me.notices.failed": "Não foi possível ativar os avisos aqui.",
   "me.notices.when": "Avisar-me quando",
   "pocket.install": "Instalar o Cuarenta neste aparelho",
+  "me.notices.kind.friend_invite": "Um amigo me convida para a mesa dele",
+  "me.notices.kind.night_round": "Começa uma rodada da noite do meu clube",
+  "me.invites": "Convites",
+  "me.invites.from": "{name} convida você para uma mesa",
+  "me.invites.drop": "Não, obrigado",
+  "home.turns.one": "1 partida espera sua jogada",
+  "home.turns.other": "{count} partidas esperam sua jogada",
 };

@@ -1,7 +1,10 @@
 // @ts-check
 // The club page's one WebSocket (msgpack frames, protocol/clubs.py): say hello, follow the club,
 // send the host's commands and get each answer by its request id. It reconnects after a drop and
-// follows the club again (the `onOpen` callback), so a member stays seatable.
+// follows the club again (the `onOpen` callback), so a member stays seatable. The hello carries
+// the person's player key (as on every page): a member known by their public id is called back
+// by a notification when a round seats them (issue 41).
+import { playerHello } from "./player.js";
 
 /** @typedef {Record<string, any>} Wire */
 /** @type {{MessagePack: {encode: (value: unknown) => Uint8Array, decode: (bytes: Uint8Array) => any}}} */
@@ -33,7 +36,8 @@ export class ClubSocket {
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.addEventListener("open", () => {
-      this.request({ type: "hello", version: PROTOCOL_VERSION, name: this.name() || "guest" })
+      this.request({ type: "hello", version: PROTOCOL_VERSION, name: this.name() || "guest",
+        ...playerHello() })
         .then(() => this.onOpen(), () => {});
     });
     socket.addEventListener("message", (event) => this.receive(event.data));

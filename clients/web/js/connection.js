@@ -197,7 +197,7 @@ function whole(change, previous) {
 function isAnswer(message) {
   return ["ack", "error", "welcome", "table_created", "pong", "record", "ladder", "ladder_board",
     "ladder_synced", "me", "history", "friends", "leaderboard", "hint", "turns", "push_key",
-    "notice_settings"]
+    "notice_settings", "invitations"]
     .includes(message.type);
 }
 

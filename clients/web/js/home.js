@@ -1,7 +1,7 @@
 // @ts-check
 // The home page: open a table (profile, R13 house rules, turn timer, bots), then share its links.
 import { h, renderInto } from "./dom.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import {
   BOT_LEVELS, MOVE_DEADLINES, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
 } from "./options.js";
@@ -10,9 +10,11 @@ import { cardFace } from "./cards.js";
 
 /**
  * What the home page is handed by main.js: the table it created (kept across a language switch),
- * the remembered name, the words of a refusal, and the request that creates a table.
+ * how many turn-based games wait for the person's move, the remembered name, the words of a
+ * refusal, and the request that creates a table.
  * @typedef {object} HomeApp
  * @property {{join: string, watch: string, host: string} | null} created
+ * @property {number} waiting the person's turn-based games that wait for their move (/me lists them)
  * @property {() => string} playerName
  * @property {(error: import("./wire.js").Refusal) => string} errorText
  * @property {(request: CreateRequest) => Promise<{join: string, watch: string, host: string}>} createTable
@@ -135,7 +137,20 @@ export function renderHome(root, app) {
   });
 
   renderInto(root, h("div.home", form));
+  showWaiting(root, app.waiting);
   field("#player-name").focus();
+}
+
+/**
+ * "2 games wait for your move", a link to /me, above the form; nothing at 0. Drawn into the
+ * page as it is (the count comes after the form: what the person typed stays).
+ * @param {HTMLElement} root @param {number} count
+ */
+export function showWaiting(root, count) {
+  root.querySelector(".home-turns")?.remove();
+  if (!count) return;
+  root.querySelector(".home")?.prepend(h("p.home-turns",
+    h("a#home-turns.btn.btn-primary", { href: "/me" }, tn("home.turns", count))));
 }
 
 /** After creating: the links to share, and the way to the table (as its host). */

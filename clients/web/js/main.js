@@ -3,7 +3,7 @@
 import { LANGUAGES, detectLanguage, language, setLanguage, t } from "../i18n/index.js";
 import { h } from "./dom.js";
 import { Connection, PROTOCOL_VERSION, socketUrl } from "./connection.js";
-import { renderHome } from "./home.js";
+import { renderHome, showWaiting } from "./home.js";
 import { openTable } from "./table-page.js";
 import { openSolo } from "./solo.js";
 import { renderTips } from "./tips.js";
@@ -12,6 +12,7 @@ import { adoptMoveLink, playerHello } from "./player.js";
 import { clearToasts } from "./toasts.js";
 import "./tap-tips.js"; // every hover explanation also opens with a tap (a phone)
 import { registerWorker } from "./install.js";
+import { exposeForTests } from "./test-hooks.js";
 
 /** An element index.html always has. @param {string} selector */
 function part(selector) {
@@ -39,13 +40,14 @@ export function errorText(error) {
 }
 
 /** The home page's renderer; it remembers a created table so a language switch keeps the links. */
-/** @param {HTMLElement} root */
-function homePage(root) {
+/** @param {HTMLElement} root @param {boolean} known a person was remembered here before */
+function homePage(root, known) {
   /** @type {Connection | null} */
   let conn = null;
   /** @type {import("./home.js").HomeApp} */
   const app = {
     created: null,
+    waiting: 0,
     playerName: remember.name,
     errorText,
     async createTable(request) {
@@ -75,7 +77,38 @@ function homePage(root) {
       return keys;
     },
   };
-  return () => renderHome(root, app);
+  const render = () => renderHome(root, app);
+  const counted = known ? waitingForYou() : Promise.resolve(0);
+  exposeForTests("__cuarentaHome", { counted });
+  counted.then((count) => {
+    app.waiting = count;
+    if (!app.created) showWaiting(root, count);
+  });
+  return render;
+}
+
+/**
+ * How many turn-based games wait for this person's move: the `turns` /me asks for, over a
+ * socket opened for that alone (the player key rides in its hello, as everywhere). 0 on failure.
+ * @returns {Promise<number>}
+ */
+async function waitingForYou() {
+  const conn = new Connection(socketUrl(), {
+    hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest",
+      ...playerHello() }),
+    onMessage: () => {},
+    onStatus: () => {},
+  });
+  try {
+    await conn.open();
+    const turns = await conn.request({ type: "turns" });
+    return (turns.tables || []).filter((/** @type {any} */ line) =>
+      line.your_turn && line.stage === "playing").length;
+  } catch {
+    return 0;
+  } finally {
+    conn.close();
+  }
 }
 
 function boot() {
@@ -83,6 +116,7 @@ function boot() {
   setLanguage(detectLanguage(), { remember: new URLSearchParams(location.search).has("lang") });
   chrome();
   adoptMoveLink(); // `/#player=…`: become the same person as on the other device
+  const known = remember.hasPlayerKey(); // a person seen before (their games may wait for them)
   remember.playerKey(); // made on the first visit, kept after
   const root = part("#main");
   const match = location.pathname.match(/^\/t\/([\w.~-]+)\/?$/);
@@ -92,7 +126,7 @@ function boot() {
   else if (page.has("solo")) rerender = openSolo(root, { errorText });
   else if (page.has("tips")) rerender = renderTips(root);
   else {
-    rerender = homePage(root);
+    rerender = homePage(root, known);
     rerender();
   }
   part("#lang").addEventListener("change", (event) => {

@@ -9,7 +9,7 @@ import { language, t } from "../i18n/index.js";
 /** @typedef {import("./wire.js").Message} Message */
 /** @typedef {(message: Message) => Promise<Message | null>} Ask */
 
-const KINDS = ["your_turn", "deadline_near"];
+const KINDS = ["your_turn", "deadline_near", "friend_invite", "night_round"];
 
 /** "3 h", "2 d", "15 min": the time left until ``at`` (server seconds), by the server's clock. */
 function left(/** @type {number} */ at, /** @type {number} */ serverNow) {

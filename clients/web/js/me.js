@@ -12,6 +12,7 @@ import { historySection } from "./me-history.js";
 import { friendsSection, friendFromLink } from "./me-friends.js";
 import { deviceSection, profileSection, ratingsSection, tablesSection } from "./me-views.js";
 import { inviteNotice } from "./invites.js";
+import { invitesSection } from "./me-invites.js";
 import { enablePush, noticesSection, openedTable, turnsSection } from "./me-turns.js";
 import { toast } from "./toasts.js";
 import { exposeForTests } from "./test-hooks.js";
@@ -29,6 +30,7 @@ import { exposeForTests } from "./test-hooks.js";
  * @property {boolean} gone the person was forgotten
  * @property {Message | null} turns the person's turn-based games
  * @property {Message | null} notices their notification settings
+ * @property {Message | null} invitations the invitations they have not answered
  * @property {string} pushNote why notifications could not be turned on ("" when they could)
  */
 
@@ -36,7 +38,7 @@ const root = /** @type {HTMLElement} */ (document.querySelector("#main"));
 const PAGE = 10;
 /** @type {MeState} */
 const state = { me: null, games: [], more: false, friends: null, boards: {}, gone: false,
-  turns: null, notices: null, pushNote: "" };
+  turns: null, notices: null, invitations: null, pushNote: "" };
 
 const conn = new Connection(socketUrl(), {
   hello: () => ({ type: "hello", version: PROTOCOL_VERSION, name: remember.name() || "guest", ...playerHello() }),
@@ -69,10 +71,10 @@ async function ask(message) {
 }
 
 async function loadAll() {
-  const [me, history, friends, pairs, duel, turns, notices] = await Promise.all([ask({ type: "me" }),
+  const [me, history, friends, pairs, duel, turns, notices, invitations] = await Promise.all([ask({ type: "me" }),
     ask({ type: "history", skip: 0, count: PAGE }), ask({ type: "friends" }),
     ask({ type: "leaderboard", profile_class: "pairs" }), ask({ type: "leaderboard", profile_class: "duel" }),
-    ask({ type: "turns" }), ask({ type: "notice_settings" })]);
+    ask({ type: "turns" }), ask({ type: "notice_settings" }), ask({ type: "invitations" })]);
   const opened = openedTable(turns);
   if (opened) { // from a notification: straight to the move
     location.replace(opened);
@@ -80,6 +82,7 @@ async function loadAll() {
   }
   state.turns = turns;
   state.notices = notices;
+  state.invitations = invitations;
   if (me?.language) setLanguage(me.language);
   state.me = me;
   state.games = history?.games || [];
@@ -115,6 +118,17 @@ async function saveMe(change) {
 async function act(action, player) {
   const friends = await ask({ type: "friend", action, player });
   if (friends) state.friends = friends;
+  draw();
+}
+
+/** Forget the invitations to a table; then, if accepted, go there. @param {string} table @param {string} [then] */
+async function dropInvite(table, then) {
+  const invitations = await ask({ type: "invitations", drop: table });
+  if (then) {
+    location.assign(then);
+    return;
+  }
+  if (invitations) state.invitations = invitations;
   draw();
 }
 
@@ -159,7 +173,7 @@ function draw() {
   const open = [...root.querySelectorAll("details[open]")].map((d) => d.className);
   renderInto(root, h("div.me",
     profileSection(state.me, saveMe),
-    h("div.me-main", turnsSection(state.turns, state.me.id),
+    h("div.me-main", invitesSection(state.invitations, dropInvite), turnsSection(state.turns, state.me.id),
       historySection(state.games, state.more, olderGames),
       noticesSection(state.notices, state.pushNote, turnOnPush, saveNotices), deviceSection(forget)),
     h("div.me-aside", tablesSection(), friendsSection(state.friends, state.me.id, act),

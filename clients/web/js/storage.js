@@ -116,6 +116,11 @@ export const remember = {
     write("player", made);
     return read("player") === made ? made : null;
   },
+  /** Whether a person was remembered here before (a key kept), without making one. */
+  hasPlayerKey: () => {
+    const kept = read("player");
+    return typeof kept === "string" && PLAYER_KEY.test(kept);
+  },
   /** Adopt a key brought from another device (the move link). @param {string} key */
   setPlayerKey: (key) => { if (PLAYER_KEY.test(key)) write("player", key); },
   /**

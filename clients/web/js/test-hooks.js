@@ -6,8 +6,9 @@
 /**
  * The names the tests use: the table page's model with its socket drop and request (`__cuarenta`),
  * the strings asked for but missing in the language (`__cuarentaMissingStrings`), the replay's
- * state (`__replay`).
- * @typedef {"__cuarenta" | "__cuarentaMissingStrings" | "__replay" | "__cuarentaMe" | "__pocket"} HookName
+ * state (`__replay`), how many games wait for the person as the home page was told (`__cuarentaHome`).
+ * @typedef {"__cuarenta" | "__cuarentaMissingStrings" | "__replay" | "__cuarentaMe" | "__pocket"
+ *   | "__cuarentaHome"} HookName
  */
 
 /** @param {HookName} name @param {unknown} value */

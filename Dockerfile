@@ -34,9 +34,12 @@ RUN python3 -m pip install -c requirements.lock . \
 USER cuarenta
 
 # Settings come from CUARENTA_* variables (see `cuarenta serve --help`); the store is Redis here.
+# The web client is served from the tree copied here (its node_modules, the pocket's zip), not
+# from the installed package, which holds only the client's own sources.
 ENV CUARENTA_HOST=0.0.0.0 \
     CUARENTA_PORT=8765 \
-    CUARENTA_LOG_FORMAT=json
+    CUARENTA_LOG_FORMAT=json \
+    CUARENTA_WEB_ROOT=/app/clients/web
 EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('CUARENTA_PORT', '8765') + '/readyz', timeout=3)"]

@@ -195,7 +195,7 @@ async def watch_for(store: Store, disk_dir: str, limits: DiskLimits, probe: Disk
 
 def _texts(reply: Mapping[object, object]) -> dict[str, object]:
     """A redis-py reply with its bytes keys and values as text."""
-    return {_text(key): _text(value) for key, value in reply.items()}
+    return {str(_text(key)): _text(value) for key, value in reply.items()}
 
 
 def _text(value: object) -> object:

@@ -92,9 +92,18 @@ setInterval(() => {
   if (app.host) watchDisk();
 }, DISK_POLL_MS);
 
-/** Host commands carry the club and the key. @param {Doc} message */
+/**
+ * Host commands carry the club and the key. One refused as `stale` (another server process wrote
+ * the night at that moment: "send it again") is sent again once, after reloading the night.
+ * @param {Doc} message
+ */
 function send(message) {
-  return socket.request({ ...message, club, key: app.key }).then((answer) => {
+  const request = () => socket.request({ ...message, club, key: app.key });
+  return request().catch(async (/** @type {Error & {code?: string}} */ error) => {
+    if (error.code !== "stale") throw error;
+    await poll();
+    return request();
+  }).then((answer) => {
     if (message.type === "club_pair") {
       for (const id of ["club-pair-1", "club-pair-2"]) {
         const input = /** @type {HTMLInputElement | null} */ (document.querySelector(`#${id}`));

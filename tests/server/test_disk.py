@@ -8,7 +8,9 @@ disk is a stand-in reading (``DiskProbe``) on a fake clock: no disk is filled.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -141,5 +143,44 @@ async def test_redis_folder_is_watched_and_a_failed_save_is_503_not_writing(
             with pytest.raises(Exception, match="MISCONF"):  # and Redis does refuse writes
                 await store.client.set("cuarenta:probe", "1")
             assert (await raw_request(server.port, get_line(b"/healthz")))[0] == 200
+    finally:
+        redis.kill()
+
+
+async def test_the_disk_is_read_off_the_event_loop(
+    start_server: StartServer, tmp_path: Path
+) -> None:
+    """A slow disk (a spun-down drive, a stuck network mount) holds up /readyz, nothing else."""
+    disk = FakeDisk(free=100 * GIB)
+    reading, let_go = threading.Event(), threading.Event()
+
+    def slow(folder: str) -> Usage:
+        reading.set()
+        let_go.wait(timeout=10.0)
+        return disk.reading(folder)
+
+    async with start_server(disk=DiskProbe(slow, keep_s=0.0), disk_dir=str(tmp_path)) as server:
+        asked = asyncio.create_task(ready(server.port))
+        await asyncio.to_thread(reading.wait, 10.0)
+        assert (await raw_request(server.port, get_line(b"/healthz")))[0] == 200  # meanwhile
+        assert not asked.done()
+        let_go.set()
+        assert await asked == (200, ["ready"])
+
+
+@pytest.mark.redis
+async def test_a_redis_that_refuses_config_leaves_the_disk_unknown_and_serves(
+    start_server: StartServer, tmp_path: Path
+) -> None:
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    redis = RedisServer(folder, extra_args=["--rename-command", "CONFIG", ""])
+    redis.start_anew()
+    disk = FakeDisk(free=1 * MIB)  # would be full, if the folder were known
+    try:
+        store = await open_store(redis.url)
+        async with start_server(store=store, disk=disk.probe()) as server:
+            assert await ready(server.port) == (200, ["ready"])
+            assert disk.folders == []  # no folder to read
     finally:
         redis.kill()

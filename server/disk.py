@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import structlog
 
+from server.store.memory import MemoryStore
+
 if TYPE_CHECKING:
     from server.store import Store
 
@@ -150,8 +152,10 @@ class DiskWatch:
             except Exception as exc:  # an unanswered INFO: /readyz's ping judges Redis
                 log.debug("redis persistence not read", error=str(exc)[:200])
         report = DiskReport(disk, free, writing, why)
-        if report != self._report and (disk in ("low", "full") or not writing):
-            log.warning("disk", disk=disk, free_bytes=free, writing=writing, why=why)
+        before = self._report
+        if before is None or (before.disk, before.writing) != (disk, writing):  # once a change
+            level = log.warning if disk in ("low", "full") or not writing else log.info
+            level("disk", disk=disk, free_bytes=free, writing=writing, why=why, folder=self.folder)
         return report
 
 
@@ -170,9 +174,11 @@ def refuses_writes(info: Mapping[str, object]) -> tuple[bool, str]:
 async def watch_for(store: Store, disk_dir: str, limits: DiskLimits, probe: DiskProbe) -> DiskWatch:
     """The watcher for this store: ``disk_dir`` when given, else Redis's ``dir`` if it is a
     folder here; Redis's write status for a one-node Redis (a Cluster's nodes each have theirs)."""
-    from server.store.redis import RedisStore
-
     folder = disk_dir or None
+    if isinstance(store, MemoryStore):
+        return DiskWatch(folder, limits, probe)
+    from server.store.redis import RedisStore  # only with Redis: the memory store needs none
+
     if not isinstance(store, RedisStore) or store.cluster is not None:
         return DiskWatch(folder, limits, probe)
     client = store.client

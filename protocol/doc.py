@@ -169,7 +169,9 @@ terminal and bot clients); any other origin gets HTTP 403. Behind a proxy of
 is written as browsers write it: a leading zero or an empty port is refused.
 
 **HTTP** on the same port: the web client, `/t/<key>` table links, `/healthz` (200 while the
-process runs), `/readyz` (503 while the store does not answer), `/metrics` (Prometheus),
+process runs), `/readyz` (503 while the store does not answer, the data's disk is full or Redis
+refuses writes; its text lines say `disk: low`, `disk_free_bytes: N`, `store: not writing`),
+`/metrics` (Prometheus),
 `/record/<table>?key=<seat token or host key>`. Methods other than GET and HEAD get 405 (with
 `Allow`); a malformed path (NUL or another control character, a malformed `%` escape, a `.` or
 `..` segment) or header 400; a request line over 8 KiB 414; a header line over 8 KiB or more

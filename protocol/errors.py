@@ -36,7 +36,7 @@ class ErrorCode(StrEnum):
     WRONG_PHASE = "wrong_phase"  # e.g. sit after the start, start before every seat is filled
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_ACTION = "illegal_action"  # the engine refused it; the message names the rule
-    STALE = "stale"  # the request names an event number that is no longer the latest
+    STALE = "stale"  # the request met a newer state (an event number, a club's night): resend
     BAD_OPTIONS = "bad_options"  # an unknown option or a value outside R13
     RATE_LIMITED = "rate_limited"
     RECORD_UNAVAILABLE = "record_unavailable"  # no finished game yet

@@ -29,6 +29,7 @@ from server.coach.reviews import Reviews
 from server.coach.routes import ReviewRoutes
 from server.config import Settings, trusted_networks
 from server.connection import Connection, Doors
+from server.disk import DiskProbe, DiskWatch, watch_for
 from server.edge import AddressLimits, OriginPolicy, client_address
 from server.frames import Built
 from server.http import HttpRoutes
@@ -72,7 +73,9 @@ class TableServer:
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] | None = None,
         notices: Notices | None = None,
+        disk: DiskProbe | None = None,
     ) -> None:
+        """``disk``: how the data's disk is read (a test's stand-in says how much is free)."""
         self.settings = settings
         self.metrics = Metrics()
         self.connections: dict[str, Connection] = {}
@@ -80,6 +83,7 @@ class TableServer:
         self._store = store
         self._clock = clock
         self._seeds = seeds
+        self._disk = disk or DiskProbe()
         self._server: Server | None = None
         self._lag_task: asyncio.Task[None] | None = None
         self._presence_task: asyncio.Task[None] | None = None
@@ -154,6 +158,9 @@ class TableServer:
         nights.start()
         listing = self.listing = Listing(board_for(store), lambda: lobby.rooms, self._clock)
         listing.start()
+        disk = await watch_for(
+            store, self.settings.disk_dir, self.settings.disk_limits(), self._disk
+        )
         self._doors = Doors(
             self.settings, self.metrics, lobby, self.ladder, self.people, nights, self.limits
         )
@@ -161,7 +168,7 @@ class TableServer:
             self._handler,
             self.settings.host,
             self.settings.port,
-            process_request=self._http_routes(store, listing, nights),
+            process_request=self._http_routes(store, listing, nights, disk),
             create_connection=edge_connection(self.metrics, self.limits, self.trusted),
             max_size=self.settings.max_frame_bytes,
             max_queue=16,
@@ -234,7 +241,9 @@ class TableServer:
             return RedisInvitations(store.client, clock=self._clock)
         return MemoryInvitations(clock=self._clock)
 
-    def _http_routes(self, store: Store, listing: Listing, nights: ClubNights) -> HttpRoutes:
+    def _http_routes(
+        self, store: Store, listing: Listing, nights: ClubNights, disk: DiskWatch
+    ) -> HttpRoutes:
         reviews = ReviewRoutes(self.lobby, self.reviews)
 
         def club_routes(routes: HttpRoutes) -> ClubRoutes:
@@ -257,6 +266,7 @@ class TableServer:
             store.ping,
             self.limits,
             self.trusted,
+            disk.report,
         )
 
     @property

@@ -12,6 +12,7 @@ from typing import Any
 
 from server.clubs.names import ClubNameError, club_slugs, parse_clubs
 from server.core.table import RefereeConfig
+from server.disk import MIB, DiskLimits
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
@@ -56,6 +57,11 @@ class Settings:
     push_key_file: str = ""  # the VAPID private key's file ("": kept in the store)
     push_loopback: int = 0  # 1: push endpoints on 127.0.0.1 are allowed (a test's service)
     clock_offset_s: float = 0.0  # added to the server's clock: a test lets hours pass (0: real)
+    disk_dir: str = ""  # the folder whose disk holds the data ("": Redis's own, if it is here)
+    disk_low_percent: float = 5.0  # free space below this share or below disk_low_mb: low
+    disk_low_mb: float = 1024.0
+    disk_full_percent: float = 1.0  # below this share or below disk_full_mb: full (503)
+    disk_full_mb: float = 200.0
 
     def __post_init__(self) -> None:
         """Keep clubs by their slugs (``server.clubs.names``): one spelling for every link."""
@@ -73,6 +79,15 @@ class Settings:
             away_turn_s=self.away_turn_s,
             stand_in_level=self.stand_in_level,
             chat_per_min=self.chat_per_min,
+        )
+
+    def disk_limits(self) -> DiskLimits:
+        """When the data's disk counts as low, and as full (``server.disk``)."""
+        return DiskLimits(
+            self.disk_low_percent,
+            int(self.disk_low_mb * MIB),
+            self.disk_full_percent,
+            int(self.disk_full_mb * MIB),
         )
 
 
@@ -133,6 +148,14 @@ HELP: Mapping[str, str] = {
     "push_key_file": "Web Push: file of the server's VAPID private key, made at the first start "
     "(empty: kept in the store; the memory store then makes a new one each start)",
     "push_loopback": "Web Push: 1 lets browsers subscribe push endpoints on 127.0.0.1 (tests)",
+    "disk_dir": "folder whose disk holds the data, watched for free space (/readyz and the "
+    "host's page; empty: Redis's own folder when it is on this machine)",
+    "disk_low_percent": "free space below this percentage of the disk (or below --disk-low-mb) "
+    "is low: /readyz says so, the host's page shows it",
+    "disk_low_mb": "free MiB below which (or below --disk-low-percent) the disk is low",
+    "disk_full_percent": "free space below this percentage (or below --disk-full-mb) is full: "
+    "/readyz answers 503",
+    "disk_full_mb": "free MiB below which (or below --disk-full-percent) the disk is full",
     "clock_offset_s": "seconds added to the server's clock, for tests that let hours pass "
     "between restarts (0 for every real server)",
 }

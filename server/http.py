@@ -10,7 +10,10 @@ Static files come from the web client's folder (never from ``node_modules`` exce
 whitelisted ``/vendor/<name>`` files listed in its ``vendor.json``); every path is resolved and
 checked to stay inside its root, so encoded slashes and symlinks out of the folder end in 404.
 ``/healthz`` answers 200 while the process runs (liveness); ``/readyz`` 503 while the store
-does not answer (readiness: the proxy sends nobody to such a process).
+does not answer, or its disk is full, or Redis refuses writes (readiness: the proxy sends nobody to
+such a process). Its text's first line is ``ready`` or why not; ``key: value`` lines follow from
+``server.disk`` (``disk: low``, ``disk_free_bytes: N``, ``store: not writing (...)``), which the
+host's page reads to warn the host.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import structlog
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from server.disk import DiskReport
 from server.edge import (
     AddressLimits,
     Network,
@@ -90,6 +94,8 @@ MoreRoutes = Callable[[str, str], Awaitable[Response | None]]
 READY_TIMEOUT_S = 2.0  # a store that takes longer to answer a ping is not ready
 Ready = Callable[[], Awaitable[None]]
 """Raises ``StoreError`` while the server cannot serve tables (``/readyz``)."""
+Disk = Callable[[], Awaitable[DiskReport]]
+"""The data's disk and the store's writes (``server.disk.DiskWatch.report``)."""
 
 
 class HttpRoutes:
@@ -105,9 +111,11 @@ class HttpRoutes:
         ready: Ready | None = None,
         limits: AddressLimits | None = None,
         proxies: Sequence[Network] = (),
+        disk: Disk | None = None,
     ) -> None:
         """``more`` makes the further routes (given these, for their pages and files);
-        ``limits`` rate-limits the costly ones per client address."""
+        ``limits`` rate-limits the costly ones per client address; ``disk`` tells ``/readyz``
+        how full the data's disk is."""
         self.web_root = web_root.resolve()
         self.metrics = metrics
         self.records = records
@@ -117,6 +125,7 @@ class HttpRoutes:
         self.ready = ready
         self.limits = limits
         self.proxies = tuple(proxies)
+        self.disk = disk
 
     async def __call__(self, connection: ServerConnection, request: Request) -> Response | None:
         response = await self._route(connection, request)
@@ -193,16 +202,19 @@ class HttpRoutes:
 
     async def _readyz(self) -> Response:
         try:
-            if self.ready is not None:
-                async with asyncio.timeout(READY_TIMEOUT_S):
-                    await self.ready()
+            async with asyncio.timeout(READY_TIMEOUT_S):
+                report = DiskReport() if self.disk is None else await self.disk()
+                if self.ready is not None and report.writing:  # (a Redis refusing writes
+                    await self.ready()  # refuses PING too: the report says why)
         except (StoreError, TimeoutError):
             return _response(
                 http.HTTPStatus.SERVICE_UNAVAILABLE,
                 b"storage unavailable\n",
                 TEXT,
             )
-        return _response(http.HTTPStatus.OK, b"ready\n", TEXT)
+        first = "ready" if report.ready else "not ready: writes would fail"
+        status = http.HTTPStatus.OK if report.ready else http.HTTPStatus.SERVICE_UNAVAILABLE
+        return _response(status, "\n".join([first, *report.lines(), ""]).encode(), TEXT)
 
     async def _index(self) -> Response:
         index = self.web_root / "index.html"

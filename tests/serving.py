@@ -23,6 +23,7 @@ import pytest
 
 from server.app import TableServer
 from server.config import Settings
+from server.disk import DiskProbe
 from server.store.base import Store
 
 TEST_SETTINGS = Settings(
@@ -49,9 +50,13 @@ def start_server() -> StartServer:
 
     @contextlib.asynccontextmanager
     async def started(
-        store: Store | None = None, seeds: Callable[[], int] | None = None, **overrides: Any
+        store: Store | None = None,
+        seeds: Callable[[], int] | None = None,
+        disk: DiskProbe | None = None,
+        **overrides: Any,
     ) -> AsyncIterator[TableServer]:
-        server = TableServer(replace(TEST_SETTINGS, **overrides), store=store, seeds=seeds)
+        settings = replace(TEST_SETTINGS, **overrides)
+        server = TableServer(settings, store=store, seeds=seeds, disk=disk or DiskProbe())
         await server.start()
         try:
             yield server

@@ -109,9 +109,9 @@ class ClubNights:
         async with self._locks[club]:
             try:
                 await self._change(club, message)
-            except VersionConflict:  # another process changed the night at the same moment
-                raise Refused(
-                    ErrorCode.INVALID_MESSAGE, "the night changed at that moment: send it again"
+            except VersionConflict:  # another process changed the night at the same moment:
+                raise Refused(  # STALE, which a client may simply send again (the club page does)
+                    ErrorCode.STALE, "the night changed at that moment: send it again"
                 ) from None
         await self.broadcast(club)
         return await self.state(club, message.rid, host)

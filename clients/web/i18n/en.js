@@ -546,6 +546,11 @@ export default {
   "confirm.prompt": "Play this? {move}",
   "confirm.play": "Play",
   "confirm.change": "Change",
+  // the server's disk (the host's pages)
+  "disk.low": "The server's disk is nearly full: {size} left. Back up the club and free space (README: Backups).",
+  "disk.full": "The server's disk is full: {size} left, and moves may stop being saved at any moment. Back up the club and free space now (README: Backups).",
+  "disk.notWriting": "The store has stopped saving: its disk is full or failing, and moves are refused. Free space now: it saves again by itself once there is room (README: Backups).",
+  "disk.unreachable": "The server cannot reach its store: nothing is saved until it answers again.",
   // club night
   "clubnight.add": "Register",
   "clubnight.against": "Against",

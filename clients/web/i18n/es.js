@@ -546,6 +546,11 @@ export default {
   "confirm.prompt": "¿Jugar esto? {move}",
   "confirm.play": "Jugar",
   "confirm.change": "Cambiar",
+  // the server's disk (the host's pages)
+  "disk.low": "El disco del servidor está casi lleno: quedan {size}. Haz una copia del club y libera espacio (README: Backups).",
+  "disk.full": "El disco del servidor está lleno: quedan {size} y las jugadas pueden dejar de guardarse en cualquier momento. Haz una copia del club y libera espacio ahora (README: Backups).",
+  "disk.notWriting": "El almacén dejó de guardar: su disco está lleno o falla, y las jugadas se rechazan. Libera espacio ya: vuelve a guardar por sí solo cuando haya lugar (README: Backups).",
+  "disk.unreachable": "El servidor no alcanza su almacén: nada se guarda hasta que vuelva a responder.",
   // club night
   "clubnight.add": "Inscribir",
   "clubnight.against": "Contra",

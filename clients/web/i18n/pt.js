@@ -546,6 +546,11 @@ export default {
   "confirm.prompt": "Jogar isto? {move}",
   "confirm.play": "Jogar",
   "confirm.change": "Mudar",
+  // the server's disk (the host's pages)
+  "disk.low": "O disco do servidor está quase cheio: restam {size}. Faça uma cópia do clube e libere espaço (README: Backups).",
+  "disk.full": "O disco do servidor está cheio: restam {size} e as jogadas podem deixar de ser gravadas a qualquer momento. Faça uma cópia do clube e libere espaço agora (README: Backups).",
+  "disk.notWriting": "O armazenamento parou de gravar: o disco está cheio ou falhando, e as jogadas são recusadas. Libere espaço já: ele volta a gravar sozinho quando houver lugar (README: Backups).",
+  "disk.unreachable": "O servidor não alcança o armazenamento: nada é gravado até ele responder de novo.",
   // club night
   "clubnight.add": "Inscrever",
   "clubnight.against": "Contra",

@@ -33,7 +33,7 @@ export function hostPanel(night, members, send) {
   };
   return h("section.club-host", { "aria-labelledby": "club-host-title" },
     h("h2#club-host-title", t("clubnight.hostPanel")),
-    h("p#club-host-note.club-host-note", { role: "status" }),
+    h("p#club-host-note.club-host-note", { role: "status" }, noteText),
     names,
     night?.finished || !started || night?.tournament?.format === "swiss"
       ? h("form#club-pair-form.club-host-form", { onsubmit: submit(register) },
@@ -96,12 +96,16 @@ function submit(action) {
   };
 }
 
+/** The panel's status line, kept across redraws (the page redraws whole when the night changes). */
+let noteText = "";
+
 /** Show the refusal's sentence (or clear it) in the panel's status line. @param {Promise<unknown>} done */
 function report(done) {
-  const note = document.querySelector("#club-host-note");
-  done.then(() => {
-    if (note) note.textContent = "";
-  }, (/** @type {Error} */ error) => {
-    if (note) note.textContent = error.message;
-  });
+  /** @param {string} text */
+  const show = (text) => {
+    noteText = text;
+    const note = document.querySelector("#club-host-note");
+    if (note) note.textContent = text;
+  };
+  done.then(() => show(""), (/** @type {Error} */ error) => show(error.message));
 }

@@ -11,6 +11,7 @@ import { hostPanel } from "./club-host.js";
 import { memberHistory, pastNights, seasonTable } from "./club-season.js";
 import { tvView } from "./club-tv.js";
 import { remember } from "./storage.js";
+import { DISK_FINE, DISK_POLL_MS, diskBanner, readDisk } from "./disk-notice.js";
 
 /** @typedef {Record<string, any>} Doc */
 
@@ -23,9 +24,10 @@ const KEY_SLOT = `cuarenta.clubkey.${club}`;
 const MEMBER_SLOT = `cuarenta.clubmember.${club}`;
 const root = /** @type {HTMLElement} */ (document.querySelector("#night"));
 
-/** @type {{data: Doc | null, host: boolean, key: string, member: boolean, notice: string, who: string}} */
+/** @typedef {import("./disk-notice.js").DiskState} DiskState */
+/** @type {{data: Doc | null, host: boolean, key: string, member: boolean, notice: string, who: string, disk: DiskState}} */
 const app = { data: null, host: false, key: sessionStorage.getItem(KEY_SLOT) || "", member: localStorage.getItem(MEMBER_SLOT) === "1",
-  notice: "", who: "" };
+  notice: "", who: "", disk: DISK_FINE };
 let drawn = "";
 
 const socket = new ClubSocket(`${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`, () => remember.name(),
@@ -36,6 +38,7 @@ function follow() {
   socket.request(open).then((answer) => {
     app.host = Boolean(answer.host);
     merge(answer.state);
+    if (app.host) watchDisk();
   }, () => {
     app.key = "";
     app.host = false;
@@ -79,9 +82,28 @@ async function poll() {
   }
 }
 
-/** Host commands carry the club and the key. @param {Doc} message */
+/** The host hears how full the server's disk is (/readyz), now and every DISK_POLL_MS. */
+async function watchDisk() {
+  const state = await readDisk();
+  if (state) app.disk = state;
+  draw();
+}
+setInterval(() => {
+  if (app.host) watchDisk();
+}, DISK_POLL_MS);
+
+/**
+ * Host commands carry the club and the key. One refused as `stale` (another server process wrote
+ * the night at that moment: "send it again") is sent again once, after reloading the night.
+ * @param {Doc} message
+ */
 function send(message) {
-  return socket.request({ ...message, club, key: app.key }).then((answer) => {
+  const request = () => socket.request({ ...message, club, key: app.key });
+  return request().catch(async (/** @type {Error & {code?: string}} */ error) => {
+    if (error.code !== "stale") throw error;
+    await poll();
+    return request();
+  }).then((answer) => {
     if (message.type === "club_pair") {
       for (const id of ["club-pair-1", "club-pair-2"]) {
         const input = /** @type {HTMLInputElement | null} */ (document.querySelector(`#${id}`));
@@ -96,7 +118,7 @@ function send(message) {
 function draw(force = false) {
   const data = app.data;
   if (!data) return;
-  const shape = JSON.stringify([data, app.host, app.member, app.notice, app.who]);
+  const shape = JSON.stringify([data, app.host, app.member, app.notice, app.who, app.disk]);
   if (shape === drawn && !force) return;
   drawn = shape;
   if (tv) {
@@ -114,6 +136,7 @@ function page(data) {
   const round = night ? currentRound(night) : null;
   return h("div.club-night",
     h("h2", t("clubnight.tonight"), " · ", h("span.club-night-round", night ? roundTitle(night) : t("clubnight.notStarted"))),
+    app.host && !tv ? diskBanner(app.disk) : null,
     app.notice ? h("p.club-night-notice", { role: "status" }, app.notice) : null,
     memberForm(),
     round ? h("ul.club-night-tables", round.matches.map((/** @type {Doc} */ m) => tableCard(night, data.live, m))) : null,

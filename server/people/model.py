@@ -61,6 +61,9 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+UNNAMED = "guest"  # a hello's name when the page knows none (``protocol.client_messages.Hello``)
+
+
 def clean_name(raw: str) -> str:
     """The name as others see it: cleaned and shortened like chat; empty is refused."""
     name = cast(str, clean_text(raw, MAX_NAME_CHARS))

@@ -14,6 +14,7 @@ from protocol.players import DEFAULT_LANGUAGE, Language
 from server.people.model import (
     PROFILE_CLASSES,
     TEAM_SIZE,
+    UNNAMED,
     GameSummary,
     Outcome,
     Player,
@@ -62,8 +63,14 @@ class Players:
     async def enter(
         self, player_key: str, name: str, language: Language = DEFAULT_LANGUAGE
     ) -> Player:
-        """The person ``player_key`` names (made now if new), their visit counted."""
-        return await self.store.enter(key_digest(player_key), clean_name(name), language)
+        """The person ``player_key`` names (made now if new), their visit counted. A person
+        still called ``guest`` (their first page said no name) takes the first name a hello
+        gives: the club page, for one, says the name only once a member joins."""
+        given = clean_name(name)
+        player = await self.store.enter(key_digest(player_key), given, language)
+        if player.name == UNNAMED and given != UNNAMED:
+            player = await self.store.rename(player.id, given)
+        return player
 
     async def record_game(self, game: FinishedGame) -> dict[str, int | None]:
         """Settle a finished game: each person's change of shown rating (None: casual)."""

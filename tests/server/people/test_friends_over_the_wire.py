@@ -147,3 +147,18 @@ async def test_forget_me_leaves_a_guest_and_the_games_keep_their_names(
         assert ana_id not in await friends(beto)
         for session in (ana, beto):
             await session.close()
+
+
+async def test_a_person_first_seen_as_guest_takes_the_first_name_given_and_keeps_it(
+    start_server: StartServer,
+) -> None:
+    """The club page says hello as ``guest`` until a member joins with a name: that name is the
+    person's from then on; a later hello's different name does not rename a named person."""
+    key = new_key()
+    async with start_server() as server:
+        async with await person(server, "guest", key) as first:
+            assert (await me(first)).name == "guest"
+        async with await person(server, "Abuela Rosa", key) as named:
+            assert (await me(named)).name == "Abuela Rosa"
+        async with await person(server, "someone else", key) as again:
+            assert (await me(again)).name == "Abuela Rosa"

@@ -114,6 +114,16 @@ def trail_until(game: Game, done: Callable[[Game], bool]) -> list[Event]:
     return events
 
 
+def bot_step(game: Game, levels: Sequence[int], rng: random.Random) -> None:
+    """One action: the first seat to act whose bot (of ``levels``) acts, else the clock's."""
+    for seat in game.to_act():
+        action = choose(levels[seat], game.view(seat), game.legal_actions(seat), rng)
+        if action is not None:
+            game.apply(action)
+            return
+    game.apply(game.system_actions()[0])  # the claim window's clock
+
+
 def bot_game(
     profile: str, options: Mapping[str, Any], seed: int, levels: Sequence[int] = (2, 2, 2, 2)
 ) -> Game:
@@ -121,11 +131,5 @@ def bot_game(
     game = Game.new(profile, dict(options), seed=seed)
     rng = random.Random(seed)
     while game.phase is not Phase.FINISHED:
-        for seat in game.to_act():
-            action = choose(levels[seat], game.view(seat), game.legal_actions(seat), rng)
-            if action is not None:
-                game.apply(action)
-                break
-        else:
-            game.apply(game.system_actions()[0])  # the claim window's clock
+        bot_step(game, levels, rng)
     return game

@@ -7,6 +7,7 @@ Screenshots land in test-artifacts/ (git-ignored).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -14,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Error, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Error,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from tests.serving import ServerProcess
 
@@ -52,15 +61,13 @@ def web_url() -> Iterator[str]:
 CLUB = "quito"
 
 
-@pytest.fixture(scope="module")
-def club_server() -> Iterator[tuple[str, str]]:
-    """`cuarenta serve --clubs quito`: its address and the club's host key (printed on stdout).
-
-    A module that uses it serves its pages from it (its own ``web_url`` returns the address).
-    The Python host answers instant bots at machine speed: past a person's rate of commands.
-    """
+@contextlib.contextmanager
+def club_serving(*extra: str) -> Iterator[tuple[str, str]]:
+    """`cuarenta serve --clubs quito` (and ``extra``): its address and the club's host key
+    (printed on stdout). The Python host answers instant bots at machine speed: past a
+    person's rate of commands."""
     args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
-    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000"])
+    server = ServerProcess([*args, "--clubs", CLUB, "--commands-per-s", "1000", *extra])
     server.start()
     try:
         assert server.process is not None
@@ -70,6 +77,22 @@ def club_server() -> Iterator[tuple[str, str]]:
         yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
     finally:
         server.kill()
+
+
+@pytest.fixture(scope="module")
+def club_server() -> Iterator[tuple[str, str]]:
+    """A club's server for the module (``club_serving``); a module that uses it serves its
+    pages from it (its own ``web_url`` returns the address)."""
+    with club_serving() as served:
+        yield served
+
+
+def open_as_host(page: Page, url: str, key: str, lang: str = "en") -> None:
+    """The club's page, opened by its host with the host key."""
+    page.goto(f"{url}/c/{CLUB}?lang={lang}")
+    page.fill("#club-host-key", key)
+    page.click("#club-host-open")
+    expect(page.locator("#club-host-title")).to_be_visible(timeout=10_000)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import msgpack
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.web.conftest import CLUB, NewContext
+from tests.web.conftest import NewContext, open_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -52,13 +52,6 @@ class OtherReplica:
             server.send(frame)
 
         ws.on_message(from_page)
-
-
-def open_as_host(page: Page, url: str, key: str) -> None:
-    page.goto(f"{url}/c/{CLUB}?lang=en")
-    page.fill("#club-host-key", key)
-    page.click("#club-host-open")
-    expect(page.locator("#club-host-title")).to_be_visible(timeout=WAIT_MS)
 
 
 def register(page: Page, first: str, second: str) -> None:

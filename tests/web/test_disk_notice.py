@@ -3,12 +3,11 @@
 A real ``cuarenta serve`` reads this machine's real disk; its thresholds are set so the disk counts
 as low (``--disk-low-percent 100``: any free space is "low") or full (``--disk-full-percent 100``):
 no disk is filled. The host's page reads ``/readyz`` and shows the banner in es, en and pt with
-the free space the server reported; members see nothing of it. Screenshots in /tmp/shots/.
+the free space the server reported; members see nothing of it. Screenshots in test-artifacts/.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 import urllib.error
 import urllib.request
@@ -16,39 +15,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.serving import ServerProcess
-from tests.web.axe import BLOCKING, axe_violations
-from tests.web.conftest import CLUB, NewContext
+from tests.web.axe import assert_accessible
+from tests.web.conftest import CLUB, NewContext, club_serving, open_as_host
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/shots")
 WAIT_MS = 10_000
 LOW = ["--disk-low-percent", "100", "--disk-full-percent", "0", "--disk-full-mb", "0"]
 FULL = ["--disk-full-percent", "100"]
 
 
-@contextlib.contextmanager
-def club_serving(folder: Path, disk: list[str]) -> Iterator[tuple[str, str]]:
-    """``cuarenta serve --clubs quito --disk-dir FOLDER ...``: its address and the host key."""
-    args = ["--store", "memory", "--log-level", "warning", "--clubs", CLUB]
-    server = ServerProcess([*args, "--disk-dir", str(folder), *disk])
-    server.start()
-    try:
-        assert server.process is not None
-        assert server.process.stdout is not None
-        line = server.process.stdout.readline()  # "club quito: <page> host link <url>t/<key>"
-        assert line.startswith(f"club {CLUB}: "), line
-        yield server.url.rstrip("/"), line.rsplit("/t/", 1)[1].strip()
-    finally:
-        server.kill()
-
-
 @pytest.fixture(scope="module")
 def low_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    with club_serving(tmp_path_factory.mktemp("data"), LOW) as served:
+    with club_serving("--disk-dir", str(tmp_path_factory.mktemp("data")), *LOW) as served:
         yield served
 
 
@@ -65,13 +46,6 @@ def readyz(url: str) -> tuple[int, list[str]]:
         return refused.code, refused.read().decode().splitlines()
 
 
-def open_as_host(page: Page, url: str, key: str, lang: str) -> None:
-    page.goto(f"{url}/c/{CLUB}?lang={lang}")
-    page.fill("#club-host-key", key)
-    page.click("#club-host-open")
-    expect(page.locator("#club-host-title")).to_be_visible(timeout=WAIT_MS)
-
-
 def free_megabytes(lines: list[str]) -> int:
     free = next(line for line in lines if line.startswith("disk_free_bytes: "))
     return int(free.removeprefix("disk_free_bytes: ")) // 10**6
@@ -85,13 +59,12 @@ WORDING = {
 
 
 def test_the_host_sees_the_disk_nearly_full_in_each_language_and_members_do_not(
-    low_server: tuple[str, str], new_context: NewContext
+    low_server: tuple[str, str], new_context: NewContext, artifacts: Path
 ) -> None:
     url, key = low_server
     status, lines = readyz(url)
     assert (status, lines[:2]) == (200, ["ready", "disk: low"])  # serving, and saying so
     assert free_megabytes(lines) > 0
-    SHOTS.mkdir(exist_ok=True)
     for lang, wording in WORDING.items():
         host = new_context(viewport={"width": 1280, "height": 720}).new_page()
         open_as_host(host, url, key, lang)
@@ -100,9 +73,8 @@ def test_the_host_sees_the_disk_nearly_full_in_each_language_and_members_do_not(
         expect(notice).to_have_attribute("role", "status")
         assert "README: Backups" in notice.inner_text()
         if lang == "en":
-            host.screenshot(path=str(SHOTS / "disk-low-host-1280x720.png"))
-            serious = [v for v in axe_violations(host, "disk low") if v["impact"] in BLOCKING]
-            assert not serious, serious
+            host.screenshot(path=str(artifacts / "disk-low-host-1280x720.png"))
+            assert_accessible(host, "disk low")
 
     member = new_context().new_page()
     member.goto(f"{url}/c/{CLUB}?lang=en")
@@ -111,9 +83,9 @@ def test_the_host_sees_the_disk_nearly_full_in_each_language_and_members_do_not(
 
 
 def test_a_full_disk_is_503_and_an_alert_on_the_hosts_phone(
-    new_context: NewContext, tmp_path: Path
+    new_context: NewContext, tmp_path: Path, artifacts: Path
 ) -> None:
-    with club_serving(tmp_path, FULL) as (url, key):
+    with club_serving("--disk-dir", str(tmp_path), *FULL) as (url, key):
         status, lines = readyz(url)
         assert (status, lines[:2]) == (503, ["not ready: writes would fail", "disk: full"])
         phone = new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
@@ -124,6 +96,5 @@ def test_a_full_disk_is_503_and_an_alert_on_the_hosts_phone(
         expect(notice).to_have_attribute("role", "alert")
         expect(notice).to_be_in_viewport()  # at the top, where the host looks first
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows
-        phone.screenshot(path=str(SHOTS / "disk-full-host-390x844.png"))
-        serious = [v for v in axe_violations(phone, "disk full") if v["impact"] in BLOCKING]
-        assert not serious, serious
+        phone.screenshot(path=str(artifacts / "disk-full-host-390x844.png"))
+        assert_accessible(phone, "disk full")

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
+from playwright.sync_api import BrowserContext, Page
 
 from clients.session import ClientSession
 from protocol import client_messages as c
@@ -43,6 +44,58 @@ async def seated(url: str, key: str) -> s.TableCreated:
         return created
 
 
+REGISTERED = """async () => {
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  await navigator.serviceWorker.ready;
+  await (await caches.open("prefs")).put("/__lang", new Response("pt"));
+}"""  # what turning notifications on does (in Portuguese), bar the push service's subscription
+SHOWN = """async () => {  // the notifications, once the worker has shown them
+  const registration = await navigator.serviceWorker.ready;
+  for (let tries = 0; tries < 400; tries += 1) {
+    const all = await registration.getNotifications();
+    if (all.length) {
+      return all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }));
+    }
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  return null;
+}"""
+CLICKED = """() => self.registration.getNotifications().then((all) => {
+  const click = new NotificationEvent("notificationclick", { notification: all[0] });
+  try { self.dispatchEvent(click); } catch (error) { /* a script's event cannot waitUntil */ }
+})"""
+
+
+def pushed(context: BrowserContext, page: Page, web_url: str, notice: dict[str, Any]) -> Any:
+    """Register the service worker from ``page`` (open on the site), deliver ``notice`` to it
+    as the push service would (DevTools), and return the notifications it showed."""
+    page.evaluate(REGISTERED)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("true")  # one round trip: the registration event has come
+    registration = next(r for r in registrations if r["scopeURL"] == f"{web_url}/")
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": web_url,
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(notice),
+        },
+    )
+    return page.evaluate(SHOWN)
+
+
+def click_notification(context: BrowserContext) -> None:
+    """Click the first notification shown, as a person would (``notificationclick``)."""
+    context.service_workers[0].evaluate(CLICKED)
+
+
 def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
     web_url: str, new_context: NewContext
 ) -> None:
@@ -57,21 +110,6 @@ def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
     page = context.new_page()
     page.goto(f"{web_url}/me?lang=pt")
     page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
-    page.evaluate("""async () => {
-      await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-      await navigator.serviceWorker.ready;
-      await (await caches.open("prefs")).put("/__lang", new Response("pt"));
-    }""")  # what turning notifications on does, bar the push service's subscription
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
-    cdp = context.new_cdp_session(page)
-    registrations: list[dict[str, Any]] = []
-    cdp.on(
-        "ServiceWorker.workerRegistrationUpdated",
-        lambda e: registrations.extend(e["registrations"]),
-    )
-    cdp.send("ServiceWorker.enable")
-    page.wait_for_function("true")  # one round trip: the registration event has come
-    registration = next(r for r in registrations if r["scopeURL"] == f"{web_url}/")
     notice = {
         "kind": "your_turn",
         "url": f"/me?open={created.table}",
@@ -79,25 +117,7 @@ def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
         "deadline": None,
         "detail": "Diego: 7H",
     }
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": web_url,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(notice),
-        },
-    )
-    shown = page.evaluate("""async () => {  // the notification, once the worker has shown it
-      const registration = await navigator.serviceWorker.ready;
-      for (let tries = 0; tries < 400; tries += 1) {
-        const all = await registration.getNotifications();
-        if (all.length) {
-          return all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }));
-        }
-        await new Promise((done) => setTimeout(done, 25));
-      }
-      return null;
-    }""")
+    shown = pushed(context, page, web_url, notice)
     assert shown == [
         {
             "title": "Sua vez no Cuarenta",
@@ -106,10 +126,6 @@ def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
             "url": f"/me?open={created.table}",
         }
     ]
-    worker = context.service_workers[0]
-    worker.evaluate("""() => self.registration.getNotifications().then((all) => {
-      const click = new NotificationEvent("notificationclick", { notification: all[0] });
-      try { self.dispatchEvent(click); } catch (error) { /* a script's event cannot waitUntil */ }
-    })""")
+    click_notification(context)
     page.wait_for_url(f"{web_url}/t/{created.join_key}?mine", timeout=STEP_TIMEOUT_MS)
     page.wait_for_function("globalThis.__cuarenta?.model.you === 0", timeout=STEP_TIMEOUT_MS)

@@ -2,16 +2,12 @@
 games wait for their move (a link to /me; nothing at none, nothing for a newcomer), and /me,
 opened from a friend_invite notification (``/me?invite=<table>``), shows the invitation with
 an Accept that sits them at the table; the notice switches include invitations and club nights.
-At 390×844 with no serious axe finding; screenshots in /tmp/shots/."""
+At 390×844 with no serious axe finding; screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Page, ViewportSize
@@ -25,19 +21,13 @@ from tests.server.people.wire import new_key
 from tests.web.axe import assert_accessible
 from tests.web.conftest import NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS
+from tests.web.test_push_worker import click_notification, on_the_wire, pushed
 from tests.web.test_turn_based import keyed
 
 pytestmark = pytest.mark.browser
 T = TypeVar("T")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 720}
-SHOTS = Path("/tmp/shots")
-
-
-def on_the_wire(work: Coroutine[Any, Any, T]) -> T:
-    """Run a wire client's coroutine beside the page (sync Playwright holds this thread's loop)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, work).result()
 
 
 def ws_of(url: str) -> str:
@@ -72,11 +62,10 @@ def home_count(page: Page) -> int:
 
 
 def test_the_home_page_counts_the_games_that_wait_for_your_move(
-    web_url: str, new_context: NewContext
+    web_url: str, new_context: NewContext, artifacts: Path
 ) -> None:
     key = new_key()
     on_the_wire(waiting_for_rosa(web_url, key, 2))
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for viewport, name in ((PHONE, "390x844"), (DESKTOP, "1280x720")):
         context = new_context(viewport=viewport, locale="en-US")
         context.add_init_script(keyed(key))
@@ -87,7 +76,7 @@ def test_the_home_page_counts_the_games_that_wait_for_your_move(
         assert link.inner_text() == "2 games wait for your move"
         assert link.get_attribute("href") == "/me"
         assert_accessible(page, f"home with games waiting, {name}")
-        page.screenshot(path=str(SHOTS / f"home-turns-{name}.png"))
+        page.screenshot(path=str(artifacts / f"home-turns-{name}.png"))
     link.click()
     page.wait_for_url(f"{web_url}/me", timeout=STEP_TIMEOUT_MS)
     page.wait_for_selector(".me-turn.is-yours", timeout=STEP_TIMEOUT_MS)
@@ -127,7 +116,7 @@ async def invited_away(url: str, beto_key: str) -> s.TableCreated:
 
 
 def test_me_opened_from_an_invitation_shows_it_and_accept_sits_at_the_table(
-    web_url: str, new_context: NewContext
+    web_url: str, new_context: NewContext, artifacts: Path
 ) -> None:
     key = new_key()
     created = on_the_wire(invited_away(web_url, key))
@@ -143,8 +132,7 @@ def test_me_opened_from_an_invitation_shows_it_and_accept_sits_at_the_table(
     for kind in ("your_turn", "deadline_near", "friend_invite", "night_round"):
         assert page.is_checked(f"#notice-{kind}")  # each can be switched off
     assert_accessible(page, "/me with an invitation, 390x844")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "me-invite-390x844.png"))
+    page.screenshot(path=str(artifacts / "me-invite-390x844.png"))
     page.click(".me-invite.is-wanted .me-invite-accept")
     page.wait_for_url(f"{web_url}/t/{created.join_key}", timeout=STEP_TIMEOUT_MS)
     page.wait_for_selector("#sit-down", timeout=STEP_TIMEOUT_MS)  # a chair, as from a join link
@@ -167,21 +155,6 @@ def test_a_friend_invite_push_is_titled_in_the_pages_language_and_opens_the_invi
     page = context.new_page()
     page.goto(f"{web_url}/me")
     page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
-    page.evaluate("""async () => {
-      await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-      await navigator.serviceWorker.ready;
-      await (await caches.open("prefs")).put("/__lang", new Response("pt"));
-    }""")  # what turning notifications on does, bar the push service's subscription
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=STEP_TIMEOUT_MS)
-    cdp = context.new_cdp_session(page)
-    registrations: list[dict[str, Any]] = []
-    cdp.on(
-        "ServiceWorker.workerRegistrationUpdated",
-        lambda e: registrations.extend(e["registrations"]),
-    )
-    cdp.send("ServiceWorker.enable")
-    page.wait_for_function("true")  # one round trip: the registration event has come
-    registration = next(r for r in registrations if r["scopeURL"] == f"{web_url}/")
     notice = {  # what the server pushes for an invitation (tests/server/test_invite_push.py)
         "kind": "friend_invite",
         "url": f"/me?invite={created.table}",
@@ -189,23 +162,10 @@ def test_a_friend_invite_push_is_titled_in_the_pages_language_and_opens_the_invi
         "deadline": None,
         "detail": "Abuela",
     }
-    cdp.send(
-        "ServiceWorker.deliverPushMessage",
-        {
-            "origin": web_url,
-            "registrationId": registration["registrationId"],
-            "data": json.dumps(notice),
-        },
-    )
-    shown = page.evaluate("""async () => {  // the notification, once the worker has shown it
-      const registration = await navigator.serviceWorker.ready;
-      for (let tries = 0; tries < 400; tries += 1) {
-        const all = await registration.getNotifications();
-        if (all.length) return all.map((n) => ({ title: n.title, body: n.body, url: n.data.url }));
-        await new Promise((done) => setTimeout(done, 25));
-      }
-      return null;
-    }""")
+    shown = [
+        {field: each[field] for field in ("title", "body", "url")}
+        for each in pushed(context, page, web_url, notice)
+    ]
     assert shown == [
         {
             "title": "Um convite para o Cuarenta",
@@ -213,10 +173,6 @@ def test_a_friend_invite_push_is_titled_in_the_pages_language_and_opens_the_invi
             "url": f"/me?invite={created.table}",
         }
     ]
-    worker = context.service_workers[0]
-    worker.evaluate("""() => self.registration.getNotifications().then((all) => {
-      const click = new NotificationEvent("notificationclick", { notification: all[0] });
-      try { self.dispatchEvent(click); } catch (error) { /* a script's event cannot waitUntil */ }
-    })""")
+    click_notification(context)
     page.wait_for_url(f"{web_url}/me?invite={created.table}", timeout=STEP_TIMEOUT_MS)
     page.wait_for_selector(".me-invite.is-wanted", timeout=STEP_TIMEOUT_MS)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from engine import Game, Phase, Play, card_code
-from engine.bots import choose
 from engine.bots.review import (
     INACCURACY,
     MISTAKE,
@@ -25,6 +24,7 @@ from engine.bots.review import (
     straddles,
 )
 from engine.cards import rank_of
+from tests.engine.helpers import bot_step
 
 #: a case: for the seat to play, the planted error and the play it stands for, or None.
 Case = Callable[[Game, int], tuple[Play, Play] | None]
@@ -104,15 +104,7 @@ def positions(case: Case, wanted: int) -> Iterator[tuple[Game, int, Play, Play]]
                     if found == wanted:
                         return
                     break  # one position a game
-            acted = False
-            for each in game.to_act():
-                action = choose(2, game.view(each), game.legal_actions(each), rng)
-                if action is not None:
-                    game.apply(action)
-                    acted = True
-                    break
-            if not acted:
-                game.apply(game.system_actions()[0])
+            bot_step(game, (2, 2, 2, 2), rng)
     raise AssertionError(f"only {found} positions of {case.__name__} in 400 games")
 
 

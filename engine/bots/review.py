@@ -162,12 +162,13 @@ def judge(
         return Step(index, seat, hand, packet, forced, forced, 0.0, 0.0, "forced", 0)
     appraisal = appraise(view, legal, budget, seed)
     assert appraisal is not None, "a play was made, so the seat had plays"
-    gain, error = appraisal.gain(appraisal.best, appraisal.index_of(made))
-    if budget.samples and gain > 0.0 and straddles(gain, error):
-        wider = Budget(budget.samples * WIDEN, budget.deadline, budget.clock)
-        appraisal = appraise(view, legal, wider, seed) or appraisal
-        gain, error = appraisal.gain(appraisal.best, appraisal.index_of(made))
     at = appraisal.index_of(made)
+    gain, error = appraisal.gain(appraisal.best, at)
+    if budget.samples and gain > 0.0 and straddles(gain, error):
+        wider = appraise(view, legal, replace(budget, samples=budget.samples * WIDEN), seed)
+        assert wider is not None
+        appraisal, at = wider, wider.index_of(made)
+        gain, error = appraisal.gain(appraisal.best, at)
     played = replace(appraisal.plays[at], play=made)  # the very cards, not an equal play
     if gain <= 0.0:  # worth level 5's play or more: nothing better to show
         return Step(index, seat, hand, packet, played, played, 0.0, 0.0, "good", appraisal.deals)

@@ -3,6 +3,8 @@ judged play is marked (good, inaccuracy, mistake, blunder) and each player's acc
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import expect
 
@@ -15,7 +17,7 @@ REVIEW_WAIT_MS = 150_000
 
 @pytest.mark.timeout(240)
 def test_the_replay_marks_a_play_and_tells_the_accuracy(
-    web_url: str, new_context: NewContext
+    web_url: str, new_context: NewContext, artifacts: Path
 ) -> None:
     ana = Player(web_url, profile="heads-up")
     try:
@@ -43,3 +45,4 @@ def test_the_replay_marks_a_play_and_tells_the_accuracy(
     assert marked, "a whole game of random plays holds a mark"
     page.goto(page.url.split("#")[0] + f"#step={marked[0]['index'] + 1}")  # how sure, in words
     expect(mark).to_contain_text(f"(seguro al {int(100 * marked[0]['sure'])} %)")
+    page.screenshot(path=str(artifacts / "replay-review-mark-1280x720.png"))

@@ -54,6 +54,8 @@ class Node:
             *("--dir", str(self.directory), "--appendonly", "yes", "--appendfsync", "everysec"),
             *("--save", "", "--logfile", str(log), "--protected-mode", "yes"),
             *("--replica-announce-ip", "127.0.0.1", "--replica-announce-port", str(self.link.port)),
+            # a replica's sync starts at once, not after the 5 s a primary waits for more replicas
+            *("--repl-diskless-sync-delay", "0"),
         ]
         if replica_of is not None:
             args += ["--replicaof", "127.0.0.1", str(replica_of)]

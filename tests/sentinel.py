@@ -22,6 +22,7 @@ SERVICE = "cuarenta"
 DOWN_AFTER_MS = 500
 FAILOVER_TIMEOUT_MS = 3000
 READY_TIMEOUT_S = 20.0
+NO_SYNC_DELAY = ("--repl-diskless-sync-delay", "0")
 POLL_S = 0.05  # no readiness signal to wait on: these states are polled, bounded
 
 
@@ -43,8 +44,15 @@ class SentinelServers:
         return f"redis+sentinel://{hosts}/{SERVICE}{options}"
 
     def start(self) -> None:
+        # a replica's first sync starts at once, not after the 5 s Redis waits for more replicas
+        self.primary.extra_args = [*NO_SYNC_DELAY]
         self.primary.start_anew()
-        self.replica.extra_args = ["--replicaof", "127.0.0.1", str(self.primary.port)]
+        self.replica.extra_args = [
+            *NO_SYNC_DELAY,
+            "--replicaof",
+            "127.0.0.1",
+            str(self.primary.port),
+        ]
         self.replica.start_anew()
         self._wait_for(lambda: "master_link_status:up" in self.cli(self.replica.port, "info"))
         binary = shutil.which("redis-sentinel") or shutil.which("redis-server")

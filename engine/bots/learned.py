@@ -1,0 +1,96 @@
+"""The learned policy: level 3's plays ranked by a linear model, with no search (a stand-in).
+
+`cuarenta train --model policy` (`engine.bots.learn`) fits, per profile, weights over
+`features.NAMES` to what level 5's evaluation (`deep.win_value`: the chance of winning, a
+little of the points) says each play is worth, averaged over sampled deals played out by
+level 3 to the packet's end. The weights live in ``policy.json`` beside this module (a few
+KB, read once; the standard library only): inference is one dot product per play, so a
+decision costs a little more than level 3's and no deals at all.
+
+`learned_move` plays the model's best play, unless it does not beat level 3's choice by the
+model's ``margin`` (chosen when it was trained): level 3 then stands, as in level 5's search.
+A profile without weights plays level 3. Registered apart from the ladder
+(`registry.STAND_INS`, `CHEAP_LEVEL`): it stands in for a search level, it is no rung.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from engine.actions import Action, Play
+from engine.bots.counting import own_plays, position_of, ranked_plays, without_gifts
+from engine.bots.features import NAMES, features
+from engine.bots.registry import Budget, stand_in
+from engine.bots.routine import routine
+from engine.views import View
+
+#: where `cuarenta train --model policy` writes the weights and `weights` reads them.
+POLICY_PATH = Path(__file__).with_name("policy.json")
+#: the number the learned policy goes by where a level is asked for (tournaments, metrics).
+CHEAP_LEVEL = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """One profile's weights (one per `features.NAMES`) and the gain needed to leave level 3."""
+
+    weights: tuple[float, ...]
+    margin: float
+
+
+def parse(raw: Mapping[str, object]) -> dict[str, Model]:
+    """Return profile -> `Model` from the JSON form (its feature names must be `NAMES`)."""
+    if raw.get("names") != list(NAMES):
+        return {}  # trained on other features: level 3 plays until it is trained again
+    profiles = raw.get("profiles")
+    assert isinstance(profiles, dict)
+    out: dict[str, Model] = {}
+    for profile, entry in profiles.items():
+        out[profile] = Model(tuple(float(w) for w in entry["weights"]), float(entry["margin"]))
+    return out
+
+
+@lru_cache(maxsize=1)
+def weights() -> Mapping[str, Model]:
+    """Return the committed model (none if the file is missing)."""
+    if not POLICY_PATH.exists():
+        return {}
+    return parse(json.loads(POLICY_PATH.read_text(encoding="utf-8")))
+
+
+def scores(model: Model, view: View, plays: list[Play]) -> list[float]:
+    """Return the model's worth of each play (a dot product of its `features` row)."""
+    return [
+        sum(w * x for w, x in zip(model.weights, row, strict=True)) for row in features(view, plays)
+    ]
+
+
+def choose_play(view: View, plays: list[Play], model: Model | None) -> Play:
+    """Return level 3's choice unless the model rates another clearly (its margin) higher."""
+    pos = position_of(view)
+    ranked = ranked_plays(pos, without_gifts(pos, plays))  # R8: never a gift
+    first = ranked[0][1]
+    if model is None or len(ranked) == 1:
+        return first
+    candidates = [play for _, play in ranked]
+    worth = scores(model, view, candidates)
+    best = max(range(len(candidates)), key=lambda i: (worth[i], -i))
+    if worth[best] > worth[0] + model.margin:
+        return candidates[best]
+    return first
+
+
+@stand_in(CHEAP_LEVEL)
+def learned_move(
+    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+) -> Action | None:
+    """Choose as described in the module docstring (no deals: ``budget`` is not spent)."""
+    decided, action = routine(view, legal)
+    if decided:
+        return action
+    return choose_play(view, own_plays(view, legal), weights().get(view.rules.profile))

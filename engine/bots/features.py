@@ -4,10 +4,10 @@
 (its appraisal, R9 points, cards taken, the follow-up `partner.follow_up` reckons), what the
 play leaves (the table's size and sum, the cards of its rank still unseen, what the hand
 kept can still capture, whether the next opponent seems to lack the trailed rank), and the
-same crossed with the state of the game (scores near 30, 36 and 38, the packet and the hand
-ending, who deals). A linear model over them (`learned`) ranks the plays; since it compares
-plays of one position, a number that is the same for every play (the score alone) counts
-only through those crossings.
+state of the game (scores near 30 and 36, the packet and the hand ending, who deals). A
+small network over them (`learned`) ranks the plays; since it compares plays of one
+position, a number that is the same for every play (the score alone) counts only through
+what it changes in the others' worth.
 
 Every input comes from `View` (hand, table, the hand's public history with who played what,
 scores, piles, phase): nothing the seat cannot see, so re-dealing the unseen cards never
@@ -25,7 +25,7 @@ from engine.captures import can_capture
 from engine.scoring import play_points
 from engine.views import View
 
-#: what a play's own numbers are called (each also crossed with every `CONTEXT` number).
+#: what a play's own numbers are called.
 PLAY = (
     "worth",
     "follow_up",
@@ -59,10 +59,8 @@ CONTEXT = (
     "dealer_own",
     "heads_up",
 )
-#: the crossed numbers kept: the plain play numbers, then (play, context) pairs.
-CROSSED = ("worth", "follow_up", "trail", "taken", "table_after", "kept_captures")
-NAMES = (*PLAY, *(f"{p}*{c}" for p in CROSSED for c in CONTEXT))
-_CROSS_INDEX = tuple(PLAY.index(name) for name in CROSSED)
+#: a row: the play's numbers, then the position's (the model crosses them itself).
+NAMES = (*PLAY, *CONTEXT)
 
 
 def _context(view: View, pos: Position) -> list[float]:
@@ -139,8 +137,6 @@ def features(view: View, plays: list[Play]) -> list[list[float]]:
             float(trail and rank in next_lacks),
             float(trail and rank in partner_lacks),
         ]
-        for index in _CROSS_INDEX:
-            value = row[index]
-            row.extend(value * c for c in context)
+        row.extend(context)
         rows.append(row)
     return rows

@@ -1,11 +1,11 @@
-"""The learned policy: level 3's plays ranked by a linear model, with no search (a stand-in).
+"""The learned policy: level 3's plays ranked by a small network, with no search (a stand-in).
 
-`cuarenta train --model policy` (`engine.bots.learn`) fits, per profile, weights over
-`features.NAMES` to what level 5's evaluation (`deep.win_value`: the chance of winning, a
-little of the points) says each play is worth, averaged over sampled deals played out by
-level 3 to the packet's end. The weights live in ``policy.json`` beside this module (a few
-KB, read once; the standard library only): inference is one dot product per play, so a
-decision costs a little more than level 3's and no deals at all.
+`cuarenta train --model policy` (`engine.bots.learn`) fits, per profile, a network over
+`features.NAMES` (standardised; one hidden layer of tanh units plus a linear term) to what
+level 5's evaluation (`deep.win_value`: the chance of winning, a little of the points) says
+each play is worth, averaged over sampled deals played out by level 3 to the packet's end.
+The weights live in ``policy.json`` beside this module (tens of KB, read once; inference on
+the standard library): a few hundred multiplications a play, no deals at all.
 
 `learned_move` plays the model's best play, unless it does not beat level 3's choice by the
 model's ``margin`` (chosen when it was trained): level 3 then stands, as in level 5's search.
@@ -16,6 +16,7 @@ A profile without weights plays level 3. Registered apart from the ladder
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,10 +38,48 @@ CHEAP_LEVEL = 50
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """One profile's weights (one per `features.NAMES`) and the gain needed to leave level 3."""
+    """One profile's network over `features.NAMES` and the gain needed to leave level 3.
 
-    weights: tuple[float, ...]
+    A row ``x`` is worth ``out . tanh(hidden z + bias) + linear . z``, ``z`` the row
+    standardised (``(x - mean) / scale``); ``hidden`` has one tuple per hidden unit."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    hidden: tuple[tuple[float, ...], ...]
+    bias: tuple[float, ...]
+    out: tuple[float, ...]
+    linear: tuple[float, ...]
     margin: float
+
+    def worth(self, row: list[float]) -> float:
+        """The network's value of one `features` row."""
+        z = [(x - m) / s for x, m, s in zip(row, self.mean, self.scale, strict=True)]
+        total = sum(w * x for w, x in zip(self.linear, z, strict=True))
+        for unit, bias, out in zip(self.hidden, self.bias, self.out, strict=True):
+            total += out * math.tanh(bias + sum(w * x for w, x in zip(unit, z, strict=True)))
+        return total
+
+
+def _floats(values: object) -> tuple[float, ...]:
+    assert isinstance(values, list)
+    return tuple(float(value) for value in values)
+
+
+def model_of(entry: Mapping[str, object]) -> Model:
+    """Return one profile's `Model` from its JSON form."""
+    hidden = entry["hidden"]
+    assert isinstance(hidden, list)
+    margin = entry["margin"]
+    assert isinstance(margin, int | float)
+    return Model(
+        _floats(entry["mean"]),
+        _floats(entry["scale"]),
+        tuple(_floats(unit) for unit in hidden),
+        _floats(entry["bias"]),
+        _floats(entry["out"]),
+        _floats(entry["linear"]),
+        float(margin),
+    )
 
 
 def parse(raw: Mapping[str, object]) -> dict[str, Model]:
@@ -49,10 +88,7 @@ def parse(raw: Mapping[str, object]) -> dict[str, Model]:
         return {}  # trained on other features: level 3 plays until it is trained again
     profiles = raw.get("profiles")
     assert isinstance(profiles, dict)
-    out: dict[str, Model] = {}
-    for profile, entry in profiles.items():
-        out[profile] = Model(tuple(float(w) for w in entry["weights"]), float(entry["margin"]))
-    return out
+    return {profile: model_of(entry) for profile, entry in profiles.items()}
 
 
 @lru_cache(maxsize=1)
@@ -64,10 +100,8 @@ def weights() -> Mapping[str, Model]:
 
 
 def scores(model: Model, view: View, plays: list[Play]) -> list[float]:
-    """Return the model's worth of each play (a dot product of its `features` row)."""
-    return [
-        sum(w * x for w, x in zip(model.weights, row, strict=True)) for row in features(view, plays)
-    ]
+    """Return the model's worth of each play (of its `features` row)."""
+    return [model.worth(row) for row in features(view, plays)]
 
 
 def choose_play(view: View, plays: list[Play], model: Model | None) -> Play:

@@ -17,6 +17,14 @@ from engine.bots.sampling import evidence_of, sample_hidden
 from tests.engine.bots.conftest import play_hand
 
 
+def _model(weight: float) -> Model:
+    """A network that weighs every feature (``weight`` 0: worth 0 for every play)."""
+    width = len(NAMES)
+    ones = (1.0,) * width
+    unit = tuple(weight * (1.0 + i / 10) for i in range(width))
+    return Model((0.0,) * width, ones, (unit, unit[::-1]), (0.0, 0.1), (weight, -weight), unit, 0.0)
+
+
 def _mid_packet(seed: str, plays: int = 7) -> Game:
     """A level-3 game ``plays`` plays into its first packet."""
     game = Game.new("pagat-4p", seed=seed)
@@ -45,7 +53,7 @@ def test_redealing_the_cards_the_seat_cannot_see_never_changes_the_learned_polic
     assert seat is not None
     view = game.view(seat)
     plays = [a for a in game.legal_actions(seat) if isinstance(a, Play)]
-    everything = Model(tuple(1.0 + i / 10 for i in range(len(NAMES))), 0.0)
+    everything = _model(1.0)
     expected = (features(view, plays), choose_play(view, plays, everything))
     expected_move = choose(CHEAP_LEVEL, view, game.legal_actions(seat), random.Random(5))
     evidence = evidence_of(view, declined=True)
@@ -80,8 +88,7 @@ def test_without_weights_the_learned_policy_plays_level_3s_choice() -> None:
     plays = [a for a in game.legal_actions(seat) if isinstance(a, Play)]
     level3 = choose(3, view, game.legal_actions(seat), random.Random(0))
     assert choose_play(view, plays, None) == level3
-    zero = Model((0.0,) * len(NAMES), 0.0)
-    assert choose_play(view, plays, zero) == level3  # nothing clearly better: level 3 stands
+    assert choose_play(view, plays, _model(0.0)) == level3  # nothing clearly better: level 3 stands
 
 
 def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
@@ -92,9 +99,8 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     assert train("other", 2, 2, 4, 1, ("heads-up",)) != one
     path = tmp_path / "policy.json"
     write(one, str(path))
-    assert learned.parse(json.loads(path.read_text()))["heads-up"].weights == tuple(
-        one["profiles"]["heads-up"]["weights"]  # type: ignore[index]
-    )
+    entry = one["profiles"]["heads-up"]  # type: ignore[index]
+    assert learned.parse(json.loads(path.read_text()))["heads-up"].linear == tuple(entry["linear"])
 
 
 def test_training_sees_only_play_decisions_with_a_choice() -> None:

@@ -19,15 +19,17 @@ import json
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from engine.actions import Action, Play
 from engine.bots.counting import own_plays, position_of, ranked_plays, without_gifts
+from engine.bots.deep import LEVEL5, win_value
 from engine.bots.features import NAMES, features
 from engine.bots.registry import Budget, stand_in
 from engine.bots.routine import routine
+from engine.bots.search import clearly_better, search
 from engine.views import View
 
 #: where `cuarenta train --model policy` writes the weights and `weights` reads them.
@@ -128,3 +130,32 @@ def learned_move(
     if decided:
         return action
     return choose_play(view, own_plays(view, legal), weights().get(view.rules.profile))
+
+
+#: the stand-in that checks the model's choice with a short search (`checked_move`).
+CHECKED_LEVEL = 51
+#: its deals, and how surely the model's play must beat level 3's on them (level 5's values).
+CHECK_DEALS = 24
+CHECK = replace(LEVEL5, override=0.0, confidence=1.0, least=CHECK_DEALS, samples=CHECK_DEALS)
+
+
+@stand_in(CHECKED_LEVEL)
+def checked_move(
+    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+) -> Action | None:
+    """The learned policy's play where it is level 3's; where it is not, the two are played
+    out on `CHECK_DEALS` sampled deals (level 5's search and values) and the model's stands
+    only if it gains there by a standard error: the model proposes, a short search decides."""
+    decided, action = routine(view, legal)
+    if decided:
+        return action
+    plays = own_plays(view, legal)
+    model = weights().get(view.rules.profile)
+    chosen = choose_play(view, plays, model)
+    pos = position_of(view)
+    first = ranked_plays(pos, without_gifts(pos, plays))[0][1]
+    if chosen == first:
+        return first
+    deals = Budget(CHECK_DEALS, budget.deadline, budget.clock)
+    values = search(view, [first, chosen], rng, deals, CHECK, win_value)
+    return [first, chosen][clearly_better(values, CHECK)]

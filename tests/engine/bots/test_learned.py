@@ -12,7 +12,14 @@ from engine import Game, Phase, Play
 from engine.bots import Budget, choose, learned, levels, stand_ins
 from engine.bots.features import NAMES, features
 from engine.bots.learn import decisions, train, write
-from engine.bots.learned import CHEAP_LEVEL, POLICY_PATH, Model, choose_play, weights
+from engine.bots.learned import (
+    CHEAP_LEVEL,
+    CHECKED_LEVEL,
+    POLICY_PATH,
+    Model,
+    choose_play,
+    weights,
+)
 from engine.bots.sampling import evidence_of, sample_hidden
 from tests.engine.bots.conftest import play_hand
 
@@ -69,15 +76,18 @@ def test_redealing_the_cards_the_seat_cannot_see_never_changes_the_learned_polic
         assert move == expected_move
 
 
-def test_the_learned_policy_stands_in_but_is_no_rung_of_the_ladder() -> None:
-    assert CHEAP_LEVEL in stand_ins()
-    assert CHEAP_LEVEL not in levels()
+def test_the_learned_policies_stand_in_but_are_no_rungs_of_the_ladder() -> None:
+    assert {CHEAP_LEVEL, CHECKED_LEVEL} <= set(stand_ins())
+    assert not {CHEAP_LEVEL, CHECKED_LEVEL} & set(levels())
 
 
 @pytest.mark.parametrize("profile", ["pagat-4p", "heads-up", "libre-2p"])
-def test_every_action_the_learned_policy_takes_is_legal_R6_R7_R8_R10(profile: str) -> None:
+@pytest.mark.parametrize("level", [CHEAP_LEVEL, CHECKED_LEVEL])
+def test_every_action_the_learned_policy_takes_is_legal_R6_R7_R8_R10(
+    profile: str, level: int
+) -> None:
     game = Game.new(profile, seed=f"learned/legal/{profile}")
-    assert play_hand(game, CHEAP_LEVEL, random.Random(1), Budget(samples=2))
+    assert play_hand(game, level, random.Random(1), Budget(samples=2))
 
 
 def test_without_weights_the_learned_policy_plays_level_3s_choice() -> None:

@@ -50,7 +50,7 @@ from multiprocessing import Pool
 
 from engine import Game, Phase, Play, resolve_rules
 from engine.actions import Action
-from engine.bots import Budget, choose, levels
+from engine.bots import Budget, choose, levels, stand_ins
 from engine.rules import PROFILES
 from engine.views import View, view_of
 from server.bots import BotRunner
@@ -405,7 +405,7 @@ def _print(summary: dict[str, object]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the tournament and print its figures; 2 for a bad level or option."""
-    known = levels()
+    known = (*levels(), *stand_ins())  # a stand-in (50: the learned policy) plays as a level
     for level in (args.a, args.b):
         if level not in known:
             print(f"cuarenta tournament: no bot level {level} (levels: {list(known)})")

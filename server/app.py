@@ -79,7 +79,12 @@ class TableServer:
         self.settings = settings
         self.metrics = Metrics()
         self.connections: dict[str, Connection] = {}
-        self.bots = BotRunner(settings.bot_workers, settings.bot_budget_s)
+        self.bots = BotRunner(
+            settings.bot_workers,
+            settings.bot_budget_s,
+            stand_in=bool(settings.learned_stand_in),
+            under_load=bool(settings.learned_under_load),
+        )
         self._store = store
         self._clock = clock
         self._seeds = seeds

@@ -11,6 +11,12 @@ the request is made (``time.monotonic`` is system-wide, the same clock in every 
 and the trip back. A request that waited past its deadline gets level 3's choice at once.
 On a loaded machine answers arrive later past their deadline (a worker waits for a core):
 `Lateness` remembers by how much, and later deadlines are set that much earlier.
+
+The learned policy (`engine.bots.learned`, no deals, under a millisecond) runs inline: it
+plays for people (away, timed out, gone: ``stand_in``) in place of level 3, and, when every
+worker is already searching (``under_load``), for a search level's request, which would
+otherwise queue and spend its budget waiting. `BotRunner.decide_served` says which policy
+ran (the level asked for, or `CHEAP_LEVEL`); the server's bot metrics count both.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import structlog
 from engine import bots
 from engine.actions import Action
 from engine.bots.hint import hint as coach_hint
+from engine.bots.learned import CHEAP_LEVEL
 from engine.bots.review import review
 from engine.record import Record
 from engine.views import View
@@ -87,7 +94,10 @@ def budget_of(level: int, cap: float) -> float:
 
 
 def resolve_level(level: int) -> int:
-    """The level that plays for ``level``: itself, or the highest existing level below it."""
+    """The level that plays for ``level``: itself (a level or a stand-in), or the highest
+    existing level below it."""
+    if level in bots.stand_ins():
+        return level
     available = bots.levels()
     below = [each for each in available if each <= level]
     return max(below) if below else min(available)
@@ -151,23 +161,54 @@ def _retrieved(done: asyncio.Future[Any]) -> None:
 class BotRunner:
     """Runs decisions where they belong; the pool starts on first use and stops on close."""
 
-    def __init__(self, workers: int = 2, budget_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        workers: int = 2,
+        budget_s: float = 1.0,
+        stand_in: bool = True,
+        under_load: bool = True,
+    ) -> None:
         self.workers = max(1, workers)
         self.budget_s = budget_s  # the most any level's decision may take
+        self.stand_in = stand_in  # the learned policy plays for people (see the docstring)
+        self.under_load = under_load  # ... and for search levels while every worker is busy
         self._pool: ProcessPoolExecutor | None = None
         self._reviews: ProcessPoolExecutor | None = None  # apart: a review never holds up a bot
         self.lateness = Lateness()
+        self.searching = 0  # decisions in the pool now
 
     async def decide(
         self, level: int, view: View, legal: tuple[Action, ...], seed: int
     ) -> Action | None:
+        """The decision of a bot of ``level`` (see `decide_served`)."""
+        action, _ = await self.decide_served(level, view, legal, seed)
+        return action
+
+    async def decide_served(
+        self,
+        level: int,
+        view: View,
+        legal: tuple[Action, ...],
+        seed: int,
+        stand_in: bool = False,
+    ) -> tuple[Action | None, int]:
+        """A decision for ``level`` (``stand_in``: for a person) and the policy that ran."""
         level = resolve_level(level)
-        if level <= INLINE_MAX_LEVEL:
-            return decide(level, view, legal, seed, self.budget_s)
+        saturated = self.under_load and self.searching >= self.workers
+        if (stand_in and self.stand_in) or (saturated and level > INLINE_MAX_LEVEL):
+            level = CHEAP_LEVEL
+        if level <= INLINE_MAX_LEVEL or level == CHEAP_LEVEL:
+            return decide(level, view, legal, seed, self.budget_s), level
+        return await self._searched(level, view, legal, seed), level
+
+    async def _searched(
+        self, level: int, view: View, legal: tuple[Action, ...], seed: int
+    ) -> Action | None:
         pool = self._started()
         budget_s = budget_of(level, self.budget_s)
         deadline = time.monotonic() + self.lateness.search_s(budget_s)  # queueing counts
         loop = asyncio.get_running_loop()
+        self.searching += 1
         try:
             action = await loop.run_in_executor(
                 pool, decide, level, view, legal, seed, budget_s, deadline
@@ -176,6 +217,8 @@ class BotRunner:
             self._drop(pool)
             log.warning("a bot worker died; level 3 plays this turn", level=level)
             return decide(INLINE_MAX_LEVEL, view, legal, seed, self.budget_s)
+        finally:
+            self.searching -= 1
         self.lateness.record(time.monotonic() - deadline)
         return action
 

@@ -30,6 +30,8 @@ class Settings:
     away_turn_s: float = 5.0  # an absent person's turn waits this long before the stand-in plays
     stand_in_level: int = 3  # the bot that plays for an absent or timed-out person
     bot_workers: int = 2  # process pool for search bots (levels >= 4)
+    learned_stand_in: int = 1  # 1: the learned policy plays for people, not stand_in_level
+    learned_under_load: int = 1  # 1: it answers search levels while every worker is busy
     bot_budget_s: float = 1.0  # the most one search-bot decision may take (server.bots)
     max_frame_bytes: int = 8 * 1024
     send_queue: int = 256  # frames (4 KB each) a slow client may leave unread before it is dropped
@@ -104,6 +106,10 @@ HELP: Mapping[str, str] = {
     "away_turn_s": "seconds a disconnected player's turn waits before the stand-in bot plays",
     "stand_in_level": "bot level playing for absent or timed-out players",
     "bot_workers": "processes for search bots (levels 4 and up)",
+    "learned_stand_in": "1: the learned policy (no search) plays for absent or timed-out "
+    "players in place of stand_in_level; 0: stand_in_level plays",
+    "learned_under_load": "1: while every bot worker is searching, a search level's decision is "
+    "the learned policy's at once; 0: it waits for a worker",
     "bot_budget_s": "seconds one search-bot decision may take at most, from the request "
     "(each level has its own budget below it: 4: 0.3, 5 and 6: 0.5)",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",

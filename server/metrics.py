@@ -32,7 +32,12 @@ class Metrics:
             "Last measured event-loop scheduling lag",
             registry=r,
         )
-        self.bot_moves = Counter("cuarenta_bot_moves", "Bot decisions", ["level"], registry=r)
+        self.bot_moves = Counter(
+            "cuarenta_bot_moves",
+            "Bot decisions: the level asked, the policy that ran",
+            ["level", "ran"],
+            registry=r,
+        )
         self.dropped = Counter(
             "cuarenta_slow_clients_dropped",
             "Connections dropped for leaving too much sent data unread",

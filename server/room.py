@@ -436,6 +436,8 @@ class Room:
 
     async def _bot_turn(self, request: BotRequest) -> None:
         structlog.contextvars.bind_contextvars(seat=request.seat, last_event=request.at)
-        action = await self.bots.decide(request.level, request.view, request.legal, request.seed)
-        self.metrics.bot_moves.labels(level=str(request.level)).inc()
+        action, ran = await self.bots.decide_served(
+            request.level, request.view, request.legal, request.seed, request.stand_in
+        )
+        self.metrics.bot_moves.labels(level=str(request.level), ran=str(ran)).inc()
         await self.run(BotAnswer(request.seat, request.at, action), wake=False)

@@ -13,7 +13,7 @@ import importlib
 import random
 
 from engine.actions import Action
-from engine.bots.registry import LEVELS, Budget, Policy, register
+from engine.bots.registry import LEVELS, STAND_INS, Budget, Policy, register
 from engine.errors import EngineError
 from engine.views import View
 
@@ -23,6 +23,7 @@ _PLUGINS: tuple[str, ...] = (
     "engine.bots.search",
     "engine.bots.deep",
     "engine.bots.belief",
+    "engine.bots.learned",
 )
 
 
@@ -30,6 +31,12 @@ def levels() -> tuple[int, ...]:
     """Return the available levels, lowest first."""
     _load_plugins()
     return tuple(sorted(LEVELS))
+
+
+def stand_ins() -> tuple[int, ...]:
+    """Return the numbers of the policies that stand in for a level (no rungs)."""
+    _load_plugins()
+    return tuple(sorted(STAND_INS))
 
 
 def _load_plugins() -> None:
@@ -45,9 +52,9 @@ def choose(
     budget: Budget | None = None,
 ) -> Action | None:
     """Return the action bot ``level`` takes in ``view`` among ``legal`` (its seat's actions)."""
-    if level not in LEVELS:
+    if level not in LEVELS and level not in STAND_INS:
         _load_plugins()
-    policy = LEVELS.get(level)
+    policy = LEVELS.get(level) or STAND_INS.get(level)
     if policy is None:
         raise EngineError("bots", f"no bot level {level} (levels: {sorted(LEVELS)})")
     return policy(view, legal, rng, budget or Budget())
@@ -56,5 +63,5 @@ def choose(
 from engine.bots import greedy as _greedy  # noqa: E402  (registers levels 1 and 2)
 from engine.bots import random_play as _random_play  # noqa: E402
 
-__all__ = ["LEVELS", "Budget", "Policy", "choose", "levels", "register"]
+__all__ = ["LEVELS", "STAND_INS", "Budget", "Policy", "choose", "levels", "register", "stand_ins"]
 del _greedy, _random_play

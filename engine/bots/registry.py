@@ -32,6 +32,9 @@ class Budget:
 Policy = Callable[[View, tuple[Action, ...], random.Random, Budget], Action | None]
 
 LEVELS: dict[int, Policy] = {}
+#: policies that stand in for a level (a stand-in, a search level under load) but are no
+#: rung of the ladder: `levels` does not list them, `choose` finds them by their number.
+STAND_INS: dict[int, Policy] = {}
 
 
 def register(level: int) -> Callable[[Policy], Policy]:
@@ -39,6 +42,16 @@ def register(level: int) -> Callable[[Policy], Policy]:
 
     def decorate(policy: Policy) -> Policy:
         LEVELS[level] = policy
+        return policy
+
+    return decorate
+
+
+def stand_in(number: int) -> Callable[[Policy], Policy]:
+    """Register a policy as stand-in ``number`` (a decorator; see `STAND_INS`)."""
+
+    def decorate(policy: Policy) -> Policy:
+        STAND_INS[number] = policy
         return policy
 
     return decorate

@@ -1,5 +1,8 @@
 """`cuarenta train`: learn the rest of the hand (`rest`) from level-3 self-play, from a seed.
 
+``--model policy`` fits the learned policy instead (`learn`, `learned`); this docstring is
+about the default, ``--model rest``.
+
 Each game is dealt from ``<seed>/<profile>/<i>`` and played by level 3 in every seat, the
 way a search's playouts play (`playout.level3_move`, every R10 award claimed). Whenever a
 packet other than a hand's first is dealt, the position is noted: the packets still to play,
@@ -142,12 +145,43 @@ def train(games: int, seed: str, profiles: tuple[str, ...] = PROFILES) -> dict[s
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=20000, help="self-play games per profile")
-    parser.add_argument("--seed", default="rest-1", help="the seed list of the games")
-    parser.add_argument("--out", default=str(MODEL_PATH), help="where to write the model")
+    parser.add_argument("--model", choices=("rest", "policy"), default="rest", help="what to fit")
+    parser.add_argument("--games", type=int, default=None, help="self-play games per profile")
+    parser.add_argument("--seed", default=None, help="the seed list of the games")
+    parser.add_argument("--out", default=None, help="where to write the model")
+    policy = parser.add_argument_group("--model policy")
+    policy.add_argument("--deals", type=int, default=None, help="sampled deals per decision")
+    policy.add_argument("--stride", type=int, default=None, help="every n-th decision is kept")
+    policy.add_argument("--jobs", type=int, default=1, help="processes (same file for any)")
+    policy.add_argument(
+        "--profiles", default="pagat-4p", help="comma-separated profiles (default: pagat-4p)"
+    )
+    policy.add_argument(
+        "--full", action="store_true", help="the full run's games, deals and stride (hours)"
+    )
+
+
+def run_policy(args: argparse.Namespace) -> int:
+    """Fit the learned policy (`learn`) and write it."""
+    from engine.bots import learn, learned
+
+    sizes = learn.FULL if args.full else learn.SMALL
+    games = args.games or sizes["games"]
+    deals = args.deals or sizes["deals"]
+    stride = args.stride or sizes["stride"]
+    profiles = tuple(p for p in args.profiles.split(",") if p)
+    model = learn.train(args.seed or "policy-1", games, deals, stride, args.jobs, profiles)
+    out = args.out or str(learned.POLICY_PATH)
+    learn.report(model, out, learn.write(model, out))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.model == "policy":
+        return run_policy(args)
+    args.games = args.games or 20000
+    args.seed = args.seed or "rest-1"
+    args.out = args.out or str(MODEL_PATH)
     model = train(args.games, args.seed)
     text = json.dumps(model, separators=(",", ":"), sort_keys=True)
     with open(args.out, "w", encoding="utf-8") as file:

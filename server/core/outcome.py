@@ -36,6 +36,7 @@ class BotRequest:
     legal: tuple[Action, ...]
     at: int
     seed: int
+    stand_in: bool = False  # for a person (away, timed out, gone): `BotRunner`'s stand-in plays
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,6 +189,7 @@ def due_bots(table: Table, now: float) -> list[BotRequest]:
                     legal=game.legal_actions(seat, by_rank=True),  # R2, R7: bounded
                     at=table.last_event,
                     seed=table.seeds(),
+                    stand_in=table.seats[seat].occupant != "bot",
                 )
             )
     return requests

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import pickle
+import random
 import time
 
 import pytest
 
 from engine import Play, bots
+from engine.bots.learned import CHEAP_LEVEL
 from engine.bots.search import LEVEL4, candidates_of
 from engine.errors import IllegalAction, InvalidRecord
 from engine.game import Game
@@ -44,6 +47,56 @@ async def test_search_levels_decide_in_the_process_pool_from_one_seats_view_r7()
         assert (runner._pool is not None) == (max(bots.levels()) > INLINE_MAX_LEVEL)
     finally:
         runner.close()
+
+
+async def test_a_person_away_gets_the_learned_stand_in_inline_and_the_answer_says_so() -> None:
+    runner = BotRunner(workers=1, budget_s=0.2)
+    game = Game.new(seed=3)
+    seat = game.turn
+    assert seat is not None
+    view, legal = view_of(game, seat), game.legal_actions(seat)
+    try:
+        action, ran = await runner.decide_served(3, view, legal, 1, stand_in=True)
+        assert ran == CHEAP_LEVEL
+        assert action == bots.choose(CHEAP_LEVEL, view, legal, random.Random(1))
+        assert runner._pool is None  # no worker: the stand-in never searches
+        off = BotRunner(workers=1, stand_in=False)
+        assert (await off.decide_served(3, view, legal, 1, stand_in=True))[1] == 3
+    finally:
+        runner.close()
+
+
+async def test_while_every_worker_searches_a_search_level_gets_the_learned_policy_at_once() -> None:
+    """Two level-5 requests at once on one worker: the first searches, the second is the
+    learned policy's, answered without waiting; alone again, level 5 searches."""
+    runner = BotRunner(workers=1, budget_s=0.2)
+    game = Game.new(seed=3)
+    seat = game.turn
+    assert seat is not None
+    view, legal = view_of(game, seat), game.legal_actions(seat)
+    try:
+        first, second = await asyncio.gather(
+            runner.decide_served(5, view, legal, 1), runner.decide_served(5, view, legal, 2)
+        )
+        assert (first[1], second[1]) == (5, CHEAP_LEVEL)
+        assert first[0] in legal
+        assert second[0] in legal
+        assert runner.searching == 0
+        assert (await runner.decide_served(5, view, legal, 3))[1] == 5
+        patient = BotRunner(workers=1, budget_s=0.2, under_load=False)
+        try:
+            both = await asyncio.gather(
+                patient.decide_served(5, view, legal, 1), patient.decide_served(5, view, legal, 2)
+            )
+            assert [ran for _, ran in both] == [5, 5]
+        finally:
+            patient.close()
+    finally:
+        runner.close()
+
+
+def test_the_learned_policy_resolves_to_itself() -> None:
+    assert resolve_level(CHEAP_LEVEL) == CHEAP_LEVEL
 
 
 async def test_a_dead_worker_costs_one_turn_at_level_3_and_the_next_gets_a_new_pool() -> None:

@@ -12,7 +12,7 @@ from itertools import count
 import pytest
 
 from engine import Announce, Claim, Game, Hidden, Phase, Play, TakeMissed, parse_card
-from engine.bots import Budget, choose, levels
+from engine.bots import Budget, choose, levels, stand_ins
 from engine.bots.search import (
     LEVEL4,
     candidates_of,
@@ -52,7 +52,8 @@ def test_every_action_a_bot_takes_is_legal_R6_R7_R8_R10_R13_R14(
 
 
 def test_a_decision_depends_only_on_the_seats_view_R1() -> None:
-    """Two games whose view for seat 0 is equal but whose hidden cards differ: same decision."""
+    """Two games whose view for seat 0 is equal but whose hidden cards differ: same decision
+    (every level, and every stand-in: the learned policy's features too)."""
     game = Game.new("pagat-4p", seed="view-only")
     trail_until(game, lambda g: g.turn == 0 and len(g.table) >= 3)
     view = game.view(0)
@@ -68,7 +69,7 @@ def test_a_decision_depends_only_on_the_seats_view_R1() -> None:
     other = Game.from_view(view, Hidden(tuple(hands), tuple(pool)))
     assert other.view(0) == view
     assert [other.hand(s) for s in (1, 2, 3)] != [game.hand(s) for s in (1, 2, 3)]
-    for level in levels():
+    for level in (*levels(), *stand_ins()):
         budget = Budget(samples=4)
         first = choose(level, view, game.legal_actions(0), random.Random(5), budget)
         second = choose(level, other.view(0), other.legal_actions(0), random.Random(5), budget)

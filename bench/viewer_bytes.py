@@ -43,18 +43,29 @@ def _choose(legal: tuple[Action, ...] | list[Any], seed: int, at: int, seat: int
 class Run:
     """One game at one protocol version: the bytes each viewer was sent, the moves made."""
 
-    def __init__(self, seed: int, version: int) -> None:
+    def __init__(
+        self,
+        seed: int,
+        version: int,
+        profile: str = "pagat-4p",
+        options: dict[str, Any] | None = None,
+        keep: bool = False,
+    ) -> None:
         self.seed, self.version, self.now = seed, version, 1_000_000.0
+        #: with ``keep``: each viewer's frames, each change's with the view the viewer holds
+        self.kept: dict[str, list[tuple[bytes, Any]]] | None = (
+            {viewer: [] for viewer in VIEWERS} if keep else None
+        )
         self.sent = dict.fromkeys(VIEWERS, 0)
         self.followed: s.Snapshot | None = None
         self.astray = False
         self.result: tuple[Any, ...] = ()
         config = Settings().referee_config()
-        self.ref = Referee.create("pagat-4p", {}, 0, config, seeds=lambda: seed)
+        self.ref = Referee.create(profile, options or {}, 0, config, seeds=lambda: seed)
         keys = self.ref.table.keys
         self._apply(Attach("ana", "Ana", c.Join(key=keys["host"], seat=0), "host", version=version))
         self._apply(Attach("eva", "Eva", c.Watch(key=keys["watch"]), "watch", version=version))
-        for seat in (1, 2, 3):
+        for seat in range(1, len(self.ref.table.seats)):
             self._apply(Request("ana", c.AddBot(level=1, seat=seat)))
         self._apply(Request("ana", c.Start()))
 
@@ -66,6 +77,10 @@ class Run:
                 self.sent[conn] += len(frame.data)
                 if conn == "eva" and self.version >= 4:
                     self._follow(decode_server(frame.data))
+                if self.kept is not None:
+                    view = self.ref.snapshot(self.ref.table.viewers[conn]).view
+                    truth = None if view is None else view.model_dump(mode="json")
+                    self.kept[conn].append((frame.data, truth))
         return out
 
     def _follow(self, message: s.ServerMessage) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -91,6 +92,7 @@ class ClientSession:
         self.syncs = 0  # protocol 4: snapshots asked for, the view having gone astray
         self._syncing = False  # one asked for and not arrived: changes tell no snapshot
         self._sync_sent = False
+        self._snapshot_at = 0.0  # when the last snapshot came (monotonic seconds)
         self._reader = asyncio.create_task(self._read())
 
     # ------------------------------------------------------------------ connecting
@@ -319,19 +321,28 @@ class ClientSession:
         except FollowError:
             self._want_sync(True)
             return [*head, *change.events]
+        deadlines = change.deadlines
+        if deadlines is None:  # as before: their remaining times counted on from then
+            deadlines = self._counted_on(before)
         snapshot = s.Snapshot(
             last_event=change.events[-1].n,
             you=you,
             info=info,
             view=view,
             legal=change.legal,
-            deadlines=change.deadlines
-            if change.deadlines is not None
-            else before.deadlines
-            if before is not None
-            else [],
+            deadlines=deadlines,
         )
         return [*head, *change.events, snapshot]
+
+    def _counted_on(self, before: s.Snapshot | None) -> list[s.Deadline]:
+        """``before``'s deadlines, their remaining times less the time since it came."""
+        if before is None:
+            return []
+        elapsed_ms = int((time.monotonic() - self._snapshot_at) * 1000)
+        return [
+            each.model_copy(update={"remaining_ms": max(0, each.remaining_ms - elapsed_ms)})
+            for each in before.deadlines
+        ]
 
     def _want_sync(self, wanted: bool) -> None:
         if wanted and not self._syncing:
@@ -368,7 +379,7 @@ class ClientSession:
                 )
             self.last_event = max(self.last_event, message.last_event)
             self.based = True
-            self.snapshot = message
+            self.snapshot, self._snapshot_at = message, time.monotonic()
             self.seat = message.you.seat
             self._snapshot_seen.set()
             self._syncing = self._sync_sent = False

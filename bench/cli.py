@@ -36,6 +36,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "pocket": ("bench.pocket", "the offline ladder in Chromium, CPU throttled: deal, decisions"),
     "waiting": ("bench.waiting", "turn-based tables waiting in Redis, and the push's latency"),
     "lid": ("bench.lid", "server and clients stopped (SIGSTOP) for minutes: stand-ins on wake"),
+    "viewer_bytes": ("bench.viewer_bytes", "bytes per move to a seat and a spectator, v3 vs v4"),
 }
 #: the benchmarks ``all`` (``make bench``) runs, in order; the others run by name.
 ORDER = ("engine", "bots", "server", "store")
@@ -71,6 +72,7 @@ SMOKE: dict[str, tuple[str, ...]] = {
     "pocket": ("--levels", "1", "--moves", "2", "--throttle", "1"),
     "waiting": ("--tables", "20", "--real", "2", "--seconds", "0.5", "--moves", "3"),
     "lid": ("--tables", "1", "--lid", "0.5", "--before", "0.5", "--after", "1"),
+    "viewer_bytes": ("--games", "1"),
 }
 
 

@@ -7,8 +7,9 @@ move does only what any server of the game must: decode and validate the frame
 (``protocol.decode_client``), judge it by the rules (``Game.apply``), number and redact its
 events (``engine.views.redact``), keep each as a JSON line in memory, and send each seat one
 ``update`` (``protocol.frames``): the events, the public view with that seat's own hand and the
-hand's new history, and its legal list. Nothing else: no store, lease, lock, clock, presence,
-listing, metrics, rate limit, seat token or spectator.
+hand's new history, and its legal list; to a seat whose hello asked for protocol 4, a ``change``
+(the events and its legal list, the view left to the client to follow). Nothing else: no store,
+lease, lock, clock, presence, listing, metrics, rate limit, seat token or spectator.
 
 Beside ``bench.floor`` (the same websockets server with no game at all) it splits the table
 server's cost: the game floor over the floor is what the game itself costs on this stack, the
@@ -35,8 +36,8 @@ from engine.events import GameOver
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import own_hand, redact, redacts, seen_history, view_of
+from protocol import PROTOCOL_VERSION, decode_client, frames
 from protocol import client_messages as c
-from protocol import decode_client, frames
 from protocol.convert import (
     action_fields,
     action_from_wire,
@@ -58,6 +59,7 @@ class FloorGame:
         self.options = options
         self.seeds = seeds
         self.seats: list[ServerConnection | None] = [None] * SEATS
+        self.versions = [PROTOCOL_VERSION] * SEATS  # the protocol each seat's hello asked for
         self.game: Game | None = None
         self.number = 0  # games dealt
         self.log: list[bytes] = []  # the events as JSON lines: what a store would keep
@@ -111,28 +113,41 @@ class FloorGame:
                 message = frames.event(n, pack(form))
                 for each in seen:
                     each.append(message)
-        public = view_fields(view_of(game, None, with_history=False), self.options, False)
-        del public["viewer"], public["hand"]
-        shared = frames.public_view(public)
-        history = self._new_history(game)
         stage = "finished" if game.phase is Phase.FINISHED else "playing"
         info = pack({"stage": stage, "game": self.number}) if stage_changed else NONE
-        tail = frames.change_tail(info, frames.NO_DEADLINES, 0)
-        head = KEYS.last_event + pack(len(self.log))
         deciding = game.to_act() if stage == "playing" else ()
+        full: tuple[bytes, list[bytes], bytes, bytes] | None = None  # protocol 3's parts
         for seat, ws in enumerate(self.seats):
             if ws is None:
                 continue
-            hand = own_hand(game, seat)
-            view = frames.view(shared, history, seat, None if hand is None else card_codes(hand))
             legal = frames.NO_LEGAL
             if seat in deciding:
                 offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
                 legal = frames.legal(offered)
-            body = frames.snapshot_body(head, _YOU[seat], view, legal)
             answer = rid if seat == mover else None
-            data = frames.update(answer, frames.events(seen[seat]), body, tail)
+            told = frames.events(seen[seat])
+            if self.versions[seat] >= 4:
+                data = frames.change(answer, told, NONE, info, NONE, legal, NONE)
+            else:
+                if full is None:
+                    full = self._public_parts(game, info)
+                shared, history, tail, head = full
+                hand = own_hand(game, seat)
+                codes = None if hand is None else card_codes(hand)
+                body = frames.snapshot_body(
+                    head, _YOU[seat], frames.view(shared, history, seat, codes), legal
+                )
+                data = frames.update(answer, told, body, tail)
             broadcast([ws], data)
+
+    def _public_parts(self, game: Game, info: bytes) -> tuple[bytes, list[bytes], bytes, bytes]:
+        """Protocol 3's pieces shared by every seat: the public view, the new history
+        entries, the snapshot's tail and head."""
+        public = view_fields(view_of(game, None, with_history=False), self.options, False)
+        del public["viewer"], public["hand"]
+        tail = frames.change_tail(info, frames.NO_DEADLINES, 0)
+        head = KEYS.last_event + pack(len(self.log))
+        return frames.public_view(public), self._new_history(game), tail, head
 
     def _new_history(self, game: Game) -> list[bytes]:
         """The hand's history entries not sent yet, each encoded."""
@@ -153,7 +168,7 @@ class GameFloor:
 
     async def handler(self, ws: ServerConnection) -> None:
         table: FloorGame | None = None
-        seat = -1
+        seat, version = -1, PROTOCOL_VERSION
         try:
             async for frame in ws:
                 try:
@@ -163,7 +178,9 @@ class GameFloor:
                         ws, {"type": "error", "rid": None, "code": "invalid", "message": str(exc)}
                     )
                     continue
-                table, seat = self._handle(ws, message, table, seat)
+                if isinstance(message, c.Hello):
+                    version = message.version
+                table, seat = self._handle(ws, message, table, seat, version)
         except ConnectionClosed:
             pass
         finally:
@@ -171,7 +188,12 @@ class GameFloor:
                 table.seats[seat] = None
 
     def _handle(
-        self, ws: ServerConnection, message: c.ClientMessage, table: FloorGame | None, seat: int
+        self,
+        ws: ServerConnection,
+        message: c.ClientMessage,
+        table: FloorGame | None,
+        seat: int,
+        version: int,
     ) -> tuple[FloorGame | None, int]:
         rid = message.rid
         if isinstance(message, c.Hello):
@@ -186,7 +208,7 @@ class GameFloor:
             if table is None:
                 _answer(ws, {"type": "error", "rid": rid, "code": "not_found", "message": "?"})
             else:
-                table.seats[seat] = ws
+                table.seats[seat], table.versions[seat] = ws, version
                 _answer(ws, {"type": "seated", "rid": rid, "seat": seat})
         elif table is not None and isinstance(message, c.Start):
             table.deal()

@@ -3,7 +3,10 @@
 It speaks the protocol of ``protocol/`` over one WebSocket: ``hello`` first, requests with
 their own ``rid`` answered by an ``ack``/``error`` (or a specific answer), and a stream of
 server messages. It keeps what a client needs to resume: the seat token and the last event
-number seen, and checks that event numbers arrive contiguously (invariant 2).
+number seen, and checks that event numbers arrive contiguously (invariant 2). On protocol 4
+(the default) it keeps the viewer's view by following the events (``protocol.follow``) and
+hands its callers the same whole ``Snapshot`` after each change as protocol 3 does; a view it
+cannot follow asks the server for the snapshot (``sync``).
 
 ::
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -30,6 +34,7 @@ from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.errors import ErrorCode, ProtocolError
+from protocol.follow import FollowError, follow_event
 
 DEFAULT_TIMEOUT_S = 10.0
 M = TypeVar("M", bound=WireModel)
@@ -84,6 +89,10 @@ class ClientSession:
         self._answers: dict[int, asyncio.Queue[s.ServerMessage | None]] = {}
         self._inbox: asyncio.Queue[s.ServerMessage | None] = asyncio.Queue()
         self._snapshot_seen = asyncio.Event()
+        self.syncs = 0  # protocol 4: snapshots asked for, the view having gone astray
+        self._syncing = False  # one asked for and not arrived: changes tell no snapshot
+        self._sync_sent = False
+        self._snapshot_at = 0.0  # when the last snapshot came (monotonic seconds)
         self._reader = asyncio.create_task(self._read())
 
     # ------------------------------------------------------------------ connecting
@@ -259,16 +268,23 @@ class ClientSession:
                     self.frames.append(data)
                 received = decode_server(data)
                 # an update stands for its ack, its events and its snapshot, told as a
-                # change of the previous one (protocol 3)
-                unfolded = (
-                    received.unfold(self.snapshot) if isinstance(received, s.Update) else [received]
-                )
+                # change of the previous one (protocol 3); a change, for its ack, its events
+                # and the snapshot they lead to (protocol 4)
+                unfolded: list[s.ServerMessage]
+                if isinstance(received, s.Update):
+                    unfolded = list(received.unfold(self.snapshot))
+                elif isinstance(received, s.Change):
+                    unfolded = self._unfold(received)
+                else:
+                    unfolded = [received]
                 for message in unfolded:
                     self._track(message)
                     rid = getattr(message, "rid", None)
                     if rid and rid in self._answers and not isinstance(message, s.Snapshot):
                         self._answers[rid].put_nowait(message)
                     self._inbox.put_nowait(message)
+                if self._syncing:
+                    await self._sync()
         except ConnectionClosed:
             pass
         except ProtocolError as exc:  # the server sent something this client cannot read
@@ -279,6 +295,67 @@ class ClientSession:
             self._inbox.put_nowait(None)
             for queue in self._answers.values():  # no answer is coming: fail fast
                 queue.put_nowait(None)
+
+    def _unfold(self, change: s.Change) -> list[s.ServerMessage]:
+        """The ack, events and snapshot a change stands for: the view is the last snapshot's
+        with the change's events applied, unless the change brings a whole one. A view that
+        cannot be followed (no snapshot yet, a gap, an event that does not fit, a legal list
+        for a viewer not to act) gives no snapshot and asks for one (``_sync``)."""
+        head: list[s.ServerMessage] = [] if change.rid is None else [s.Ack(rid=change.rid)]
+        before = self.snapshot
+        info = change.info or (before.info if before is not None else None)
+        you = change.you or (before.you if before is not None else None)
+        if self._syncing or info is None or you is None or not change.events:
+            self._want_sync(True)
+            return [*head, *change.events]
+        view = before.view if before is not None else None
+        try:
+            if change.events[0].n != self.last_event + 1:
+                raise FollowError(f"event {change.events[0].n} after {self.last_event}")
+            for event in change.events:
+                view = follow_event(view, event.event, info, you.seat)
+            if change.view is not None:
+                view = change.view
+            if change.legal and (view is None or you.seat not in view.to_act):
+                raise FollowError("a legal list for a viewer who is not to act")
+        except FollowError:
+            self._want_sync(True)
+            return [*head, *change.events]
+        deadlines = change.deadlines
+        if deadlines is None:  # as before: their remaining times counted on from then
+            deadlines = self._counted_on(before)
+        snapshot = s.Snapshot(
+            last_event=change.events[-1].n,
+            you=you,
+            info=info,
+            view=view,
+            legal=change.legal,
+            deadlines=deadlines,
+        )
+        return [*head, *change.events, snapshot]
+
+    def _counted_on(self, before: s.Snapshot | None) -> list[s.Deadline]:
+        """``before``'s deadlines, their remaining times less the time since it came."""
+        if before is None:
+            return []
+        elapsed_ms = int((time.monotonic() - self._snapshot_at) * 1000)
+        return [
+            each.model_copy(update={"remaining_ms": max(0, each.remaining_ms - elapsed_ms)})
+            for each in before.deadlines
+        ]
+
+    def _want_sync(self, wanted: bool) -> None:
+        if wanted and not self._syncing:
+            self._syncing = True
+            self.syncs += 1
+
+    async def _sync(self) -> None:
+        """Ask for the whole snapshot once (its answer is not waited for: it comes in turn)."""
+        if self._syncing and not self._sync_sent:
+            self._sync_sent = True
+            rid = self._next_rid
+            self._next_rid += 1
+            await self.ws.send(encode(c.Sync(rid=rid)))
 
     def _track(self, message: s.ServerMessage) -> None:
         """Keep the resume state; note any break in the event numbers (invariant 2).
@@ -302,8 +379,9 @@ class ClientSession:
                 )
             self.last_event = max(self.last_event, message.last_event)
             self.based = True
-            self.snapshot = message
+            self.snapshot, self._snapshot_at = message, time.monotonic()
             self.seat = message.you.seat
             self._snapshot_seen.set()
+            self._syncing = self._sync_sent = False
         elif isinstance(message, s.Seated):
             self.token, self.table, self.seat = message.token, message.table, message.seat

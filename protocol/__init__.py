@@ -6,7 +6,7 @@ carrying :data:`PROTOCOL_VERSION`; the server answers ``welcome``. PROTOCOL.md i
 these models by ``python -m protocol.doc``.
 """
 
-from protocol.base import PROTOCOL_VERSION
+from protocol.base import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 from protocol.client_messages import ClientMessage, GameAction
 from protocol.codec import CLIENT_LIMITS, Limits, decode_client, decode_server, encode
 from protocol.errors import ErrorCode, FrameError, FrameTooLarge, MessageError, ProtocolError
@@ -15,6 +15,7 @@ from protocol.server_messages import ServerMessage
 __all__ = [
     "CLIENT_LIMITS",
     "PROTOCOL_VERSION",
+    "SUPPORTED_VERSIONS",
     "ClientMessage",
     "ErrorCode",
     "FrameError",

@@ -13,13 +13,19 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 
 from protocol.text import clean_text
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """Bumped on any incompatible change; exchanged in ``hello``/``welcome`` (the first messages).
 
 Version 2: a change at the table reaches each viewer as one ``update`` frame (its events, its new
 snapshot and the answer to its own request) instead of an ``ack``, events and a snapshot apart.
 Version 3: an update's snapshot leaves out the table info when unchanged and the history entries
-the viewer's previous snapshot holds (``SnapshotChange``)."""
+the viewer's previous snapshot holds (``SnapshotChange``).
+Version 4: a change reaches each viewer as a ``change`` frame: its events and only what they
+cannot tell (its legal list, deadlines and info when they changed); the client follows the
+events to keep its view (``protocol.follow``) and asks for a snapshot (``sync``) on a gap."""
+
+SUPPORTED_VERSIONS = (3, 4)
+"""The versions a server speaks: a ``hello`` names one, and the connection keeps it."""
 
 MAX_NAME_CHARS = 32
 MAX_CHAT_CHARS = 280

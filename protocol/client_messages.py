@@ -76,6 +76,14 @@ class Ping(Request):
     type: Literal["ping"] = "ping"
 
 
+class Sync(Request):
+    """Send me my whole snapshot again (protocol 4: a client that saw a gap in the events, or
+    an event its view could not follow, starts over from it). Answered ``ack``, then the
+    snapshot."""
+
+    type: Literal["sync"] = "sync"
+
+
 # --- tables -------------------------------------------------------------------------------------
 
 
@@ -266,6 +274,7 @@ GameAction = Play | TakeMissed | Announce | Claim
 ClientMessage = Annotated[
     Hello
     | Ping
+    | Sync
     | CreateTable
     | Join
     | Watch

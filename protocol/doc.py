@@ -92,6 +92,13 @@ Clients talk to the server over one WebSocket per viewer (`ws://HOST:PORT/ws`). 
    decide, already shaped as the messages to send; captures are listed up to suits (R2): one per
    card played and ranks taken, on the copies longest on the table, plus a caída match (R9).
    Any other legal take (the same ranks in other suits) is accepted too.
+   **Protocol 4** (a `hello` with `version` 4; a server still serves 3): in place of each
+   `update` a viewer gets a `change`: the same `rid` and numbered `event`s, then only what the
+   events cannot tell (its `legal` list when it must decide; `info`, `deadlines` and `you` when
+   they changed, else null; the whole `view` with a changed `you` during a game). The client
+   applies each event to its view (`protocol/follow.py`, `clients/web/js/follow.js`: the view
+   a snapshot would give, exactly) and sends `sync` for a whole snapshot on a gap in the
+   numbers or an event its view cannot take. Whole snapshots (join, watch, resume) are as in 3.
    The requests that bring a connection to a table answer after its baseline:
    - `join`: a whole `snapshot` (the table before the seat is taken), then `seated` (the answer),
      then the `update` of the seat taken, with `rid` null (the join is answered already);

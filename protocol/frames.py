@@ -59,6 +59,7 @@ _VIEW_KEYS = len(s.GameView.model_fields)
 _EVENT_HEAD = map_header(len(s.Event.model_fields)) + KEYS.type + pack("event") + KEYS.n
 _WHOLE_SNAPSHOT = map_header(len(s.Snapshot.model_fields)) + KEYS.type + pack("snapshot")
 _UPDATE_RID = map_header(len(s.Update.model_fields)) + KEYS.type + pack("update") + KEYS.rid
+_CHANGE_RID = map_header(len(s.Change.model_fields)) + KEYS.type + pack("change") + KEYS.rid
 _SNAPSHOT_CHANGE = (
     KEYS.snapshot + map_header(len(s.SnapshotChange.model_fields)) + KEYS.type + pack("snapshot")
 )
@@ -137,6 +138,36 @@ def update(rid: int | None, events: bytes, body: Sequence[bytes], tail: bytes) -
     """An ``Update``: the answer's ``rid``, the ``events`` field, then the snapshot change."""
     return b"".join(
         (_UPDATE_RID, NONE if rid is None else pack(rid), events, _SNAPSHOT_CHANGE, *body, tail)
+    )
+
+
+def change(
+    rid: int | None,
+    events: bytes,
+    you: bytes,
+    info: bytes,
+    view: bytes,
+    legal: bytes,
+    deadlines: bytes,
+) -> bytes:
+    """A protocol 4 ``Change``: the answer's ``rid``, the ``events`` field (``events``), then
+    the values of ``you``, ``info``, ``view`` (each ``NONE`` when left out), the ``legal``
+    field (``legal``) and the value of ``deadlines`` (``NONE``: unchanged)."""
+    return b"".join(
+        (
+            _CHANGE_RID,
+            NONE if rid is None else pack(rid),
+            events,
+            KEYS.you,
+            you,
+            KEYS.info,
+            info,
+            KEYS.view,
+            view,
+            legal,
+            KEYS.deadlines,
+            deadlines,
+        )
     )
 
 

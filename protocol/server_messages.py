@@ -314,6 +314,28 @@ class Update(WireModel):
         return [*head, *self.events, self.snapshot.whole(info, history)]
 
 
+class Change(WireModel):
+    """Protocol 4's ``update``: one change at the table as one viewer gets it, in one frame.
+
+    It means, in order: ``ack`` of the viewer's own request ``rid`` (when set), then each
+    numbered ``event`` (contiguous, redacted for this viewer), which the client applies to its
+    view (``protocol.follow``); the last one's number is the viewer's ``last_event``. Then only
+    what the events cannot tell, each left out (null) when as the viewer last had it: ``you``,
+    the table ``info``, ``deadlines``; ``legal`` is the viewer's legal list when it must decide
+    (else empty); ``view`` is the whole view when ``you`` changed during a game (a seat taken
+    over). A gap in the numbers, or an event the view cannot take, asks for a ``sync``.
+    """
+
+    type: Literal["change"] = "change"
+    rid: RequestId | None = None
+    events: list[Event]
+    you: You | None = None
+    info: TableInfo | None = None
+    view: GameView | None = None
+    legal: list[GameAction] = Field(default_factory=list)
+    deadlines: list[Deadline] | None = None
+
+
 # --- unnumbered pushes --------------------------------------------------------------------------
 
 
@@ -350,6 +372,7 @@ ServerMessage = Annotated[
     | Snapshot
     | Event
     | Update
+    | Change
     | Presence
     | Deadlines
     | ChatLine

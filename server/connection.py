@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
-from protocol import PROTOCOL_VERSION, decode_client
+from protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS, decode_client
 from protocol import client_messages as c
 from protocol import server_messages as s
 from protocol.clubs import ClubNight, ClubRequest
@@ -95,6 +95,7 @@ class Connection:
         self.people = doors.people
         self.nights = doors.nights
         self.player: str | None = None  # the person's public id (never their key)
+        self.version = PROTOCOL_VERSION  # the protocol its hello asked for
         self.id = secrets.token_hex(6)
         # a few hundred update frames of a busy table: far beyond any client that keeps reading
         self.send_limit = settings.send_queue * SEND_FRAME_BYTES
@@ -285,7 +286,9 @@ class Connection:
             raise Refused(ErrorCode.NOT_FOUND, "no table has this link")
         room, ref = found
         await self._leave_other_table(room)
-        attach = Attach(self.id, self.name, message, ref.role, player=self.player)
+        attach = Attach(
+            self.id, self.name, message, ref.role, player=self.player, version=self.version
+        )
         outcome = await room.run(attach)
         self.lobby.placement.attach(self.id, room)
         self._bind(room.table_id, outcome)
@@ -350,12 +353,13 @@ class Connection:
             )
 
     async def _hello(self, message: c.Hello) -> bool:
-        if message.version != PROTOCOL_VERSION:
+        if message.version not in SUPPORTED_VERSIONS:
             self.push(
                 s.Error(
                     rid=message.rid,
                     code=ErrorCode.VERSION_MISMATCH,
-                    message=f"this server speaks protocol {PROTOCOL_VERSION}, "
+                    message=f"this server speaks protocol {PROTOCOL_VERSION} "
+                    f"(and {', '.join(map(str, SUPPORTED_VERSIONS[:-1]))}), "
                     f"not {message.version}",
                 )
             )
@@ -367,9 +371,9 @@ class Connection:
             structlog.contextvars.bind_contextvars(player=player.id)  # public: the key is not
         else:
             self.name = message.name
-        self.greeted = True
+        self.greeted, self.version = True, message.version
         welcome = s.Welcome(
-            rid=message.rid, version=PROTOCOL_VERSION, server=SERVER_NAME, connection=self.id
+            rid=message.rid, version=message.version, server=SERVER_NAME, connection=self.id
         )
         if message.resume is None:
             self.push(welcome)
@@ -393,7 +397,7 @@ class Connection:
         if room is None:
             raise Refused(ErrorCode.BAD_TOKEN, "this seat token does not hold a seat anywhere")
         await self._leave_other_table(room)
-        resume = Resume(self.id, self.name, token, message.last_event, message.rid)
+        resume = Resume(self.id, self.name, token, message.last_event, message.rid, self.version)
         return await room.run(resume), room
 
     def _release_held(self, first: s.ServerMessage | None) -> None:

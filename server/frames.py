@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Final, NamedTuple
 
-from protocol import decode_server, encode
+from engine.memo import keep
+from protocol import decode_server, encode, frames
 from protocol import server_messages as s
 
 RECENT: Final = 512
@@ -91,3 +92,17 @@ class SharedFrames:
 
 
 FRAMES: Final = SharedFrames()
+
+
+_YOU: dict[tuple[int | None, bool, str, bool], bytes] = {}
+_YOU_LIMIT = 4096
+
+
+def frames_you(seat: int | None, host: bool, name: str, can_sit: bool) -> bytes:
+    """A viewer's ``You``, encoded once per seat, host flag, name and right to sit (a bounded
+    cache: every update carries one, and protocol 4 compares them)."""
+    key = (seat, host, name, can_sit)
+    data = _YOU.get(key)
+    if data is None:
+        data = keep(_YOU, key, frames.you(seat, host, name, can_sit), _YOU_LIMIT)
+    return data

@@ -71,24 +71,29 @@ class Costs:
         )
 
 
-def _decision(out: Outcome) -> tuple[str, s.Snapshot] | None:
+Decision = tuple[str, list[c.GameAction], int]
+"""Who must decide, their legal list and the last event they saw."""
+
+
+def _decision(out: Outcome) -> Decision | None:
     for conn, message in out.sent():  # decoded, outside the measured time
         if isinstance(message, s.Snapshot) and message.legal:
-            return conn, message
+            return conn, message.legal, message.last_event
+        if isinstance(message, s.Change) and message.legal:  # protocol 4
+            return conn, message.legal, message.events[-1].n
     return None
 
 
-def _choose(snapshot: s.Snapshot, policy: str) -> c.ClientMessage:
-    legal = snapshot.legal
+def _choose(legal: list[c.GameAction], last_event: int, policy: str) -> c.ClientMessage:
     pick = (
         legal[0]
         if policy == "first"
         else max(legal, key=lambda action: len(getattr(action, "take", None) or ()))
     )
-    return pick.model_copy(update={"at": snapshot.last_event})
+    return pick.model_copy(update={"at": last_event})
 
 
-def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
+def measure(plays: int, policy: str, seed: int = 1, version: int = 3) -> tuple[Costs, int]:
     """Play ``plays`` actions (rematching after each game); return the costs and games.
 
     The games' packs come from ``seed``: the same games every run, so two trees (or an
@@ -104,10 +109,10 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
     )
     conns = [f"conn{seat}" for seat in range(SEATS)]
     host = c.Join(key=referee.table.keys["host"], seat=0)
-    referee.apply(Attach(conns[0], "s0", host, "host"), 0.0)
+    referee.apply(Attach(conns[0], "s0", host, "host", version=version), 0.0)
     for seat in range(1, SEATS):
         join = c.Join(key=referee.table.keys["join"], seat=seat)
-        referee.apply(Attach(conns[seat], f"s{seat}", join, "join"), 0.0)
+        referee.apply(Attach(conns[seat], f"s{seat}", join, "join", version=version), 0.0)
     decision = _decision(referee.apply(Request(conns[0], c.Start()), 0.0))
     costs, now, empty_games = Costs(), 1.0, 0
     while costs.plays < plays:
@@ -118,9 +123,9 @@ def measure(plays: int, policy: str, seed: int = 1) -> tuple[Costs, int]:
             if empty_games > 3:  # a game may end at its deal (a cuarenta, R6), not four in a row
                 raise RuntimeError("no seat has a decision and no game starts")
             continue
-        conn, snapshot = decision
-        costs.most_legal = max(costs.most_legal, len(snapshot.legal))
-        action = _choose(snapshot, policy)
+        conn, legal, last_event = decision
+        costs.most_legal = max(costs.most_legal, len(legal))
+        action = _choose(legal, last_event, policy)
         started = time.process_time()
         out = referee.apply(Request(conn, action), now)
         handled = time.process_time()
@@ -192,6 +197,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--policy", choices=("greedy", "first"), default="greedy")
     parser.add_argument("--seed", type=int, default=1, help="the games' packs (default 1)")
+    parser.add_argument(
+        "--protocol", type=int, choices=(3, 4), default=3, help="the seats' protocol (default 3)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,8 +208,8 @@ def run(args: argparse.Namespace) -> int:
         spent = measure_bare(args.plays, args.seed)
         print(f"bare: {args.plays} plays, {spent / max(args.plays, 1) * 1000:.3f} ms CPU per play")
         return 0
-    costs, games = measure(args.plays, args.policy, args.seed)
-    print(costs.report(args.policy, games))
+    costs, games = measure(args.plays, args.policy, args.seed, args.protocol)
+    print(f"protocol {args.protocol}: {costs.report(args.policy, games)}")
     return 0
 
 

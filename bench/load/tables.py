@@ -177,7 +177,12 @@ class CuarentaTable(TableLoad):
         if recorder.inside(now):
             recorder.frames += 1
         kind = message["type"]
-        if kind == "update":  # the answer, the events and the snapshot in one frame
+        if kind == "change":  # protocol 4: the answer, the events, what they cannot tell
+            if message["rid"] is not None:
+                self._answered(seat, {"type": "ack", "rid": message["rid"]})
+            told = {"last_event": message["events"][-1]["n"], "info": message["info"]}
+            self._on_snapshot(seat, {**told, "legal": message["legal"]}, now)
+        elif kind == "update":  # the answer, the events and the snapshot in one frame
             if message["rid"] is not None:
                 self._answered(seat, {"type": "ack", "rid": message["rid"]})
             self._on_snapshot(seat, message["snapshot"], now)
@@ -197,7 +202,7 @@ class CuarentaTable(TableLoad):
         last = snapshot["last_event"]
         self.delivered(seat, last, now)
         info = snapshot["info"]
-        if info is None:  # unchanged since the seat's previous snapshot (protocol 3)
+        if info is None:  # unchanged since the seat's previous snapshot (protocol 3 and 4)
             info = self._info[seat]
         else:
             self._info[seat] = info

@@ -408,7 +408,7 @@ class RemoteRoom:
         match command:
             case Detach(conn):
                 self.forget(conn)
-            case Attach(conn, name, request, role, last_event, player):
+            case Attach(conn, name, request, role, last_event, player, version):
                 known = self.tickets.get(conn)
                 if (
                     isinstance(request, c.Watch)
@@ -420,14 +420,23 @@ class RemoteRoom:
                     command = replace(command, last_event=last_event)
                 # a spectator resumed (a watch from its last event) goes on from that event
                 self.keep(
-                    Ticket(conn, name, request.key, role, last_event=last_event, player=player)
+                    Ticket(
+                        conn,
+                        name,
+                        request.key,
+                        role,
+                        last_event=last_event,
+                        player=player,
+                        version=version,
+                    )
                 )
-            case Resume(conn, name, token, last_event, _):
+            case Resume(conn, name, token, last_event, _, version):
                 known = self.tickets.get(conn)
                 if known is not None and known.token == token and known.last_event is not None:
                     last_event = max(known.last_event, last_event or 0)
                     command = replace(command, last_event=last_event)
-                self.keep(Ticket(conn, name, None, "join", token=token, last_event=last_event))
+                ticket = Ticket(conn, name, None, "join", token, last_event, version=version)
+                self.keep(ticket)
             case Request():
                 pass
         return command

@@ -41,15 +41,18 @@ class Ticket:
     token: str | None = None  # the seat token while it holds a seat
     last_event: int | None = None  # the last event number it was sent
     player: str | None = None  # the person's public id
+    version: int = 3  # the protocol the connection speaks
 
     def command(self, rid: int = 0) -> Resume | Attach | None:
         """The one request that seats this connection again (None: nothing to rejoin with);
         ``rid`` is its request id (what its answer carries)."""
         if self.token is not None:
-            return Resume(self.conn, self.name, self.token, self.last_event, rid)
+            return Resume(self.conn, self.name, self.token, self.last_event, rid, self.version)
         if self.key is not None:
             watch = c.Watch(key=self.key, rid=rid)
-            return Attach(self.conn, self.name, watch, self.role, self.last_event, self.player)
+            return Attach(
+                self.conn, self.name, watch, self.role, self.last_event, self.player, self.version
+            )
         return None
 
 
@@ -61,6 +64,7 @@ class Attach:
     role: KeyRole
     last_event: int | None = None  # a watch's: the last event it was sent (None: a newcomer)
     player: str | None = None  # the connection's person (public id): it may sit as them
+    version: int = 3  # the protocol the connection speaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,7 @@ class Resume:
     token: str
     last_event: int | None
     rid: int
+    version: int = 3  # the protocol the connection speaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +121,19 @@ def encode(command: Command) -> bytes:
     own wire encoding)."""
     fields: list[Any]
     match command:
-        case Attach(conn, name, request, role, last_event, player):
-            fields = ["attach", conn, name, encode_message(request), role, last_event, player]
-        case Resume(conn, name, token, last_event, rid):
-            fields = ["resume", conn, name, token, last_event, rid]
+        case Attach(conn, name, request, role, last_event, player, version):
+            fields = [
+                "attach",
+                conn,
+                name,
+                encode_message(request),
+                role,
+                last_event,
+                player,
+                version,
+            ]
+        case Resume(conn, name, token, last_event, rid, version):
+            fields = ["resume", conn, name, token, last_event, rid, version]
         case Detach(conn):
             fields = ["detach", conn]
         case Request(conn, message):
@@ -142,7 +156,7 @@ def decode(data: bytes) -> Command:
     """The command ``encode`` wrote; ``ValueError`` for anything else."""
     fields = msgpack.unpackb(data, raw=False)
     match fields:
-        case ["attach", str(conn), str(name), bytes(request), str(role), last_event, player]:
+        case ["attach", str(conn), str(name), bytes(request), str(role), last_event, player, *more]:
             message = decode_client(request)
             if not isinstance(message, c.Join | c.Watch):
                 raise ValueError("an attach carries a join or a watch")
@@ -150,9 +164,9 @@ def decode(data: bytes) -> Command:
                 raise ValueError("an attach's last event is a number")
             if player is not None and not isinstance(player, str):
                 raise ValueError("an attach's player is a public id")
-            return Attach(conn, name, message, _role(role), last_event, player)
-        case ["resume", str(conn), str(name), str(token), last_event, int(rid)]:
-            return Resume(conn, name, token, last_event, rid)
+            return Attach(conn, name, message, _role(role), last_event, player, _version(more))
+        case ["resume", str(conn), str(name), str(token), last_event, int(rid), *more]:
+            return Resume(conn, name, token, last_event, rid, _version(more))
         case ["detach", str(conn)]:
             return Detach(conn)
         case ["request", str(conn), bytes(message)]:
@@ -177,12 +191,24 @@ def _ticket_fields(ticket: Ticket) -> list[Any]:
         ticket.token,
         ticket.last_event,
         ticket.player,
+        ticket.version,
     ]
 
 
 def _ticket(fields: list[Any]) -> Ticket:
-    conn, name, key, role, token, last_event, player = fields
-    return Ticket(conn, name, key, _role(role), token, last_event, player)
+    conn, name, key, role, token, last_event, player, *more = fields
+    return Ticket(conn, name, key, _role(role), token, last_event, player, _version(more))
+
+
+def _version(more: list[Any]) -> int:
+    """The protocol version a command's trailing field names (a command written before
+    protocol 4 has none: 3)."""
+    match more:
+        case []:
+            return 3
+        case [int(version)]:
+            return version
+    raise ValueError(f"not a protocol version: {more!r:.40}")
 
 
 def _role(role: str) -> KeyRole:

@@ -45,6 +45,7 @@ def attach(
     role: KeyRole,
     last: int | None,
     player: str | None = None,
+    version: int = 3,
 ) -> None:
     """A connection joins (takes a seat) or watches through a link key of ``role``.
 
@@ -57,10 +58,11 @@ def attach(
     if held is not None:
         token = table.seats[held].token
         assert token is not None
-        resume(step, conn, name, token, None, request.rid)
+        resume(step, conn, name, token, None, request.rid, version)
         return
     viewer = table.viewers.get(conn) or _viewer(table, conn, name, player)
     viewer.player = viewer.player or player
+    viewer.version = version
     viewer.host = viewer.host or role == "host"
     viewer.can_sit = viewer.can_sit or role in ("join", "host", "club")
     if isinstance(request, c.Watch):
@@ -85,7 +87,9 @@ def attach(
     sit(step, viewer, seat, request.rid)
 
 
-def resume(step: Step, conn: str, name: str, token: str, last: int | None, rid: int) -> None:
+def resume(
+    step: Step, conn: str, name: str, token: str, last: int | None, rid: int, version: int = 3
+) -> None:
     """Take a seat back with its token: its events after ``last``, then a snapshot."""
     table, out, publisher = step.table, step.out, step.publisher
     index = next(
@@ -100,7 +104,7 @@ def resume(step: Step, conn: str, name: str, token: str, last: int | None, rid: 
             out.to(old.conn, s.Goodbye(reason="the seat was taken back by a new connection"))
             out.detached.append(old.conn)
     viewer = table.viewers.get(conn) or _viewer(table, conn, seat.name or name, seat.player)
-    viewer.seat, viewer.can_sit = index, True
+    viewer.seat, viewer.can_sit, viewer.version = index, True, version
     viewer.host = viewer.host or seat.host
     table.viewers[conn] = viewer
     # a stand-in the rebuild assumed (``restored``) was never announced: nor is its leaving
@@ -209,7 +213,18 @@ def tickets(table: Table, live: set[str], last_event: int | None = None) -> list
         role: KeyRole = "host" if viewer.host else "join" if viewer.can_sit else "watch"
         token = table.seats[viewer.seat].token if viewer.seat is not None else None
         key = table.keys.get(role)
-        found.append(Ticket(viewer.conn, viewer.name, key, role, token, last_event, viewer.player))
+        found.append(
+            Ticket(
+                viewer.conn,
+                viewer.name,
+                key,
+                role,
+                token,
+                last_event,
+                viewer.player,
+                viewer.version,
+            )
+        )
     return found
 
 
@@ -240,7 +255,9 @@ def reattach(table: Table, publisher: Publisher, given: tuple[Ticket, ...], now:
 def _reattach_one(step: Step, ticket: Ticket) -> None:
     if ticket.token is not None:
         try:
-            resume(step, ticket.conn, ticket.name, ticket.token, ticket.last_event, 0)
+            resume(
+                step, ticket.conn, ticket.name, ticket.token, ticket.last_event, 0, ticket.version
+            )
             return
         except Refused:
             if ticket.key is None:
@@ -248,4 +265,13 @@ def _reattach_one(step: Step, ticket: Ticket) -> None:
     if ticket.key is None:
         raise Refused(ErrorCode.NOT_AT_TABLE, "no link to rejoin the table with")
     watch = c.Watch(key=ticket.key)
-    attach(step, ticket.conn, ticket.name, watch, ticket.role, ticket.last_event, ticket.player)
+    attach(
+        step,
+        ticket.conn,
+        ticket.name,
+        watch,
+        ticket.role,
+        ticket.last_event,
+        ticket.player,
+        ticket.version,
+    )

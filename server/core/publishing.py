@@ -7,7 +7,9 @@ command is done, ``finish`` sends every viewer ONE ``update`` frame: its forms o
 then its snapshot, built from ``engine.views`` (the spectator's view plus ``own_hand``), with the
 answer to its own request folded in. The snapshot is told as a change of the table's previous
 update (``Baseline``: unchanged info left out, only new history entries); after any whole
-snapshot (a newcomer, a resumed seat) the next update tells everything.
+snapshot (a newcomer, a resumed seat) the next update tells everything. A protocol 4 viewer is
+sent a ``change`` instead: the same event forms and only what they cannot tell, so its frame
+needs no view at all (the client follows the events, ``protocol.follow``).
 
 The frames are assembled from pieces encoded once per change (``Pieces``): the public view, the
 table info and deadlines, each event form, each seat's hand and legal list. Only what differs
@@ -20,7 +22,6 @@ import json
 from typing import Any, TypeGuard
 
 from engine.game import Game
-from engine.memo import keep
 from engine.views import SeenPlay, own_hand, redact, redacts, seen_history, view_of
 from protocol import frames
 from protocol import server_messages as s
@@ -33,7 +34,7 @@ from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
 from server.core.storage import compact
 from server.core.table import Table
-from server.frames import Built
+from server.frames import Built, frames_you
 
 
 class Pieces:
@@ -41,6 +42,8 @@ class Pieces:
 
     __slots__ = (
         "_change",
+        "_change4",
+        "_deadline_key",
         "_deadlines",
         "_deciding",
         "_events",
@@ -60,24 +63,33 @@ class Pieces:
         game = table.game
         self.head = KEYS.last_event + pack(table.last_event)
         self._info = publisher.packed_info()
-        self._deadlines = frames.deadlines(
-            clocks.published(table, table.last_input, clocks.due(table) if due is None else due)
+        published = clocks.published(
+            table, table.last_input, clocks.due(table) if due is None else due
         )
+        self._deadlines = frames.deadlines(published)
+        self._deadline_key = tuple((each["kind"], each["seat"], each["at"]) for each in published)
+        # the public view and the history: built when a viewer needs them (protocol 4's
+        # changes do not), once for all of them
         self._public: bytes | None = None
-        self._history: list[bytes] = []
-        if game is not None:
-            view = view_of(game, None, with_history=False)
-            public = view_fields(view, table.options, with_history=False)
-            del public["viewer"], public["hand"]
-            # keys and values without the map's header: each seat's view adds its ``viewer``,
-            # ``hand`` and ``history`` (all of it, or only the entries the viewer lacks)
-            self._public = frames.public_view(public)
-            self._history = publisher.history_entries(game)
+        self._history: list[bytes] | None = None
         self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
         self._views: dict[tuple[int | None, int], bytes] = {}
         self._legal: dict[int, bytes] = {}
         self._events: dict[tuple[int, int], bytes] = {}  # (first, which): ``_events_of``
         self._change: tuple[bytes, int] | None = None
+        self._change4: tuple[bytes, bytes] | None = None
+
+    def _game_parts(self) -> tuple[bytes, list[bytes]]:
+        """The public view's fields (keys and values without the map's header: each seat's
+        view adds its ``viewer``, ``hand`` and ``history``) and the history entries."""
+        if self._public is None or self._history is None:
+            game = self.table.game
+            assert game is not None
+            public = view_fields(view_of(game, None, with_history=False), self.table.options, False)
+            del public["viewer"], public["hand"]
+            self._public = frames.public_view(public)
+            self._history = self.publisher.history_entries(game)
+        return self._public, self._history
 
     def snapshot(self, viewer: Viewer) -> bytes:
         """``viewer``'s whole snapshot message, encoded."""
@@ -86,7 +98,9 @@ class Pieces:
 
     def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
         """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
-        the one the previous update sent (``Publisher.baseline``)."""
+        the one the previous update sent (``Publisher.baseline``); a protocol 4 ``change``."""
+        if viewer.version >= 4:
+            return self.change(viewer, first, rid)
         if self._change is None:
             self._change = self._change_of(self.publisher.baseline)
         tail, history_from = self._change
@@ -94,15 +108,40 @@ class Pieces:
         data = frames.update(rid, events, self._body(viewer, history_from), tail)
         return Built(data, "update", self.table.last_event)
 
-    def baseline(self) -> Baseline:
-        """What this moment's updates tell every viewer: the next update's baseline."""
-        return Baseline(self._info, self._history, len(self._history))
+    def change(self, viewer: Viewer, first: int, rid: int | None) -> Built:
+        """``viewer``'s protocol 4 change: events ``first`` to the last, its legal list, and
+        the info and deadlines when the previous update told others; its ``You`` when it is
+        not the one it was last sent, with the whole view (a seat taken over mid-game)."""
+        if self._change4 is None:
+            before, publisher = self.publisher.baseline, self.publisher
+            info = self._info if before is None or before.info != self._info else NONE
+            told = publisher.told_deadlines
+            deadlines = (
+                NONE if told == self._deadline_key else self._deadlines[len(KEYS.deadlines) :]
+            )
+            self._change4 = (info, deadlines)
+        info, deadlines = self._change4
+        seat, you, view = viewer.seat, _you(viewer), NONE
+        if viewer.told_you != you:
+            viewer.told_you, view = you, self._view(seat, 0)
+        else:
+            you = NONE
+        events = self._events_of(first, seat)
+        data = frames.change(rid, events, you, info, view, self._legal_of(seat), deadlines)
+        return Built(data, "update", self.table.last_event)
+
+    def baseline(self) -> tuple[Baseline, tuple[Any, ...]]:
+        """What this moment's updates tell every viewer: the next update's baseline, and the
+        deadlines (kind, seat, time) they tell."""
+        history = self._history if self._history is not None else []
+        return Baseline(self._info, history, len(history)), self._deadline_key
 
     def _change_of(self, before: Baseline | None) -> tuple[bytes, int]:
         """The snapshot's tail and where its history starts, relative to ``before``."""
         info = self._info if before is None or before.info != self._info else NONE
         # the same hand's entries list, grown (Publisher.history_entries): send the new ones
-        history_from = before.length if before and self._history is before.history else 0
+        history = self._game_parts()[1] if self.table.game is not None else None
+        history_from = before.length if before and history is before.history else 0
         return frames.change_tail(info, self._deadlines, history_from), history_from
 
     def _body(self, viewer: Viewer, history_from: int) -> tuple[bytes, ...]:
@@ -113,16 +152,16 @@ class Pieces:
         )
 
     def _view(self, seat: int | None, history_from: int) -> bytes:
-        if self._public is None:
+        game = self.table.game
+        if game is None:
             return NONE
         data = self._views.get((seat, history_from))
         if data is None:
-            game = self.table.game
-            assert game is not None
+            public, history = self._game_parts()
             hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
             data = self._views[(seat, history_from)] = frames.view(
-                self._public,
-                self._history[history_from:],
+                public,
+                history[history_from:],
                 seat,
                 None if hand is None else card_codes(hand),
             )
@@ -157,19 +196,8 @@ class Pieces:
         return data
 
 
-_YOU: dict[tuple[int | None, bool, str, bool], bytes] = {}
-_YOU_LIMIT = 4096
-
-
 def _you(viewer: Viewer) -> bytes:
-    """A viewer's ``You``, encoded once per seat, host flag, name and right to sit (a bounded
-    cache)."""
-    key = (viewer.seat, viewer.host, viewer.name, viewer.can_sit)
-    data = _YOU.get(key)
-    if data is None:
-        you = frames.you(viewer.seat, viewer.host, viewer.name, viewer.can_sit)
-        data = keep(_YOU, key, you, _YOU_LIMIT)
-    return data
+    return frames_you(viewer.seat, viewer.host, viewer.name, viewer.can_sit)
 
 
 class Publisher:
@@ -180,7 +208,15 @@ class Publisher:
     ``baseline`` the next update is told as a change of (None: the whole of it).
     """
 
-    __slots__ = ("_history", "_history_of", "_info", "baseline", "forms", "table")
+    __slots__ = (
+        "_history",
+        "_history_of",
+        "_info",
+        "baseline",
+        "forms",
+        "table",
+        "told_deadlines",
+    )
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -189,6 +225,7 @@ class Publisher:
         self._history: tuple[list[SeenPlay], list[bytes]] = ([], [])
         self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
         self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
+        self.told_deadlines: tuple[Any, ...] | None = None  # and the deadlines it told
         self._info: tuple[dict[str, Any], bytes] | None = None  # the info as last packed
         for line in table.log:
             self.forms.append(forms_of(json.loads(line)))
@@ -239,7 +276,7 @@ class Publisher:
             out.baseline = self.baseline
             for viewer in self.table.viewers.values():
                 out.to(viewer.conn, pieces.update(viewer, first, out.acks.pop(viewer.conn, None)))
-            self.baseline = pieces.baseline()
+            self.baseline, self.told_deadlines = pieces.baseline()
             out.first_new = None
         for conn, rid in out.acks.items():
             out.to(conn, s.Ack(rid=rid))
@@ -275,6 +312,7 @@ class Publisher:
         """Send ``viewer`` its whole snapshot; the next update tells every viewer everything
         (this viewer's baseline is not the last update's)."""
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.table.last_event))
+        viewer.told_you = _you(viewer)
         self.whole_next()
 
     def chat(self, out: Outcome, line: s.ChatLine) -> None:
@@ -297,7 +335,7 @@ class Publisher:
     def whole_next(self) -> None:
         """The next update tells every viewer everything: some viewer's snapshot (or lack of
         one, on a new connection) is not the last update's."""
-        self.baseline = None
+        self.baseline = self.told_deadlines = None
 
     def snapshot(self, viewer: Viewer) -> s.Snapshot:
         """``viewer``'s snapshot as a model (the frames carry the same, encoded)."""
@@ -370,6 +408,7 @@ class Publisher:
             {"seats": self.seat_fields(), "spectators": self.spectators}
         )
         deadlines = s.Deadlines(deadlines=self.deadlines())
+        self.told_deadlines = None  # the next change tells them again (their times as then)
         for viewer in self.table.viewers.values():
             out.to(viewer.conn, message)
             out.to(viewer.conn, deadlines)

@@ -190,10 +190,10 @@ class Referee:
         table.last_input = max(table.last_input, now)
         step = Step(table, publisher, Outcome(), now)
         match command:
-            case Attach(conn, name, request, role, last_event, player):
-                presence.attach(step, conn, name, request, role, last_event, player)
-            case Resume(conn, name, token, last_event, rid):
-                presence.resume(step, conn, name, token, last_event, rid)
+            case Attach(conn, name, request, role, last_event, player, version):
+                presence.attach(step, conn, name, request, role, last_event, player, version)
+            case Resume(conn, name, token, last_event, rid, version):
+                presence.resume(step, conn, name, token, last_event, rid, version)
             case Detach(conn):
                 presence.detach(step, conn)
             case Request(conn, message):

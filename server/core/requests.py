@@ -59,6 +59,9 @@ def handle(step: Step, conn: str, message: c.ClientMessage) -> None:
             on_get_record(step, viewer, message)
         case c.Chat():
             on_chat(step, viewer, message)
+        case c.Sync():  # protocol 4: the client's view went astray; start it over
+            step.out.to(viewer.conn, s.Ack(rid=message.rid))
+            step.publisher.snapshot_to(step.out, viewer)
         case _:  # hello, ping, create, join, watch: the connection's, not the table's
             raise Refused(ErrorCode.WRONG_PHASE, f"{message.type!r} is not a table request")
 

@@ -120,6 +120,8 @@ class Viewer:
     host: bool = False
     can_sit: bool = False  # came through the join link or the host key
     player: str | None = None  # the person's public id (from the connection's player key)
+    version: int = 3  # the protocol its connection speaks (``hello``): 4 is sent ``change``
+    told_you: bytes | None = None  # protocol 4: the ``You`` it was last sent (encoded)
 
 
 def first_free(seats: list[SeatState], in_game: bool) -> int | None:

@@ -47,6 +47,7 @@ FIGURES = {
     "review": "held by the reference",
     "pocket": "first deal offline",
     "lid": "stand_ins_on_wake_max_per_seat",
+    "viewer_bytes": "spectator v4/v3",
 }
 NEEDS_REDIS = {"store", "scaling", "relay_cost", "routing", "chaos", "waiting"}
 #: Debian's caddy and redis-sentinel (make services); without them the benchmark is skipped

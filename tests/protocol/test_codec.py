@@ -30,6 +30,7 @@ from protocol.codec import MAX_ERROR_CHARS
 CLIENT_SAMPLES: list[c.ClientMessage] = [
     c.Hello(rid=1, version=PROTOCOL_VERSION, name="Ana", resume="tbl.secret-token", last_event=7),
     c.Ping(rid=2),
+    c.Sync(rid=3),
     c.CreateTable(rid=3, profile="pagat-4p", options={"sequence": "manual"}, turn_timer=30),
     c.Join(rid=4, key="join-key-123", seat=2),
     c.Watch(rid=5, key="watch-key-123"),
@@ -90,6 +91,12 @@ SERVER_SAMPLES: list[s.ServerMessage] = [
         snapshot=s.SnapshotChange(
             last_event=3, you=s.You(role="spectator", name="Eva"), info=None, view=None
         ),
+    ),
+    s.Change(
+        rid=9,
+        events=[s.Event(n=4, event=g.ClaimsClosed())],
+        legal=[c.Claim(rank="5")],
+        deadlines=[s.Deadline(kind="claims", seat=None, at=12.0, remaining_ms=15000)],
     ),
     s.Presence(seats=SEATS, spectators=1),
     s.Deadlines(deadlines=[]),

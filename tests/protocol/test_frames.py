@@ -64,3 +64,21 @@ def test_a_whole_snapshot_and_an_update_are_the_models_messages() -> None:
     update = s.Update(rid=7, events=[event], snapshot=change)
     tail = frames.change_tail(NONE, deadlines, 0)
     assert same_message(frames.update(7, frames.events([event_frame]), body, tail), update)
+
+
+def test_a_change_is_the_models_message() -> None:
+    """Protocol 4: the events, then what they cannot tell, each left out as null."""
+    snapshot = snapshot_in_play()
+    fields = parts(snapshot)
+    event = s.Event(n=snapshot.last_event, event={"type": "claims_closed"})
+    events = frames.events([frames.event(event.n, pack({"type": "claims_closed"}))])
+    you = frames.you(snapshot.you.seat, snapshot.you.host, snapshot.you.name, snapshot.you.can_sit)
+    legal, deadlines = frames.legal(fields["legal"]), pack(fields["deadlines"])
+    told = frames.change(None, events, NONE, NONE, NONE, legal, deadlines)
+    assert same_message(
+        told, s.Change(events=[event], legal=snapshot.legal, deadlines=snapshot.deadlines)
+    )
+    whole = frames.change(5, events, you, pack(fields["info"]), NONE, frames.NO_LEGAL, NONE)
+    assert same_message(
+        whole, s.Change(rid=5, events=[event], you=snapshot.you, info=snapshot.info)
+    )

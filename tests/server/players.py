@@ -123,9 +123,12 @@ def leaked_cards(
 
 
 def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:
-    """An update frame's events, then its snapshot, each as it would have come alone."""
+    """An update frame's events, then its snapshot, each as it would have come alone (a
+    protocol 4 change: its events, then the rest of it)."""
     if message.get("type") == "update":
         return [*message["events"], message["snapshot"]]
+    if message.get("type") == "change":
+        return [*message["events"], {k: v for k, v in message.items() if k != "events"}]
     return [message]
 
 

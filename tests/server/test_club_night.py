@@ -45,11 +45,14 @@ async def raw_request(ws: object, message: dict[str, object]) -> None:
 
 
 async def raw_until(ws: object, kind: str) -> dict[str, object]:
-    """The next message of ``kind``; a snapshot also from an update carrying the table info."""
+    """The next message of ``kind``; a snapshot also from an update (or a protocol 4 change)
+    carrying the table info."""
     while True:
         message = msgpack.unpackb(await ws.recv())  # type: ignore[attr-defined]
         if message["type"] == "update" and kind == "snapshot" and message["snapshot"]["info"]:
             return dict(message["snapshot"])
+        if message["type"] == "change" and kind == "snapshot" and message["info"]:
+            return dict(message)
         if message["type"] == kind:
             return dict(message)
 

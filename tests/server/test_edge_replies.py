@@ -33,7 +33,8 @@ WAIT_S = 10.0
 
 
 class Raw:
-    """A socket whose every server message is kept in order (updates not unfolded)."""
+    """A socket whose every server message is kept in order (updates not unfolded): protocol 3
+    unless the hello names another (``tests/server/test_ws_compact.py`` covers 4's changes)."""
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
@@ -42,7 +43,8 @@ class Raw:
     @classmethod
     async def open(cls, server: TableServer, **hello: object) -> tuple[Raw, list[s.ServerMessage]]:
         raw = cls(await connect(server.ws_url))
-        await raw.send(c.Hello(rid=1, version=PROTOCOL_VERSION, **hello))  # type: ignore[arg-type]
+        hello = {"version": 3, **hello}
+        await raw.send(c.Hello(rid=1, **hello))  # type: ignore[arg-type]
         return raw, await raw.until(lambda m: isinstance(m, s.Welcome))
 
     async def send(self, message: c.ClientMessage) -> None:

@@ -5,6 +5,7 @@
 
 // @msgpack/msgpack is loaded by a <script> before the modules (index.html); read it when used.
 /** @typedef {import("./wire.js").Message} Message */
+import { FollowError, followEvent } from "./follow.js";
 /** @type {{MessagePack: {encode: (value: unknown) => Uint8Array, decode: (bytes: Uint8Array) => any}}} */
 const page = /** @type {any} */ (globalThis);
 /** @param {unknown} value */
@@ -13,7 +14,7 @@ const encode = (value) => page.MessagePack.encode(value);
 const decode = (bytes) => page.MessagePack.decode(bytes);
 
 /** The protocol this client speaks (protocol/base.py PROTOCOL_VERSION; checked by a test). */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const PING_EVERY_MS = 20000;
@@ -43,6 +44,8 @@ export class Connection {
     this.ready = null;
     /** @type {Message | null} the last whole snapshot: updates are told as changes of it */
     this.snapshot = null;
+    /** when `snapshot` came (ms since the epoch): a change's unchanged deadlines count on from it */
+    this.snapshotAt = 0;
     /** @type {number | undefined} when the next attempt starts (ms since the epoch) */
     this.retryAt = undefined;
     globalThis.addEventListener("online", () => this.reconnectNow());
@@ -116,13 +119,18 @@ export class Connection {
     }
     let messages;
     try {
-      messages = unfold(message, this.snapshot);
-    } catch {
-      this.reconnectNow(); // an update we cannot place: resume, and get a whole snapshot
-      return;
+      messages = unfold(message, this.snapshot, Date.now() - this.snapshotAt);
+    } catch (error) {
+      if (!(error instanceof FollowError)) {
+        this.reconnectNow(); // an update we cannot place: resume, and get a whole snapshot
+        return;
+      }
+      // a change our view cannot follow: its answer and events, then the whole snapshot asked for
+      messages = [...(message.rid != null ? [{ type: "ack", rid: message.rid }] : []), ...message.events];
+      this.request({ type: "sync" }).catch(() => {});
     }
     for (const each of messages) {
-      if (each.type === "snapshot") this.snapshot = each;
+      if (each.type === "snapshot") [this.snapshot, this.snapshotAt] = [each, Date.now()];
       const waiter = each.rid ? this.pending.get(each.rid) : undefined;
       if (waiter && isAnswer(each)) {
         this.pending.delete(each.rid);
@@ -165,14 +173,43 @@ export class Connection {
  * is set), the numbered events, then our snapshot. Hand them on in that order. The snapshot is
  * told as a change of `previous` (protocol 3): `info` null means unchanged, and `view.history`
  * holds only the entries from `history_from` on. Throws when `previous` cannot be the base.
+ * A `change` (protocol 4) is followed instead (`followed`), `elapsedMs` after `previous` came.
  * @param {Message} message
  * @param {Message | null} previous
+ * @param {number} [elapsedMs]
  * @returns {Message[]}
  */
-export function unfold(message, previous) {
+export function unfold(message, previous, elapsedMs = 0) {
+  if (message.type === "change") return followed(message, previous, elapsedMs);
   if (message.type !== "update") return [message];
   const answer = message.rid != null ? [{ type: "ack", rid: message.rid }] : [];
   return [...answer, ...message.events, whole(message.snapshot, previous)];
+}
+
+/**
+ * A `change` (protocol 4): the answer, the events, then the snapshot they lead to, our view
+ * followed from `previous`'s by each event (follow.js) unless the change brings a whole one.
+ * Throws `FollowError` on a gap or an event the view cannot take.
+ * Unchanged deadlines are `previous`'s, their remaining times less the `elapsedMs` since.
+ * @param {Message} change @param {Message | null} previous @param {number} elapsedMs
+ * @returns {Message[]}
+ */
+function followed(change, previous, elapsedMs) {
+  const answer = change.rid != null ? [{ type: "ack", rid: change.rid }] : [];
+  const info = change.info ?? previous?.info;
+  const you = change.you ?? previous?.you;
+  if (!info || !you || !change.events.length) throw new FollowError("a change before any snapshot");
+  if (previous && change.events[0].n !== previous.last_event + 1) {
+    throw new FollowError(`event ${change.events[0].n} after ${previous.last_event}`);
+  }
+  let view = previous?.view ?? null;
+  for (const each of change.events) view = followEvent(view, each.event, info, you.seat ?? null);
+  if (change.view) view = change.view;
+  const deadlines = change.deadlines ?? (previous?.deadlines ?? []).map(
+    (/** @type {Message} */ d) => ({ ...d, remaining_ms: Math.max(0, d.remaining_ms - elapsedMs) }));
+  const last_event = change.events[change.events.length - 1].n;
+  const snapshot = { type: "snapshot", last_event, you, info, view, legal: change.legal ?? [], deadlines };
+  return [...answer, ...change.events, snapshot];
 }
 
 /** @param {Message} change @param {Message | null} previous @returns {Message} */

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgpack
 import pytest
 
 from engine.actions import Play
@@ -28,6 +29,8 @@ EXAMPLES: list[Command] = [
     Attach("c3", "Ana", c.Join(key="k" * 22), "join", None, "publicid123"),  # a person
     Resume("c1", "Ana", "tab.secret", 17, 4),
     Resume("c1", "Ana", "tab.secret", None, 0),
+    Attach("c4", "Eva", c.Watch(key="w" * 22), "watch", 9, None, 4),  # protocol 4
+    Resume("c1", "Ana", "tab.secret", 17, 4, 4),
     Detach("c1"),
     Request("c1", c.Chat(rid=9, text="hola")),
     Request("c1", c.Play(rid=1, card="7S", take=["7H"], at=12)),
@@ -36,6 +39,7 @@ EXAMPLES: list[Command] = [
     BotAnswer(3, 41, None),
     Reattach((Ticket("c1", "Ana", "k", "host", "t.s", 5), Ticket("c2", "Bo", None, "watch"))),
     Reattach((Ticket("c3", "Ana", "k", "join", None, 2, "publicid123"),)),
+    Reattach((Ticket("c4", "Eva", "w", "watch", None, 3, None, 4),)),
     DealChica("Ana", 2),
 ]
 
@@ -43,6 +47,13 @@ EXAMPLES: list[Command] = [
 @pytest.mark.parametrize("command", EXAMPLES, ids=lambda command: type(command).__name__)
 def test_a_command_is_the_same_value_after_its_bytes(command: Command) -> None:
     assert commands.decode(commands.encode(command)) == command
+
+
+def test_a_command_written_before_protocol_4_reads_as_protocol_3() -> None:
+    """A process of the previous release forwards commands without the version: still read."""
+    old = commands.encode(Resume("c1", "Ana", "tab.secret", 17, 4, 3))
+    fields = msgpack.unpackb(old)
+    assert commands.decode(msgpack.packb(fields[:-1])) == Resume("c1", "Ana", "tab.secret", 17, 4)
 
 
 @pytest.mark.parametrize("data", [b"\x91\xa4nope", b"\x92\xa6detach\x01", b"\xc0"])

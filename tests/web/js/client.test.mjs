@@ -215,3 +215,20 @@ test("the log leaves out a stand-in that never played and a claim window nobody 
   // Heads-up (R14): the team is the seat.
   assert.deepEqual(quiet([...hand, opened, closed], { you: 1, seats: 2 }), []);
 });
+
+test("protocol 4: a change's unchanged deadlines count on from the snapshot before it", () => {
+  const previous = {
+    type: "snapshot", last_event: 4, you: { role: "spectator", seat: null, name: "Eva" },
+    info: { table: "t", profile: "pagat-4p", options: {} }, view: null, legal: [],
+    deadlines: [{ kind: "turn", seat: 1, at: 10, remaining_ms: 30000 }],
+  };
+  const change = {
+    type: "change", rid: null, events: [{ type: "event", n: 5, event: { type: "lock_changed", locked: true } }],
+    you: null, info: null, view: null, legal: [], deadlines: null,
+  };
+  const [, snapshot] = unfold(change, previous, 4000);
+  assert.equal(snapshot.type, "snapshot");
+  assert.equal(snapshot.last_event, 5);
+  assert.deepEqual(snapshot.deadlines, [{ kind: "turn", seat: 1, at: 10, remaining_ms: 26000 }]);
+  assert.throws(() => unfold({ ...change, events: [{ ...change.events[0], n: 7 }] }, previous));
+});

@@ -419,17 +419,8 @@ class RemoteRoom:
                     last_event = max(known.last_event, last_event or 0)
                     command = replace(command, last_event=last_event)
                 # a spectator resumed (a watch from its last event) goes on from that event
-                self.keep(
-                    Ticket(
-                        conn,
-                        name,
-                        request.key,
-                        role,
-                        last_event=last_event,
-                        player=player,
-                        version=version,
-                    )
-                )
+                ticket = Ticket(conn, name, request.key, role, None, last_event, player, version)
+                self.keep(ticket)
             case Resume(conn, name, token, last_event, _, version):
                 known = self.tickets.get(conn)
                 if known is not None and known.token == token and known.last_event is not None:

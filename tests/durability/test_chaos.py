@@ -5,7 +5,7 @@ replica), people recording every message, wire bots, and one fault of each kind 
 server killed (SIGKILL) and one stopped (SIGTERM), both started again; the Redis primary killed
 and replaced; a Redis node stopped for seconds; lossy Redis links; a client that stops reading
 and one that vanishes and comes back. ``--minutes 0``: each fault lane injects each of its kinds
-once and stops, about half a minute of faults. The one audit then finds no acknowledged move lost, no
+once and stops, about half a minute of faults. The audit then finds no acknowledged move lost, no
 event duplicated, skipped, backwards or unlike the stored log for any viewer, and every finished
 game's record replaying to what its players were shown.
 """

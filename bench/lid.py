@@ -73,7 +73,7 @@ async def measure(
             stopped = time.time()
             # the server's whole group (its bot and review workers too) and this process
             pids = f"-{server.pid} {os.getpid()}"
-            lid = f"kill -STOP -- {pids}; sleep {lid_s}; kill -CONT -- {pids}"
+            lid = f"kill -STOP {pids}; sleep {lid_s}; kill -CONT {pids}"  # dash: no "--"
             shell = await asyncio.create_subprocess_exec("sh", "-c", lid)
             await shell.wait()  # this process is stopped in here; the shell ends on the wake
             wake = time.time()

@@ -371,6 +371,8 @@ class ClientSession:
             self.events.append(message)
             self.based = True
         elif isinstance(message, s.Snapshot):
+            if self.snapshot is not None and message.info.table != self.snapshot.info.table:
+                self.last_event, self.based = 0, False  # another table: its own event numbers
             if message.last_event < self.last_event or (
                 self.based and message.last_event != self.last_event
             ):

@@ -127,3 +127,22 @@ async def test_a_follower_whose_view_went_astray_asks_for_a_snapshot_and_goes_on
         assert (await eva.next_snapshot()).view == final.view
         for session in (ana, eva):
             await session.close()
+
+
+async def test_a_host_who_watches_one_new_table_after_another_follows_each_with_no_sync(
+    start_server: StartServer,
+) -> None:
+    """A new table's events are numbered from 1: a session that moves on to watch it starts
+    over from its snapshot (no gap reported, no snapshot asked for, no rate limit met)."""
+    async with start_server(claim_window_s=0.05) as server:
+        async with await ClientSession.connect(server.ws_url, "Host") as host:
+            for _ in range(3):
+                created = await host.request(c.CreateTable())
+                assert isinstance(created, s.TableCreated)
+                await host.request(c.Watch(key=created.host_key))
+                for _ in range(4):
+                    await host.request(c.AddBot(level=1))
+                await host.request(c.Start())
+                await host.next_snapshot(lambda snap: snap.info.table == created.table)
+            assert host.syncs == 0
+            assert host.problems == []

@@ -135,7 +135,8 @@ async def test_a_host_who_watches_one_new_table_after_another_follows_each_with_
     """A new table's events are numbered from 1: a session that moves on to watch it starts
     over from its snapshot (no gap reported, no snapshot asked for, no rate limit met)."""
     async with start_server(claim_window_s=0.05) as server:
-        async with await ClientSession.connect(server.ws_url, "Host") as host:
+        host = await ClientSession.connect(server.ws_url, "Host")
+        async with host:
             for _ in range(3):
                 created = await host.request(c.CreateTable())
                 assert isinstance(created, s.TableCreated)
@@ -143,6 +144,7 @@ async def test_a_host_who_watches_one_new_table_after_another_follows_each_with_
                 for _ in range(4):
                     await host.request(c.AddBot(level=1))
                 await host.request(c.Start())
-                await host.next_snapshot(lambda snap: snap.info.table == created.table)
+                table = created.table
+                await host.next_snapshot(lambda snap, table=table: snap.info.table == table)
             assert host.syncs == 0
             assert host.problems == []

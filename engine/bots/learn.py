@@ -32,14 +32,14 @@ from dataclasses import replace
 from multiprocessing import Pool
 from typing import Any
 
-from engine.actions import Claim, Play
+from engine.actions import Play
 from engine.bots.deep import LEVEL5, win_value
 from engine.bots.features import NAMES, features
 from engine.bots.learned import Model
 from engine.bots.playout import Played, level3_move
 from engine.bots.registry import Budget
 from engine.bots.search import search
-from engine.cards import RANKS
+from engine.bots.train import claim_all
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import View
@@ -79,9 +79,7 @@ def decisions(profile: str, seed: str, stride: int) -> Iterator[tuple[View, list
         if phase is Phase.PLAY or phase is Phase.ANNOUNCE:
             game.apply(level3_move(game, played))
         elif phase is Phase.CLAIMS:
-            for team, rank in list(game._r10):
-                game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
-            game.apply(game.system_actions()[0])
+            claim_all(game)
         else:
             game.apply(game.system_actions()[0])
 

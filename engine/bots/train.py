@@ -67,6 +67,13 @@ def _in_claims(game: Game) -> bool:
     return game.phase is Phase.CLAIMS
 
 
+def claim_all(game: Game) -> None:
+    """Every team claims each R10 award it holds, then the claim window closes."""
+    for team, rank in list(game._r10):
+        game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
+    game.apply(game.system_actions()[0])
+
+
 def self_play(profile: str, seed: str, into: dict[str, Counter[tuple[int, int, int, int]]]) -> None:
     """Play one level-3 game and add what each noted packet's rest of the hand brought."""
     game = Game.new(profile, seed=seed)
@@ -108,9 +115,7 @@ def self_play(profile: str, seed: str, into: dict[str, Counter[tuple[int, int, i
                     )
                 )
         elif phase is Phase.CLAIMS:
-            for team, rank in list(game._r10):
-                game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
-            game.apply(game.system_actions()[0])
+            claim_all(game)
         else:
             game.apply(game.system_actions()[0])
             notes.clear()

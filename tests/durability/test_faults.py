@@ -22,12 +22,11 @@ import pytest
 from bench.log_audit import check_table
 from bench.recording import Table, close_all, play_table, seat_table, wait_for
 from clients.session import ClientSession
-from protocol import client_messages as c
-from protocol import server_messages as s
 from server.store.base import Lease, LeaseLost, Store, StoreUnavailable, VersionConflict
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore, open_store
 from tests.redis_server import RedisServer
+from tests.server.players import watched_bot_table
 from tests.serving import ServerProcess, StartServer
 
 pytestmark = pytest.mark.redis
@@ -350,13 +349,7 @@ async def test_sigterm_with_100_busy_tables_exits_and_releases_every_lease_withi
             ids = []
             async with await ClientSession.connect(server.ws_url, "Referee") as host:
                 for _ in range(count):
-                    created = await host.request(c.CreateTable())
-                    assert isinstance(created, s.TableCreated)
-                    await host.request(c.Watch(key=created.host_key))
-                    for _ in range(4):
-                        await host.request(c.AddBot(level=1))
-                    await host.request(c.Start())
-                    ids.append(created.table)
+                    ids.append((await watched_bot_table(host)).table)
             return ids
 
         ids = [

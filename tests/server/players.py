@@ -36,6 +36,18 @@ async def seat_four(
     return sessions, created
 
 
+async def watched_bot_table(host: ClientSession, level: int = 1) -> s.TableCreated:
+    """``host`` creates a table, watches it with the host key, seats four bots of ``level``
+    and starts it."""
+    created = await host.request(c.CreateTable())
+    assert isinstance(created, s.TableCreated)
+    await host.request(c.Watch(key=created.host_key))
+    for _ in range(4):
+        await host.request(c.AddBot(level=level))
+    await host.request(c.Start())
+    return created
+
+
 def seeds_not_won_on_the_deal(profile: str = "pagat-4p") -> Callable[[], int]:
     """Random game seeds, skipping any whose first deal ends the game at once (a cuarenta, R6).
 

@@ -10,11 +10,12 @@ import time
 import pytest
 
 from engine import Play, bots
+from engine.actions import Action
 from engine.bots.learned import CHEAP_LEVEL
 from engine.bots.search import LEVEL4, candidates_of
 from engine.errors import IllegalAction, InvalidRecord
 from engine.game import Game
-from engine.views import view_of
+from engine.views import View, view_of
 from server.bots import (
     INLINE_MAX_LEVEL,
     LEAST_SHARE,
@@ -25,6 +26,14 @@ from server.bots import (
     decide,
     resolve_level,
 )
+
+
+def first_turn() -> tuple[View, tuple[Action, ...]]:
+    """The first seat to play in seed 3's game: its view and legal actions."""
+    game = Game.new(seed=3)
+    seat = game.turn
+    assert seat is not None
+    return view_of(game, seat), game.legal_actions(seat)
 
 
 def test_a_missing_level_falls_back_to_the_best_level_below_it() -> None:
@@ -51,10 +60,7 @@ async def test_search_levels_decide_in_the_process_pool_from_one_seats_view_r7()
 
 async def test_a_person_away_gets_the_learned_stand_in_inline_and_the_answer_says_so() -> None:
     runner = BotRunner(workers=1, budget_s=0.2)
-    game = Game.new(seed=3)
-    seat = game.turn
-    assert seat is not None
-    view, legal = view_of(game, seat), game.legal_actions(seat)
+    view, legal = first_turn()
     try:
         action, ran = await runner.decide_served(3, view, legal, 1, stand_in=True)
         assert ran == CHEAP_LEVEL
@@ -70,10 +76,7 @@ async def test_while_every_worker_searches_a_search_level_gets_the_learned_polic
     """Two level-5 requests at once on one worker: the first searches, the second is the
     learned policy's, answered without waiting; alone again, level 5 searches."""
     runner = BotRunner(workers=1, budget_s=0.2)
-    game = Game.new(seed=3)
-    seat = game.turn
-    assert seat is not None
-    view, legal = view_of(game, seat), game.legal_actions(seat)
+    view, legal = first_turn()
     try:
         first, second = await asyncio.gather(
             runner.decide_served(5, view, legal, 1), runner.decide_served(5, view, legal, 2)
@@ -102,10 +105,7 @@ def test_the_learned_policy_resolves_to_itself() -> None:
 async def test_a_dead_worker_costs_one_turn_at_level_3_and_the_next_gets_a_new_pool() -> None:
     """Invariant 5: a bot worker killed (the OOM killer, an operator) never stalls its seat."""
     runner = BotRunner(workers=1, budget_s=0.2)
-    game = Game.new(seed=3)
-    seat = game.turn
-    assert seat is not None
-    view, legal = view_of(game, seat), game.legal_actions(seat)
+    view, legal = first_turn()
     try:
         await runner.decide(5, view, legal, seed=1)
         pool = runner._pool

@@ -10,14 +10,30 @@ from __future__ import annotations
 
 import asyncio
 import random
+from functools import partial
 
 import msgpack
 
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s
-from tests.server.players import leaked_cards, play_until_finished
+from tests.server.players import leaked_cards, play_until_finished, watched_bot_table
 from tests.serving import StartServer
+
+
+async def _watchers(url: str, created: s.TableCreated) -> list[ClientSession]:
+    """Two spectators of the table, keeping their frames: one on protocol 4, one on 3."""
+    watchers = [
+        await ClientSession.connect(url, "Eva", keep_frames=True, version=version)
+        for version in (4, 3)
+    ]
+    for watcher in watchers:
+        await watcher.request(c.Watch(key=created.watch_key))
+    return watchers
+
+
+def _at_table(table: str, snapshot: s.Snapshot) -> bool:
+    return snapshot.info.table == table
 
 
 def _kinds(session: ClientSession) -> set[str]:
@@ -38,12 +54,7 @@ async def test_protocol_4_and_3_clients_play_a_whole_game_at_one_table(
         await players[0].request(c.Join(key=created.host_key))
         for player in players[1:]:
             await player.request(c.Join(key=created.join_key))
-        watchers = [
-            await ClientSession.connect(server.ws_url, "Eva", keep_frames=True, version=version)
-            for version in (4, 3)
-        ]
-        for watcher in watchers:
-            await watcher.request(c.Watch(key=created.watch_key))
+        watchers = await _watchers(server.ws_url, created)
         await players[0].request(c.Start())
         finals = await asyncio.gather(
             *(play_until_finished(x, random.Random(i)) for i, x in enumerate(players)),
@@ -75,12 +86,7 @@ async def test_a_protocol_4_spectator_is_sent_less_than_half_the_bytes_of_protoc
         created = await host.request(c.CreateTable())
         assert isinstance(created, s.TableCreated)
         await host.request(c.Watch(key=created.host_key))
-        watchers = [
-            await ClientSession.connect(server.ws_url, "Eva", keep_frames=True, version=version)
-            for version in (4, 3)
-        ]
-        for watcher in watchers:
-            await watcher.request(c.Watch(key=created.watch_key))
+        watchers = await _watchers(server.ws_url, created)
         for _ in range(4):
             await host.request(c.AddBot(level=1))
         await host.request(c.Start())
@@ -138,13 +144,7 @@ async def test_a_host_who_watches_one_new_table_after_another_follows_each_with_
         host = await ClientSession.connect(server.ws_url, "Host")
         async with host:
             for _ in range(3):
-                created = await host.request(c.CreateTable())
-                assert isinstance(created, s.TableCreated)
-                await host.request(c.Watch(key=created.host_key))
-                for _ in range(4):
-                    await host.request(c.AddBot(level=1))
-                await host.request(c.Start())
-                table = created.table
-                await host.next_snapshot(lambda snap, table=table: snap.info.table == table)
+                table = (await watched_bot_table(host)).table
+                await host.next_snapshot(partial(_at_table, table))
             assert host.syncs == 0
             assert host.problems == []

@@ -13,7 +13,7 @@ from engine.record import Record
 from engine.replay import replay
 from protocol import client_messages as c
 from protocol import server_messages as s
-from tests.server.players import play_until_finished, seat_four
+from tests.server.players import play_until_finished, seat_four, watched_bot_table
 from tests.serving import StartServer
 
 
@@ -69,12 +69,7 @@ async def test_four_bots_play_to_the_end_without_waiting_on_any_clock_r10(
         start_server(claim_window_s=3600) as server,
         await ClientSession.connect(server.ws_url, "Referee") as host,
     ):
-        created = await host.request(c.CreateTable())
-        assert isinstance(created, s.TableCreated)
-        await host.request(c.Watch(key=created.host_key))
-        for _ in range(4):
-            await host.request(c.AddBot(level=2))
-        await host.request(c.Start())
+        await watched_bot_table(host, level=2)
         final = await host.next_snapshot(lambda snap: snap.info.stage == "finished", wait_s=30)
         assert final.view is not None
         assert final.view.winner in (0, 1)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from protocol import client_messages as c
 from server.app import TableServer
@@ -28,7 +30,7 @@ BACKUP = HERE / "format-1.backup"
 FACTS = HERE / "format-1.json"
 
 
-async def write(redis: RedisServer) -> dict[str, object]:
+async def write(redis: RedisServer) -> dict[str, Any]:
     ana_key = new_key()
     server = TableServer(settings_for(redis.url))
     await server.start()
@@ -56,17 +58,21 @@ async def write(redis: RedisServer) -> dict[str, object]:
     return facts
 
 
-def run() -> None:
+Write = Callable[[RedisServer], Coroutine[Any, Any, dict[str, Any]]]
+
+
+def run(write: Write = write, backup: Path = BACKUP, facts_file: Path = FACTS) -> None:
+    """``write`` into a private redis-server, back it up to ``backup`` and keep the facts."""
     with tempfile.TemporaryDirectory() as folder:
         redis = RedisServer(Path(folder))
         redis.start_anew()
         try:
             facts = asyncio.run(write(redis))
-            assert main(["backup", str(BACKUP), "--store", redis.url]) == 0
+            assert main(["backup", str(backup), "--store", redis.url]) == 0
         finally:
             redis.stop()
-    FACTS.write_text(json.dumps(facts, indent=1) + "\n")
-    print(f"wrote {BACKUP.name} ({BACKUP.stat().st_size} bytes) and {FACTS.name}")
+    facts_file.write_text(json.dumps(facts, indent=1) + "\n")
+    print(f"wrote {backup.name} ({backup.stat().st_size} bytes) and {facts_file.name}")
 
 
 if __name__ == "__main__":

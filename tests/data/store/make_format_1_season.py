@@ -9,15 +9,12 @@ held and one under way, beside ``format-1.json``'s facts in ``format-1-season.js
 
 from __future__ import annotations
 
-import asyncio
-import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from protocol import clubs as m
 from server.app import TableServer
-from server.cli import main
+from tests.data.store import make_format_1
 from tests.redis_server import RedisServer
 from tests.server.clubs.helpers import follow, night_until, round_done
 from tests.server.store_backup.test_round_trip import PAIRS, settings_for
@@ -62,18 +59,5 @@ async def write(redis: RedisServer) -> dict[str, Any]:
     }
 
 
-def run() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        redis = RedisServer(Path(folder))
-        redis.start_anew()
-        try:
-            facts = asyncio.run(write(redis))
-            assert main(["backup", str(BACKUP), "--store", redis.url]) == 0
-        finally:
-            redis.stop()
-    FACTS.write_text(json.dumps(facts, indent=1) + "\n")
-    print(f"wrote {BACKUP.name} ({BACKUP.stat().st_size} bytes) and {FACTS.name}")
-
-
 if __name__ == "__main__":
-    run()
+    make_format_1.run(write, BACKUP, FACTS)

@@ -4,7 +4,9 @@ Property: for random games of every profile and option (misdeals, claims and mis
 takes included), every seat and a spectator, starting from the snapshot's view at a random
 point of the game (a resume) and applying each event as that viewer is sent it
 (``engine.views.redact``, the one redaction path), the followed view equals the server's view
-after every action, to the byte.
+after every action, to the byte. The view's changes that follow the rules are the ones each
+event stands for: the deal and misdeals (R4, R5), ronda announced (R6), plays, captures and
+missed cards taken (R7, R8), the points of play (R9), claims (R10) and the hand's count (R11).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ _INFO = s.TableInfo(
 
 @settings(max_examples=60, deadline=None)
 @given(game_rng=random_games(), resume_at=st.integers(0, 150))
-def test_following_the_events_from_any_resume_gives_the_snapshot_view(
+def test_following_the_events_from_any_resume_gives_the_snapshot_view_r4_to_r11(
     game_rng: tuple[Game, random.Random], resume_at: int
 ) -> None:
     game, rng = game_rng

@@ -36,10 +36,9 @@ from engine.actions import Play
 from engine.bots.deep import LEVEL5, win_value
 from engine.bots.features import NAMES, features
 from engine.bots.learned import Model
-from engine.bots.playout import Played, level3_move
+from engine.bots.playout import Played, claim_all, level3_move
 from engine.bots.registry import Budget
 from engine.bots.search import search
-from engine.bots.train import claim_all
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import View

@@ -9,8 +9,9 @@ playout is a pure function of the sampled deal and the first action.
 
 from __future__ import annotations
 
-from engine.actions import Action, Announce, Play, TakeMissed
+from engine.actions import Action, Announce, Claim, Play, TakeMissed
 from engine.bots.counting import Position, best_play
+from engine.cards import RANKS
 from engine.game import Game
 from engine.phase import Phase
 from engine.state import HistoryEntry
@@ -118,3 +119,10 @@ def play_out(game: Game, whole_hand: bool) -> None:
         if game.hand_number != hand or (not whole_hand and game.packet != packet):
             return
         game.apply(level3_move(game, played))
+
+
+def claim_all(game: Game) -> None:
+    """Every team claims each R10 award it holds, then the claim window closes."""
+    for team, rank in list(game._r10):
+        game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
+    game.apply(game.system_actions()[0])

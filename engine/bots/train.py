@@ -20,11 +20,9 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from engine.actions import Claim
-from engine.bots.playout import Played, level3_move
+from engine.bots.playout import Played, claim_all, level3_move
 from engine.bots.rest import MODEL_PATH, TABLE_CAP, key_of
 from engine.bots.search import scores_with_awards
-from engine.cards import RANKS
 from engine.events import HandCounted
 from engine.events import Played as PlayedEvent
 from engine.game import Game
@@ -65,13 +63,6 @@ def _over(game: Game) -> bool:
 
 def _in_claims(game: Game) -> bool:
     return game.phase is Phase.CLAIMS
-
-
-def claim_all(game: Game) -> None:
-    """Every team claims each R10 award it holds, then the claim window closes."""
-    for team, rank in list(game._r10):
-        game.apply(Claim(team, RANKS[rank]))  # seat ``team`` is of team ``team``
-    game.apply(game.system_actions()[0])
 
 
 def self_play(profile: str, seed: str, into: dict[str, Counter[tuple[int, int, int, int]]]) -> None:

@@ -95,7 +95,7 @@ def closed_loop(
     progress(f"closed loop, {label}: starting the server and {args.clients} load process(es)")
     with (
         TargetProcess(kind, profile, tree) as target,
-        Fleet(kind, target.url, args.clients) as fleet,
+        Fleet(kind, target.url, args.clients, version=target.version) as fleet,
     ):
         progress(f"closed loop, {label}: connecting {args.tables} tables")
         fleet.connect(args.tables)

@@ -17,6 +17,7 @@ from typing import Any
 from bench.load.errors import LoadError
 from bench.load.stats import merged
 from bench.load.worker import Target, WindowFigures, WorkerSpec, worker_main
+from protocol import PROTOCOL_VERSION
 
 TABLES_PER_PROCESS_SPAN = 1_000_000  # table numbers of process i start at i * this
 REPLY_TIMEOUT_S = 300.0
@@ -37,14 +38,21 @@ class FleetFigures:
 class Fleet:
     """``processes`` load processes playing ``target`` at ``url``."""
 
-    def __init__(self, target: Target, url: str, processes: int, seed: int = 1) -> None:
+    def __init__(
+        self,
+        target: Target,
+        url: str,
+        processes: int,
+        seed: int = 1,
+        version: int = PROTOCOL_VERSION,
+    ) -> None:
         context = multiprocessing.get_context("spawn")
         self.pipes: list[Connection] = []
         self.processes: list[BaseProcess] = []
         self.tables = 0
         for index in range(processes):
             mine, theirs = context.Pipe()
-            spec = WorkerSpec(target, url, index * TABLES_PER_PROCESS_SPAN, seed + index)
+            spec = WorkerSpec(target, url, index * TABLES_PER_PROCESS_SPAN, seed + index, version)
             process = context.Process(
                 target=worker_main, args=(theirs, spec), daemon=True, name=f"load-{target}-{index}"
             )

@@ -23,8 +23,8 @@ import msgpack
 from bench.floor import READY, SEATS
 from bench.load.errors import LoadError
 from bench.load.wire import WireConnection, open_connection
-from protocol import PROTOCOL_VERSION, encode
 from protocol import client_messages as c
+from protocol import encode
 
 #: Messages that answer a request by its ``rid`` (everything else is pushed).
 ANSWERS = frozenset({"welcome", "ack", "error", "table_created", "seated", "record"})
@@ -140,9 +140,10 @@ class TableLoad:
 class CuarentaTable(TableLoad):
     """A table of the real server: hello, create, four joins, start, then greedy play."""
 
-    def __init__(self, index: int, recorder: Recorder, url: str) -> None:
+    def __init__(self, index: int, recorder: Recorder, url: str, version: int) -> None:
         super().__init__(index, recorder)
         self.url = url
+        self.version = version
         self._rid = 0
         self._answers: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
         self._rematch_asked = [0] * SEATS
@@ -154,7 +155,7 @@ class CuarentaTable(TableLoad):
             self.connections.append(await open_connection(self.url, partial(self._on, seat)))
         await asyncio.gather(
             *(
-                self._request(seat, c.Hello(version=PROTOCOL_VERSION, name=f"t{self.index}s{seat}"))
+                self._request(seat, c.Hello(version=self.version, name=f"t{self.index}s{seat}"))
                 for seat in range(SEATS)
             )
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from typing import Literal
 
 from bench.load.errors import TargetError
 from bench.load.lag import parse_gc, parse_line
+from protocol import PROTOCOL_VERSION
 
 TargetKind = Literal["cuarenta", "game", "floor"]
 """The table server, the game floor (``bench.game_floor``) and the floor (``bench.floor``)."""
@@ -99,6 +101,19 @@ class Usage:
     cpu_s: float
 
 
+def protocol_of(tree: Path | None) -> int:
+    """The protocol version ``tree`` (None: this one) speaks, read from its source: a
+    baseline from before protocol 4 refuses a hello of 4."""
+    if tree is None:
+        return PROTOCOL_VERSION
+    found = re.search(
+        r"^PROTOCOL_VERSION = (\d+)", (tree / "protocol" / "base.py").read_text(), re.M
+    )
+    if found is None:
+        raise TargetError(f"no PROTOCOL_VERSION in {tree}/protocol/base.py")
+    return int(found.group(1))
+
+
 class TargetProcess:
     """A started server under test; use as a context manager so it never outlives the run."""
 
@@ -108,6 +123,7 @@ class TargetProcess:
         """``tree``: serve another checkout of the project (a baseline) instead of this one."""
         self.kind = kind
         self.profile = profile
+        self.version = protocol_of(tree)
         if profile is not None:
             profile.unlink(missing_ok=True)
         command = server_command(profile) if kind == "cuarenta" else floor_command(kind)

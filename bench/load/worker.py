@@ -21,6 +21,7 @@ from typing import Any, Literal
 from bench.load.errors import LoadError
 from bench.load.tables import CuarentaTable, FloorTable, Recorder, TableLoad
 from bench.load.targets import die_with_parent
+from protocol import PROTOCOL_VERSION
 
 Target = Literal["cuarenta", "game", "floor"]
 SETUP_CONCURRENCY = 64  # tables being connected or seated at once
@@ -33,6 +34,7 @@ class WorkerSpec:
     url: str
     first_table: int  # table numbers of different processes never collide
     seed: int
+    version: int = PROTOCOL_VERSION  # the protocol the server speaks (a baseline's may be older)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +111,14 @@ class LoadWorker:
         raise LoadError(f"unknown load command {command!r}")
 
     async def _connect(self, count: int) -> None:
-        # the game floor speaks the table server's protocol (the part the load uses)
-        kind = FloorTable if self.spec.target == "floor" else CuarentaTable
         first = self.spec.first_table + len(self.tables)
-        fresh = [kind(first + i, self.recorder, self.spec.url) for i in range(count)]
+        spec, numbers = self.spec, range(first, first + count)
+        # the game floor speaks the table server's protocol (the part the load uses)
+        fresh: list[TableLoad] = (
+            [FloorTable(n, self.recorder, spec.url) for n in numbers]
+            if spec.target == "floor"
+            else [CuarentaTable(n, self.recorder, spec.url, spec.version) for n in numbers]
+        )
         self.tables += fresh
         self.unseated += fresh
         await _bounded(table.connect() for table in fresh)

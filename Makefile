@@ -91,7 +91,7 @@ lint: $(STAMP) $(WEB_DEPS)
 	$(WEB)/node_modules/.bin/tsc -p $(WEB)/tsconfig.json
 
 test: $(STAMP) $(WEB_DEPS) $(POCKET) services lint
-	$(BIN)/pytest -n $(PYTEST_WORKERS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --durations=25
 
 check: test
 

@@ -32,6 +32,7 @@ async def test_a_format_1_season_keeps_its_held_night_and_plays_on_the_next(
     await server.start()
     try:
         assert server.nights is not None
+        server.nights.seat_wait_s = 0.0  # nobody comes: stand-ins start the round at once
         state = (await server.nights.state(CLUB)).state
         assert state["season"] == FACTS["season"], "the season counts the held night as written"
         [held] = state["past"]

@@ -84,6 +84,7 @@ class TableServer:
             settings.bot_budget_s,
             stand_in=bool(settings.learned_stand_in),
             under_load=bool(settings.learned_under_load),
+            review_samples=settings.review_samples,
         )
         self._store = store
         self._clock = clock

@@ -167,8 +167,10 @@ class BotRunner:
         budget_s: float = 1.0,
         stand_in: bool = True,
         under_load: bool = True,
+        review_samples: int = REVIEW_SAMPLES,
     ) -> None:
         self.workers = max(1, workers)
+        self.review_samples = review_samples
         self.budget_s = budget_s  # the most any level's decision may take
         self.stand_in = stand_in  # the learned policy plays for people (see the docstring)
         self.under_load = under_load  # ... and for search levels while every worker is busy
@@ -245,7 +247,7 @@ class BotRunner:
             )
         loop = asyncio.get_running_loop()
         pool = self._reviews
-        running = loop.run_in_executor(pool, review_record, record, REVIEW_SAMPLES)
+        running = loop.run_in_executor(pool, review_record, record, self.review_samples)
         running.add_done_callback(_retrieved)  # its waiter may be gone: never "not retrieved"
         try:
             # Shielded: a waiter cancelled never cancels the pool's own future, so when `close`

@@ -33,6 +33,7 @@ class Settings:
     learned_stand_in: int = 1  # 1: the learned policy plays for people, not stand_in_level
     learned_under_load: int = 1  # 1: it answers search levels while every worker is busy
     bot_budget_s: float = 1.0  # the most one search-bot decision may take (server.bots)
+    review_samples: int = 8  # deals each decision of a finished game's review is searched on
     max_frame_bytes: int = 8 * 1024
     send_queue: int = 256  # frames (4 KB each) a slow client may leave unread before it is dropped
     commands_per_s: float = 20.0  # per connection, burst 40
@@ -112,6 +113,8 @@ HELP: Mapping[str, str] = {
     "the learned policy's at once; 0: it waits for a worker",
     "bot_budget_s": "seconds one search-bot decision may take at most, from the request "
     "(each level has its own budget below it: 4: 0.3, 5 and 6: 0.5)",
+    "review_samples": "deals each decision of a finished game's review is searched on (fewer: "
+    "a quicker, rougher review on a slow machine; at least 1)",
     "max_frame_bytes": "largest inbound WebSocket frame (bigger: close 1009)",
     "send_queue": "frames (4 KB each) a slow client may leave unread before it is dropped",
     "commands_per_s": "inbound messages per second per connection",
@@ -226,6 +229,9 @@ def from_args(args: argparse.Namespace) -> Settings:
         else:
             values[item.name] = type(current)(raw)
     settings = Settings(**values)
+    if settings.review_samples < 1:
+        samples = settings.review_samples
+        raise SystemExit(f"cuarenta serve: --review-samples must be 1 or more, not {samples}")
     try:
         trusted_networks(settings)
     except ValueError as exc:

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from clients.session import ClientSession
 from protocol import client_messages as c
 from protocol import server_messages as s
@@ -31,6 +33,16 @@ def test_flags_override_environment_which_overrides_defaults() -> None:
     assert settings.clubs == ("la-esquina-del-40", "otro-club-xx")
     assert settings.store == "memory"
     assert isinstance(settings.web_root, Path)
+
+
+def test_a_review_searched_on_no_deals_is_refused_in_one_line() -> None:
+    parser = argparse.ArgumentParser()
+    config.add_arguments(parser, env={})
+    assert config.from_args(parser.parse_args([])).review_samples == 8
+    assert config.from_args(parser.parse_args(["--review-samples", "2"])).review_samples == 2
+    refused = "cuarenta serve: --review-samples must be 1 or more, not 0"
+    with pytest.raises(SystemExit, match=refused):
+        config.from_args(parser.parse_args(["--review-samples", "0"]))
 
 
 async def test_serve_prints_its_address_serves_a_game_and_stops_cleanly(

@@ -48,8 +48,10 @@ def web_url() -> Iterator[str]:
     """Start `cuarenta serve` on a free port (tests/serving.py) and yield its http:// address."""
     if not (ROOT / "clients" / "web" / "node_modules").is_dir():
         pytest.fail("clients/web/node_modules is missing: run `npm ci --prefix clients/web`")
-    # Python players in these tests answer instant bots at machine speed: past a person's rate.
+    # Python players in these tests answer instant bots at machine speed: past a person's rate;
+    # a game's review on 2 deals a decision, not 8: the tests read its marks, not its judgement.
     args = ["--claim-window", "1", "--store", "memory", "--log-level", "warning"]
+    args += ["--review-samples", "2"]
     server = ServerProcess([*args, "--commands-per-s", "1000"])
     server.start()
     try:

@@ -142,10 +142,11 @@ async def test_a_night_started_turn_based_opens_its_tables_with_that_deadline_an
     notice = await asyncio.wait_for(collected.arrived.get(), 20)  # the round still calls Ana
     assert (notice.kind, notice.player_id, notice.url) == ("night_round", me.id, f"/c/{CLUB}")
     # the seats wait one move deadline for their people, then the stand-ins sit and play
-    await asyncio.sleep(0.5)  # two and a half driver passes: nothing may start meanwhile
+    clock.now += DAY - 1
+    await asyncio.sleep(0.5)  # an observation window of two driver passes: nothing may start
     quiet = await night.server.nights.state(CLUB)
     assert not any(t["started"] for t in quiet.state["night"]["tables"].values())
-    clock.now += DAY + 1
+    clock.now += 2
     await night_until(night.host, lambda n: all(t["started"] for t in n["tables"].values()), 20)
     await ana.close()
 

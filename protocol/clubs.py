@@ -114,7 +114,9 @@ ClubRequest = ClubOpen | ClubPair | ClubWithdraw | ClubStart | ClubRound | ClubR
 class ClubNight(WireModel):
     """A club's night as everyone may see it: members, pairs, rounds with their tables' join and
     watch links, standings, past nights and the season (plain JSON values; ``host`` is true on
-    the host's connection). ``night`` is None before the host registers the first pair."""
+    the host's connection). ``night`` is None before the host registers the first pair; its
+    ``pace`` is the night's and ``paces`` each started round's (``{"move_deadline": s,
+    "on_deadline": "stand_in"}``, 0 s: live), and each table says its ``move_deadline``."""
 
     type: Literal["club_night"] = "club_night"
     rid: RequestId = 0

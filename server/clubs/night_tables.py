@@ -100,10 +100,13 @@ async def result(lobby: Lobby, entry: dict[str, Any]) -> tuple[int, int] | None:
     return int(scores[0]), int(scores[1])
 
 
-def scores_now(lobby: Lobby, entry: dict[str, Any]) -> tuple[int, int] | None:
-    """The table's score as it stands (None: not loaded in this process)."""
-    room = lobby.loaded(entry["id"])
-    if room is None:
+async def scores_now(lobby: Lobby, entry: dict[str, Any]) -> tuple[int, int] | None:
+    """The table's score as it stands (None: run by another process). A turn-based table
+    waiting in the store is loaded to read it; a live one not loaded here runs elsewhere."""
+    room: Any = lobby.loaded(entry["id"])
+    if room is None and entry.get("move_deadline"):
+        room = await lobby.room(entry["id"])
+    if not isinstance(room, Room):
         return None
     scores = room.summary.scores
     return int(scores[0]), int(scores[1])

@@ -145,7 +145,7 @@ class ClubNights:
             elif isinstance(msg, m.ClubRound):
                 night = nights.next_round(night, msg.round, msg.move_deadline)
             elif isinstance(msg, m.ClubRule):
-                night = self._ruled(night, msg)
+                night = await self._ruled(night, msg)
         except TournamentError as exc:
             raise Refused(ErrorCode.INVALID_MESSAGE, str(exc)) from None
         if doc.get("current") != night["number"]:
@@ -155,7 +155,7 @@ class ClubNights:
         if isinstance(msg, m.ClubRound):
             await self._drive_club(club)  # open the round's tables now
 
-    def _ruled(self, night: Doc, msg: m.ClubRule) -> Doc:
+    async def _ruled(self, night: Doc, msg: m.ClubRule) -> Doc:
         """A stuck table ended by the host: the awarded score, or the score as it stands."""
         tournament = nights.tournament_of(night)
         number = len(tournament.rounds)
@@ -163,7 +163,7 @@ class ClubNights:
         if msg.score_a is not None and msg.score_b is not None:
             score = (msg.score_a, msg.score_b)
         elif msg.score_a is None and msg.score_b is None and entry is not None:
-            found = night_tables.scores_now(self.lobby, entry)
+            found = await night_tables.scores_now(self.lobby, entry)
             if found is None:
                 raise TournamentError(f"table {msg.table} is not running here: award a score")
             score = found

@@ -13,10 +13,9 @@ chosen in the panel; the page, the panel, the TV and the round's tables say so, 
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
 import urllib.request
+from typing import Any
 
 import msgpack
 import pytest
@@ -111,7 +110,9 @@ def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pac
     expect(host.locator(".club-night-round")).to_contain_text(pace, timeout=WAIT_MS)
     expect(host.locator("#club-round-pace")).to_have_value("86400")  # the night's, preselected
     host.click("#club-next-round")
-    expect(host.locator(".club-night-round")).to_contain_text(f"Round 1 of 1 · {pace}", timeout=WAIT_MS)
+    expect(host.locator(".club-night-round")).to_contain_text(
+        f"Round 1 of 1 · {pace}", timeout=WAIT_MS
+    )
     expect(host.locator(".club-host-pace")).to_have_text(f"Round 1 · {pace}")
     with urllib.request.urlopen(f"{url}/c/{CLUB}/night.json", timeout=5) as answer:
         night = json.loads(answer.read())["night"]

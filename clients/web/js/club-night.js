@@ -64,8 +64,9 @@ export function tableCard(night, live, match, big = false) {
   const now = entry ? live?.[entry.id] : null;
   const scores = matchDone(match) ? [match.score_a ?? "–", match.score_b ?? "–"] : now ? now.scores : [0, 0];
   const seats = now ? now.seats : [];
-  const state = matchDone(match) ? t("clubnight.done") : now?.stage === "playing" ? t("club.stage.playing")
-    : t("clubnight.seating");
+  // a started table not run here (another process's, or a turn-based one waiting in the store) is playing
+  const playing = now ? now.stage === "playing" : Boolean(entry?.started);
+  const state = matchDone(match) ? t("clubnight.done") : playing ? t("club.stage.playing") : t("clubnight.seating");
   const seatLine = (/** @type {number[]} */ places) => places.map((i) => {
     const seat = seats[i];
     if (!seat || seat.occupant === "empty") return entry?.places?.[i]?.name ?? t("clubnight.free");

@@ -21,6 +21,7 @@ from websockets.asyncio.client import connect
 
 from clients.session import ClientSession, RequestRefused
 from protocol import PROTOCOL_VERSION
+from protocol import client_messages as c
 from protocol import clubs as m
 from protocol import players as p
 from server.app import TableServer
@@ -35,7 +36,9 @@ from tests.serving import TEST_SETTINGS
 pytestmark = pytest.mark.redis
 DAY: Final = 86400
 T0 = 1_800_000_000.0
-SETTINGS = replace(TEST_SETTINGS, clubs=(CLUB,), claim_window_s=0.2)
+SETTINGS = replace(
+    TEST_SETTINGS, clubs=(CLUB,), claim_window_s=0.2, idle_unload_s=0.0
+)  # unloaded when a test says
 PAIRS = [["Ana", "Beto"], ["Carla", "Dani"], ["Eli", "Fer"], ["Gabo", "Hugo"]]
 LIVE = {"move_deadline": 0, "on_deadline": "stand_in"}
 
@@ -213,6 +216,33 @@ async def test_a_night_stored_without_paces_loads_as_live_and_plays_on(
         await night.host.close()
     finally:
         await server.close()
+
+
+async def test_a_turn_based_tables_stuck_game_out_of_memory_is_ruled_as_it_stands(
+    opened: tuple[Night, FakeClock, Collected],
+) -> None:
+    night, clock, _ = opened
+    assert night.server.nights is not None
+    ana = await ClientSession.connect(night.server.ws_url, "Ana", player_key=new_key())
+    await ana.request(m.ClubOpen(club=CLUB, member=True))
+    await night.start(1, move_deadline=DAY)
+    await night.send(m.ClubRound(club=CLUB, key=night.key, round=1))
+    told = await ana.next_of(m.ClubSeat, wait_s=20)
+    await ana.request(c.Join(key=told.join_key, seat=told.seat))  # as her club page does
+    clock.now += DAY + 1  # nobody else came: stand-ins sit, the bots play up to her decision
+    snap = await ana.next_snapshot(lambda snap: bool(snap.legal), wait_s=20)
+    assert snap.view is not None
+    await ana.close()  # she is away for the day: the table waits for her, in the store only
+    state = await night.server.nights.state(CLUB)
+    table = state.state["night"]["tables"][f"1-{told.table}"]
+    async with asyncio.timeout(10):  # once the server has seen her socket close, it leaves memory
+        while table["id"] not in await night.server.lobby.unload_idle():
+            await asyncio.sleep(0.02)  # polling that condition
+    assert night.server.lobby.loaded(table["id"]) is None
+    await night.send(m.ClubRule(club=CLUB, key=night.key, table=told.table))
+    ruled = (await night.server.nights.state(CLUB)).state["night"]
+    [match] = [x for x in ruled["tournament"]["rounds"][0]["matches"] if x["table"] == told.table]
+    assert [match["score_a"], match["score_b"]] == list(snap.view.scores)
 
 
 async def raw(ws: Any, message: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from protocol import PROTOCOL_VERSION
 from protocol import client_messages as c
 from protocol import clubs as m
 from protocol import players as p
+from protocol import server_messages as s
 from server.app import TableServer
 from server.clubs.night_store import RedisNightStore, club_key, night_key
 from server.notices import Notice
@@ -59,6 +60,12 @@ class Collected:
 
     async def send(self, notice: Notice) -> None:
         self.arrived.put_nowait(notice)
+
+    async def next(self, kind: str) -> Notice:
+        async with asyncio.timeout(20):
+            while (notice := await self.arrived.get()).kind != kind:
+                pass
+        return notice
 
 
 class Night:
@@ -221,7 +228,7 @@ async def test_a_night_stored_without_paces_loads_as_live_and_plays_on(
 async def test_a_turn_based_tables_stuck_game_out_of_memory_is_ruled_as_it_stands(
     opened: tuple[Night, FakeClock, Collected],
 ) -> None:
-    night, clock, _ = opened
+    night, clock, collected = opened
     assert night.server.nights is not None
     ana = await ClientSession.connect(night.server.ws_url, "Ana", player_key=new_key())
     await ana.request(m.ClubOpen(club=CLUB, member=True))
@@ -229,20 +236,25 @@ async def test_a_turn_based_tables_stuck_game_out_of_memory_is_ruled_as_it_stand
     await night.send(m.ClubRound(club=CLUB, key=night.key, round=1))
     told = await ana.next_of(m.ClubSeat, wait_s=20)
     await ana.request(c.Join(key=told.join_key, seat=told.seat))  # as her club page does
-    clock.now += DAY + 1  # nobody else came: stand-ins sit, the bots play up to her decision
-    snap = await ana.next_snapshot(lambda snap: bool(snap.legal), wait_s=20)
-    assert snap.view is not None
-    await ana.close()  # she is away for the day: the table waits for her, in the store only
     state = await night.server.nights.state(CLUB)
     table = state.state["night"]["tables"][f"1-{told.table}"]
-    async with asyncio.timeout(10):  # once the server has seen her socket close, it leaves memory
-        while table["id"] not in await night.server.lobby.unload_idle():
-            await asyncio.sleep(0.02)  # polling that condition
-    assert night.server.lobby.loaded(table["id"]) is None
+    async with await ClientSession.connect(night.server.ws_url, "Eva") as eva:
+        await eva.request(c.Watch(key=table["watch"]))
+        await ana.close()  # she sat down and went away for the day
+        away = await eva.next_of(s.Presence, lambda seen: not seen.seats[told.seat].connected, 20)
+        assert away.seats[told.seat].occupant == "person"  # her seat stays hers
+        await eva.request(c.Leave())  # answered once the table let its last viewer go
+    clock.now += DAY + 1  # nobody else came: stand-ins sit, the bots play up to her decision
+    notice = await collected.next("your_turn")  # told, as she is away: the table waits for her
+    assert notice.room_id == table["id"]
+    room = night.server.lobby.loaded(table["id"])
+    assert room is not None
+    scores = list(room.summary.scores)
+    assert table["id"] in await night.server.lobby.unload_idle()  # it waits in the store only
     await night.send(m.ClubRule(club=CLUB, key=night.key, table=told.table))
     ruled = (await night.server.nights.state(CLUB)).state["night"]
     [match] = [x for x in ruled["tournament"]["rounds"][0]["matches"] if x["table"] == told.table]
-    assert [match["score_a"], match["score_b"]] == list(snap.view.scores)
+    assert [match["score_a"], match["score_b"]] == scores
 
 
 async def raw(ws: Any, message: dict[str, Any]) -> dict[str, Any]:

@@ -247,14 +247,20 @@ class ClubNights:
             await asyncio.sleep(self.poll_s)  # a polling period, not a synchronisation
             for club in self.clubs:
                 try:
-                    async with self._locks[club]:
-                        changed = await self._drive_club(club)
-                    if changed:
-                        await self.broadcast(club)
+                    await self.drive(club)
                 except VersionConflict:
                     pass  # another process changed the night: the next pass reads it again
                 except Exception:
                     log.exception("driving the club night failed", club=club)
+
+    async def drive(self, club: str) -> bool:
+        """One driver pass over ``club``'s round now (the loop's step, also for a test on a
+        fake clock): True if the night changed, stored and told to its followers."""
+        async with self._locks[club]:
+            changed = await self._drive_club(club)
+        if changed:
+            await self.broadcast(club)
+        return changed
 
     async def _drive_club(self, club: str) -> bool:
         """One pass over the round in progress; True if the night changed (and was stored)."""

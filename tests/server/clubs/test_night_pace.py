@@ -153,11 +153,13 @@ async def test_a_night_started_turn_based_opens_its_tables_with_that_deadline_an
     assert (notice.kind, notice.player_id, notice.url) == ("night_round", me.id, f"/c/{CLUB}")
     # the seats wait one move deadline for their people, then the stand-ins sit and play
     clock.now += DAY - 1
-    await asyncio.sleep(0.5)  # an observation window of two driver passes: nothing may start
+    await night.server.nights.drive(CLUB)  # a driver pass a second before: nothing starts
     quiet = await night.server.nights.state(CLUB)
     assert not any(t["started"] for t in quiet.state["night"]["tables"].values())
     clock.now += 2
-    await night_until(night.host, lambda n: all(t["started"] for t in n["tables"].values()), 20)
+    await night.server.nights.drive(CLUB)
+    going = await night.server.nights.state(CLUB)
+    assert all(t["started"] for t in going.state["night"]["tables"].values())
     await ana.close()
 
 

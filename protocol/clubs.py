@@ -8,6 +8,11 @@ host key in the message (never in a URL): ``club_pair`` registers a pair, ``club
 withdraws one, ``club_start`` starts the night (Swiss of N rounds, or groups then knock-out),
 ``club_round`` starts the next round (numbered: sent twice it starts once), ``club_rule`` ends a
 stuck table by a referee ruling. Each is answered by ``club_night`` or an ``error``.
+
+A night is played live or turn-based (``move_deadline``, as at ``create``): ``club_start`` sets
+the night's pace and ``club_round`` may set another for the round it starts; the round's tables
+are created at that pace (the stand-in plays a missed deadline's turn). The night's state shows
+``pace`` (the night's) and ``paces`` (each started round's, in order).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from protocol.base import BotLevel, Key, PlayerName, RequestId, Seat, WireModel
+from protocol.base import BotLevel, Key, MoveDeadline, PlayerName, RequestId, Seat, WireModel
 
 ClubSlug = Annotated[str, StringConstraints(min_length=1, max_length=48, pattern=r"^[a-z0-9-]+$")]
 """A club's slug (``/c/<slug>``)."""
@@ -62,7 +67,9 @@ class ClubWithdraw(WireModel):
 
 class ClubStart(WireModel):
     """Start the night with the pairs registered: ``swiss`` of ``rounds`` rounds, or ``groups``
-    of four then a knock-out with repechage (``rounds`` ignored)."""
+    of four then a knock-out with repechage (``rounds`` ignored); its rounds are played at
+    ``move_deadline`` (0: live; else turn-based, that many seconds a move) unless a round's
+    ``club_round`` says otherwise."""
 
     type: Literal["club_start"] = "club_start"
     rid: RequestId = 0
@@ -70,16 +77,20 @@ class ClubStart(WireModel):
     key: Key
     format: Literal["swiss", "groups"] = "swiss"
     rounds: int = Field(default=3, ge=1, le=12)
+    move_deadline: MoveDeadline = 0
 
 
 class ClubRound(WireModel):
-    """Pair and start round ``round`` (the next one): its tables are opened and seated."""
+    """Pair and start round ``round`` (the next one): its tables are opened and seated, played
+    at ``move_deadline`` (None: the night's pace; 0: live; else turn-based). A round's pace is
+    fixed once it started."""
 
     type: Literal["club_round"] = "club_round"
     rid: RequestId = 0
     club: ClubSlug
     key: Key
     round: int = Field(ge=1, le=64)
+    move_deadline: MoveDeadline | None = None
 
 
 class ClubRule(WireModel):
@@ -103,7 +114,9 @@ ClubRequest = ClubOpen | ClubPair | ClubWithdraw | ClubStart | ClubRound | ClubR
 class ClubNight(WireModel):
     """A club's night as everyone may see it: members, pairs, rounds with their tables' join and
     watch links, standings, past nights and the season (plain JSON values; ``host`` is true on
-    the host's connection). ``night`` is None before the host registers the first pair."""
+    the host's connection). ``night`` is None before the host registers the first pair; its
+    ``pace`` is the night's and ``paces`` each started round's (``{"move_deadline": s,
+    "on_deadline": "stand_in"}``, 0 s: live), and each table says its ``move_deadline``."""
 
     type: Literal["club_night"] = "club_night"
     rid: RequestId = 0

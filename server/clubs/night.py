@@ -10,6 +10,12 @@ and what the season counts are tested without a server.
 - **Results.** A table's first finished game is the match's result, team 0's final score for
   pair ``a``. A knock-out game needs a winner: a level game is played again at the same table.
 - **The season** counts, per member, the games, wins and game points of every night's matches.
+- **Pace** (issue 41). The host chooses at the start how the night's rounds are played — live
+  (``move_deadline`` 0) or turn-based with a deadline per move (1 h, 12 h, 24 h, 3 days) — and
+  may choose again for each round when starting it. The night keeps its pace (``pace``) and
+  each started round's (``paces``, one a round in order); a night stored before paces existed
+  has neither key and reads as live throughout (``round_pace``). At a deadline the stand-in
+  plays that one turn (``on_deadline`` ``stand_in``: the only rule a club round uses).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ Tournament = swiss.SwissNight | knockout.GroupsNight
 Doc = dict[str, Any]
 HOUSE_LEVEL = 3
 SEATS_OF = {"a": (0, 2), "b": (1, 3)}
+LIVE: Doc = {"move_deadline": 0, "on_deadline": "stand_in"}
+DEADLINES = (0, 3600, 43200, 86400, 259200)  # protocol.base.MoveDeadline: live, 1 h … 3 days
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +72,49 @@ def register(night: Doc, members: list[str], bot_level: int | None) -> Doc:
     return {**night, "tournament": swiss.enter(tournament, pair).to_dict()}
 
 
-def start(night: Doc, fmt: str, rounds: int) -> Doc:
+def start(night: Doc, fmt: str, rounds: int, move_deadline: int = 0) -> Doc:
+    """The night started: its tournament drawn, its rounds played at ``move_deadline``."""
     if night["tournament"] is not None:
         raise TournamentError("the night has already started")
+    pace = _pace(move_deadline)
     pairs = pairs_of(night)
     begun = swiss.start(pairs, rounds) if fmt == "swiss" else knockout.start(pairs)
-    return {**night, "tournament": begun.to_dict()}
+    return {**night, "tournament": begun.to_dict(), "pace": pace, "paces": []}
+
+
+def next_round(night: Doc, number: int, move_deadline: int | None = None) -> Doc:
+    """Round ``number`` (the next one) paired, played at ``move_deadline`` (None: the night's
+    pace); refused for a round that started already or is not the next."""
+    tournament = tournament_of(night)
+    played = len(tournament.rounds)
+    if number <= played:
+        raise TournamentError(f"round {number} has already started: its pace stays as it is")
+    if number != played + 1:
+        raise TournamentError(f"the next round is round {played + 1}, not {number}")
+    pace = night_pace(night) if move_deadline is None else _pace(move_deadline)
+    paces = [round_pace(night, n) for n in range(1, played + 1)]
+    paired = pair_next(tournament)
+    return {**night, "tournament": paired.to_dict(), "paces": [*paces, pace]}
+
+
+def night_pace(night: Doc) -> Doc:
+    """The pace the host chose for the night (live for a night stored before paces)."""
+    return dict(night.get("pace") or LIVE)
+
+
+def round_pace(night: Doc, number: int) -> Doc:
+    """How round ``number`` is played: as started; live for a round stored without a pace."""
+    paces = night.get("paces") or []
+    return dict(paces[number - 1]) if 0 < number <= len(paces) else dict(LIVE)
+
+
+def _pace(move_deadline: int) -> Doc:
+    if move_deadline not in DEADLINES:
+        raise TournamentError(
+            f"a move deadline of {move_deadline} s is not offered: 0 (live), 3600, 43200, "
+            "86400 or 259200"
+        )
+    return {"move_deadline": move_deadline, "on_deadline": "stand_in"}
 
 
 def tournament_of(night: Doc) -> Tournament:
@@ -151,10 +196,13 @@ def season(nights: list[Doc]) -> list[dict[str, Any]]:
 
 def public(night: Doc) -> Doc:
     """What everyone may see of a night: its tables without their host keys, plus standings."""
+    played = 0 if night["tournament"] is None else len(night["tournament"].get("rounds", []))
     view: Doc = {
         "number": night["number"],
         "pairs": [pair.to_dict() for pair in pairs_of(night)],
         "tournament": night["tournament"],
+        "pace": night_pace(night),
+        "paces": [round_pace(night, number) for number in range(1, played + 1)],
         "tables": {
             number: {key: value for key, value in table.items() if key != "host"}
             for number, table in night["tables"].items()

@@ -6,6 +6,10 @@ A club has one document (its members, its nights' ids, the night in progress) an
 may both try to record a finished game, one wins and the other reads again. With a Redis table
 store the documents live in the same Redis (a compare-and-set script, atomic on the server), so
 a restarted server finds the night where it was; else in this process's memory.
+
+A night's document gained ``pace`` and ``paces`` (issue 41: how its rounds are played) and each
+round table's entry ``move_deadline``; the keys are optional, a night written before them reads
+as live (``server.clubs.night.round_pace``), so the data format stays 1.
 """
 
 from __future__ import annotations

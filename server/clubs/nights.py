@@ -141,11 +141,11 @@ class ClubNights:
             elif isinstance(msg, m.ClubWithdraw):
                 night = _withdrawn(night, msg.pair)
             elif isinstance(msg, m.ClubStart):
-                night = nights.start(night, msg.format, msg.rounds)
+                night = nights.start(night, msg.format, msg.rounds, msg.move_deadline)
             elif isinstance(msg, m.ClubRound):
-                night = _paired(night, msg.round)
+                night = nights.next_round(night, msg.round, msg.move_deadline)
             elif isinstance(msg, m.ClubRule):
-                night = self._ruled(night, msg)
+                night = await self._ruled(night, msg)
         except TournamentError as exc:
             raise Refused(ErrorCode.INVALID_MESSAGE, str(exc)) from None
         if doc.get("current") != night["number"]:
@@ -155,7 +155,7 @@ class ClubNights:
         if isinstance(msg, m.ClubRound):
             await self._drive_club(club)  # open the round's tables now
 
-    def _ruled(self, night: Doc, msg: m.ClubRule) -> Doc:
+    async def _ruled(self, night: Doc, msg: m.ClubRule) -> Doc:
         """A stuck table ended by the host: the awarded score, or the score as it stands."""
         tournament = nights.tournament_of(night)
         number = len(tournament.rounds)
@@ -163,7 +163,7 @@ class ClubNights:
         if msg.score_a is not None and msg.score_b is not None:
             score = (msg.score_a, msg.score_b)
         elif msg.score_a is None and msg.score_b is None and entry is not None:
-            found = night_tables.scores_now(self.lobby, entry)
+            found = await night_tables.scores_now(self.lobby, entry)
             if found is None:
                 raise TournamentError(f"table {msg.table} is not running here: award a score")
             score = found
@@ -247,14 +247,20 @@ class ClubNights:
             await asyncio.sleep(self.poll_s)  # a polling period, not a synchronisation
             for club in self.clubs:
                 try:
-                    async with self._locks[club]:
-                        changed = await self._drive_club(club)
-                    if changed:
-                        await self.broadcast(club)
+                    await self.drive(club)
                 except VersionConflict:
                     pass  # another process changed the night: the next pass reads it again
                 except Exception:
                     log.exception("driving the club night failed", club=club)
+
+    async def drive(self, club: str) -> bool:
+        """One driver pass over ``club``'s round now (the loop's step, also for a test on a
+        fake clock): True if the night changed, stored and told to its followers."""
+        async with self._locks[club]:
+            changed = await self._drive_club(club)
+        if changed:
+            await self.broadcast(club)
+        return changed
 
     async def _drive_club(self, club: str) -> bool:
         """One pass over the round in progress; True if the night changed (and was stored)."""
@@ -286,11 +292,12 @@ class ClubNights:
                 continue
             if entry is None:
                 places = nights.places(tournament, match.a, match.b)
-                entries[key] = await night_tables.open_table(self.lobby, places, now)
+                pace = nights.round_pace(night, number)
+                entries[key] = await night_tables.open_table(self.lobby, places, now, pace)
                 entries[key].update(round=number, table=match.table, a=match.a, b=match.b)
                 seated |= {p.name.casefold() for p in places if p.name is not None}
             elif not entry["started"]:
-                waited = now - entry["opened"] >= self.seat_wait_s
+                waited = now - entry["opened"] >= self._seat_wait(entry)
                 if await night_tables.start_when_ready(self.lobby, entry, waited, STAND_IN_LEVEL):
                     entries[key] = {**entry, "started": True}
             else:
@@ -302,6 +309,12 @@ class ClubNights:
             await self._tell_seats(club, seated, None, driven)
             await self._notify_round(club, driven, number, seated)
         return driven
+
+    def _seat_wait(self, entry: Doc) -> float:
+        """How long a round's seat waits for its person before a stand-in sits in it: at a
+        turn-based round, one move deadline (a member away for the day has as long to sit down
+        as for any move; the round's notice calls them), else ``seat_wait_s``."""
+        return max(self.seat_wait_s, float(entry.get("move_deadline", 0)))
 
     async def _notify_round(self, club: str, night: Doc, number: int, names: set[str]) -> None:
         """A ``night_round`` notice to each member of ``names`` (casefolded) with a public id,
@@ -369,16 +382,6 @@ def _withdrawn(night: Doc, pair: str) -> Doc:
             raise TournamentError(f"no pair {pair}")
         return {**night, "pairs": kept}
     return {**night, "tournament": nights.withdraw(nights.tournament_of(night), pair).to_dict()}
-
-
-def _paired(night: Doc, number: int) -> Doc:
-    tournament = nights.tournament_of(night)
-    played = len(tournament.rounds)
-    if number <= played:
-        raise TournamentError(f"round {number} has already started")
-    if number != played + 1:
-        raise TournamentError(f"the next round is round {played + 1}, not {number}")
-    return {**night, "tournament": nights.pair_next(tournament).to_dict()}
 
 
 def _over(night: Doc) -> bool:

@@ -6,17 +6,23 @@ again"). The page then reloads the night and sends the same command once more by
 of showing the refusal; a second refusal in a row is shown. In Chromium, against the real server:
 the page's WebSocket is routed through the test, which answers the first command(s) with that
 refusal, as the other replica's write would, and passes everything else through.
+
+Last, on the same club server, the host starts a night turn-based (issue 41): 24 hours a move,
+chosen in the panel; the page, the panel, the TV and the round's tables say so, on a phone too.
 """
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import msgpack
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.web.conftest import NewContext, open_as_host
+from tests.web.axe import assert_accessible
+from tests.web.conftest import CLUB, NewContext, open_as_host
 
 pytestmark = pytest.mark.browser
 
@@ -86,3 +92,37 @@ def test_a_second_refusal_in_a_row_is_shown_and_not_sent_a_third_time(
     assert len(other.sent) == 2
     # No pair holds Iris; on a server where no pair was registered yet there is no list at all.
     expect(host.locator(".club-pairs li", has_text="Iris")).to_have_count(0)
+
+
+def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pace(
+    club_server: tuple[str, str], new_context: NewContext, artifacts: Any
+) -> None:
+    url, key = club_server
+    host = new_context().new_page()
+    open_as_host(host, url, key)
+    for first, second in (("Kiko", "Lola"), ("Memo", "Nora")):
+        register(host, first, second)
+        expect(host.locator(".club-pairs")).to_contain_text(first, timeout=WAIT_MS)
+    host.fill("#club-rounds", "1")
+    host.select_option("#club-pace", "86400")
+    host.click("#club-start")
+    pace = "turn-based, 24 hours a move"
+    expect(host.locator(".club-night-round")).to_contain_text(pace, timeout=WAIT_MS)
+    expect(host.locator("#club-round-pace")).to_have_value("86400")  # the night's, preselected
+    host.click("#club-next-round")
+    expect(host.locator(".club-night-round")).to_contain_text(
+        f"Round 1 of 1 · {pace}", timeout=WAIT_MS
+    )
+    expect(host.locator(".club-host-pace")).to_have_text(f"Round 1 · {pace}")
+    with urllib.request.urlopen(f"{url}/c/{CLUB}/night.json", timeout=5) as answer:
+        night = json.loads(answer.read())["night"]
+    assert night["paces"] == [{"move_deadline": 86400, "on_deadline": "stand_in"}]
+    assert {t["move_deadline"] for t in night["tables"].values()} == {86400}
+    tv = new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.goto(f"{url}/c/{CLUB}/tv?lang=en")
+    expect(tv.locator(".club-tv-round")).to_contain_text(pace, timeout=WAIT_MS)
+    host.set_viewport_size({"width": 390, "height": 844})
+    wide = host.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390, f"the club page is {wide} px wide on a 390 px phone"
+    host.screenshot(path=str(artifacts / "club-turn-based-phone.png"), full_page=True)
+    assert_accessible(host, "the club page of a turn-based night, 390x844")

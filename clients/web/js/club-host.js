@@ -1,11 +1,12 @@
 // @ts-check
 // The host's panel on the club page, shown once the club's host key was accepted: register pairs
 // (two members, or a member and a bot), start the night (Swiss or groups), start the next round,
-// rule a stuck table, withdraw a pair. Each command travels over the WebSocket with the key in
+// rule a stuck table, withdraw a pair. The night's pace is chosen at its start (live, or turn-based
+// with a deadline per move) and each round's when starting it (the night's preselected). Each command travels over the WebSocket with the key in
 // the message, never in a URL; the server's refusal is shown as it words it.
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
-import { currentRound, matchDone } from "./club-night.js";
+import { DEADLINES, currentRound, matchDone, paceText } from "./club-night.js";
 
 /** @typedef {Record<string, any>} Doc */
 /** @typedef {(message: Doc) => Promise<unknown>} Send */
@@ -47,16 +48,24 @@ export function hostPanel(night, members, send) {
         h("button#club-pair-add.btn", { type: "submit" }, t("clubnight.add")))
       : null,
     !started || night?.finished ? h("form#club-start-form.club-host-form", {
-      onsubmit: submit(() => send({ type: "club_start", format: value("club-format"), rounds: Number(value("club-rounds")) })) },
+      onsubmit: submit(() => send({ type: "club_start", format: value("club-format"), rounds: Number(value("club-rounds")),
+        move_deadline: Number(value("club-pace")) })) },
     h("h3", t("clubnight.startNight")),
     h("label", { for: "club-format" }, t("clubnight.format")),
     h("select#club-format", h("option", { value: "swiss" }, t("clubnight.swiss")), h("option", { value: "groups" }, t("clubnight.groups"))),
     h("label", { for: "club-rounds" }, t("clubnight.rounds")),
     h("input#club-rounds", { type: "number", min: 1, max: 12, value: 3 }),
+    h("label", { for: "club-pace" }, t("clubnight.paceLabel")),
+    paceSelect("club-pace", 0, "club-pace-hint"),
+    h("p#club-pace-hint.hint", t("clubnight.paceHint")),
     h("button#club-start.btn.btn-primary", { type: "submit" }, t("clubnight.start"))) : null,
-    started && !night?.finished ? h("p.club-host-round",
+    night && round ? h("p.club-host-pace", t("clubnight.roundPace", { round: round.number, pace: paceText(night, round.number) }))
+      : null,
+    started && !night?.finished ? h("div.club-host-round",
+      h("label", { for: "club-round-pace" }, t("clubnight.roundPaceLabel", { round: next })),
+      paceSelect("club-round-pace", night?.pace?.move_deadline ?? 0),
       h("button#club-next-round.btn.btn-primary", { type: "button", disabled: !roundDone,
-        onclick: () => report(send({ type: "club_round", round: next })) },
+        onclick: () => report(send({ type: "club_round", round: next, move_deadline: Number(value("club-round-pace")) })) },
       t("clubnight.startRound", { round: next }))) : null,
     started && round && !roundDone ? ruleForm(round, send) : null,
     started && !night?.finished ? h("form#club-withdraw-form.club-host-form", {
@@ -65,6 +74,19 @@ export function hostPanel(night, members, send) {
     h("select#club-withdraw", (night?.pairs || []).filter((/** @type {Doc} */ p) => p.withdrawn == null)
       .map((/** @type {Doc} */ p) => h("option", { value: p.id }, `${p.id} · ${p.members.join(", ")}`))),
     h("button.btn", { type: "submit" }, t("clubnight.withdrawGo"))) : null);
+}
+
+/**
+ * Live, or turn-based with one of the deadlines, worded as the round's title words it.
+ * @param {string} id @param {number} chosen @param {string} [hint] the id of the hint describing it
+ */
+function paceSelect(id, chosen, hint) {
+  const label = (/** @type {number} */ seconds) => {
+    const text = t(`clubnight.pace.${seconds}`);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  };
+  return h(`select#${id}`, hint ? { "aria-describedby": hint } : {},
+    DEADLINES.map((seconds) => h("option", { value: String(seconds), selected: seconds === chosen }, label(seconds))));
 }
 
 /** The ruling on a stuck table: a score awarded, or the game ended as it stands. */

@@ -29,16 +29,29 @@ export function matchDone(match) {
   return match.forfeit != null || match.score_a != null;
 }
 
-/** "Round 2 of 3", "Groups · round 1", "Knock-out", or not started. @param {Doc} night */
+/** The move deadlines a round may have, in seconds (0: live), as protocol.base.MoveDeadline. */
+export const DEADLINES = [0, 3600, 43200, 86400, 259200];
+
+/**
+ * How round `number` is played ("live", "turn-based, 24 hours a move"); with 0, the night's pace.
+ * A night stored before paces existed has none: live.
+ * @param {Doc} night @param {number} number
+ */
+export function paceText(night, number) {
+  const pace = number ? night.paces?.[number - 1] : night.pace;
+  return t(`clubnight.pace.${pace?.move_deadline ?? 0}`);
+}
+
+/** "Round 2 of 3 · live", "Groups · round 1 · turn-based, 24 hours a move", or not started. @param {Doc} night */
 export function roundTitle(night) {
   const round = currentRound(night);
   if (!night.tournament) return t("clubnight.notStarted");
   if (night.finished) return t("clubnight.finished");
-  if (!round) return t("clubnight.ready");
-  if (night.tournament.format === "swiss") {
-    return t("clubnight.roundOf", { round: round.number, rounds: night.tournament.planned });
-  }
-  return t(`clubnight.stage.${round.stage}`, { round: round.number });
+  if (!round) return `${t("clubnight.ready")} · ${paceText(night, 0)}`;
+  const title = night.tournament.format === "swiss"
+    ? t("clubnight.roundOf", { round: round.number, rounds: night.tournament.planned })
+    : t(`clubnight.stage.${round.stage}`, { round: round.number });
+  return `${title} · ${paceText(night, round.number)}`;
 }
 
 /**
@@ -51,8 +64,9 @@ export function tableCard(night, live, match, big = false) {
   const now = entry ? live?.[entry.id] : null;
   const scores = matchDone(match) ? [match.score_a ?? "–", match.score_b ?? "–"] : now ? now.scores : [0, 0];
   const seats = now ? now.seats : [];
-  const state = matchDone(match) ? t("clubnight.done") : now?.stage === "playing" ? t("club.stage.playing")
-    : t("clubnight.seating");
+  // a started table not run here (another process's, or a turn-based one waiting in the store) is playing
+  const playing = now ? now.stage === "playing" : Boolean(entry?.started);
+  const state = matchDone(match) ? t("clubnight.done") : playing ? t("club.stage.playing") : t("clubnight.seating");
   const seatLine = (/** @type {number[]} */ places) => places.map((i) => {
     const seat = seats[i];
     if (!seat || seat.occupant === "empty") return entry?.places?.[i]?.name ?? t("clubnight.free");

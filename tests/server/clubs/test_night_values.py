@@ -60,3 +60,24 @@ def test_the_season_counts_games_wins_and_points_per_member_across_nights() -> N
     assert rows["Beto"] == {"name": "Beto", "games": 2, "wins": 2, "points": 81}
     assert rows["Carla"] == {"name": "Carla", "games": 2, "wins": 0, "points": 50}
     assert [row["name"] for row in nights.season([first, second])] == ["Beto", "Ana", "Carla"]
+
+
+def test_each_round_keeps_its_pace_and_a_night_stored_without_paces_reads_live() -> None:
+    doc = nights.start(registered(["Ana", "Beto"], ["Carla", "Dani"]), "swiss", 2, 86400)
+    doc = nights.next_round(doc, 1)  # the night's pace
+    assert nights.round_pace(doc, 1)["move_deadline"] == 86400
+    old = {k: v for k, v in doc.items() if k not in ("pace", "paces")}
+    assert nights.round_pace(old, 1) == nights.night_pace(old) == nights.LIVE
+    assert nights.public(old)["paces"] == [nights.LIVE]
+
+
+def test_an_unknown_deadline_or_a_started_rounds_pace_is_refused() -> None:
+    night = registered(["Ana", "Beto"], ["Carla", "Dani"])
+    with pytest.raises(TournamentError, match="7200 s is not offered"):
+        nights.start(night, "swiss", 2, 7200)
+    doc = nights.next_round(nights.start(night, "swiss", 2), 1, 3600)
+    with pytest.raises(TournamentError, match="round 1 has already started"):
+        nights.next_round(doc, 1, 86400)
+    with pytest.raises(TournamentError, match="not offered"):
+        nights.next_round(doc, 2, 60)
+    assert nights.round_pace(doc, 1)["move_deadline"] == 3600

@@ -87,6 +87,9 @@ class Pieces:
             assert game is not None
             public = view_fields(view_of(game, None, with_history=False), self.table.options, False)
             del public["viewer"], public["hand"]
+            if self.table.ended is not None:  # a forfeit: over, though no rule of R12 ended it
+                winner = 1 - self.table.ended["team"]
+                public.update(phase="finished", turn=None, to_act=[], winner=winner)
             self._public = frames.public_view(public)
             self._history = self.publisher.history_entries(game)
         return self._public, self._history
@@ -361,6 +364,8 @@ class Publisher:
             "hints": hints_allowed(table),
             "move_deadline": table.move_deadline,
             "on_deadline": table.on_deadline,
+            "missed": tuple(table.missed),
+            "ended": table.ended,
         }
 
     def packed_info(self) -> bytes:

@@ -9,11 +9,13 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
+import msgpack
 import pytest
 
-from clients.session import ClientSession
+from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
 from protocol import server_messages as s
+from protocol.errors import ErrorCode
 from server.app import TableServer
 from server.notices import Notice
 from server.store.base import Store
@@ -114,6 +116,34 @@ async def test_a_waiting_table_leaves_memory_and_its_deadline_brings_it_back(
     assert notice.deadline == pytest.approx(clock.now + HOUR)
     assert await moves_of(server.lobby.store, table, 0) == before + 1
     assert await board.due(clock.now, 10) == []  # the next deadline is an hour away
+
+
+async def test_a_forfeit_rule_is_offered_only_to_turn_based_tables_and_bad_values_make_nothing(
+    memory_server: tuple[TableServer, FakeClock, Told],
+) -> None:
+    server, _, _ = memory_server
+    store = server.lobby.store
+    async with await ClientSession.connect(server.ws_url, "Ana") as ana:
+        with pytest.raises(RequestRefused) as live:  # a live table has no deadline to miss
+            await ana.request(c.CreateTable(on_deadline="forfeit"))
+        assert live.value.code is ErrorCode.BAD_OPTIONS
+        assert "turn-based" in live.value.error.message
+        await ana.send_raw(
+            msgpack.packb(
+                {"type": "create", "rid": 77, "move_deadline": HOUR, "on_deadline": "lose"}
+            )
+        )
+        unknown = await ana.next_of(s.Error, lambda e: e.rid == 77, wait_s=5)
+        assert unknown.code is ErrorCode.INVALID_MESSAGE
+        assert "on_deadline" in unknown.message
+        assert await store.table_ids() == []  # nothing was made
+        created = await ana.request(c.CreateTable(move_deadline=HOUR, on_deadline="forfeit"))
+        assert isinstance(created, s.TableCreated)
+        watched = await ana.request(c.Watch(key=created.join_key))  # before anyone sits
+        assert isinstance(watched, s.Ack)
+        snap = await ana.next_snapshot(wait_s=5)
+        assert (snap.info.move_deadline, snap.info.on_deadline) == (HOUR, "forfeit")
+        assert (snap.info.missed, snap.info.ended) == ((0, 0), None)
 
 
 @pytest.mark.redis

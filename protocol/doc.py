@@ -37,6 +37,7 @@ from protocol.ladder import BoardLine, LadderChica, LadderResult
 from protocol.players import FriendLine, LeaderLine, PastGame, PastSeat, Person, RatingLine
 from protocol.server_messages import (
     Deadline,
+    Ended,
     GameView,
     SeatInfo,
     SeenPlay,
@@ -208,7 +209,7 @@ def render() -> str:
     parts.append("## Server to client\n")
     parts += [_model_section(model) for model in _union_members(ServerMessage)]
     parts.append("## Shared values\n")
-    shared = (SnapshotChange, You, TableInfo, SeatInfo, Deadline, GameView, SeenPlay)
+    shared = (SnapshotChange, You, TableInfo, SeatInfo, Ended, Deadline, GameView, SeenPlay)
     parts += [_model_section(model) for model in shared]
     parts.append(VALUE_TYPES)
     parts.append("## Solo ladder values (R14)\n")

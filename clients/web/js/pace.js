@@ -25,6 +25,6 @@ export function paceNote(model) {
   const team = model.you === null ? null : teamOf(model.you, table.seats);
   const close = table.onDeadline === "forfeit" && table.stage === "playing" && team !== null && table.missed[team] > 0;
   return h("div.pace-note", { id: "pace-note", dataset: { rule: table.onDeadline } },
-    h("p", h("strong", paceName(table.moveDeadline)), " ", t(`table.onDeadline.${table.onDeadline}`)),
+    h("p", h("strong", paceName(table.moveDeadline)), ". ", t(`table.onDeadline.${table.onDeadline}`)),
     close ? h("p.pace-warning", { role: "status" }, t("table.missedOne")) : null);
 }

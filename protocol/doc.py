@@ -248,6 +248,7 @@ def _examples() -> dict[str, Any]:
         HintsChanged(hints=False),
         t.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
         t.StandIn(seat=2, active=True, reason="disconnected"),
+        t.Forfeited(team=1, winner=0, scores=(26, 18)),
         t.RematchAsked(seat=0),
     ]
     out: dict[str, Any] = {}

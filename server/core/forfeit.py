@@ -20,6 +20,8 @@ The counts live in the stored table (``storage.pace``), so a restart keeps them;
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.phase import Phase
 from server.core.table import Table
 
@@ -55,6 +57,14 @@ def missed(table: Table, seat: int) -> int | None:
     if table.missed[team] >= FORFEIT_AFTER and table.in_game:
         return team
     return None
+
+
+def shown_over(table: Table, view: dict[str, Any]) -> None:
+    """A forfeited game's public view (``GameView`` fields) shows it over, though no rule of
+    R12 ended it: finished, nobody to act, the other team the winner."""
+    if table.ended is not None:
+        winner = 1 - table.ended["team"]
+        view.update(phase="finished", turn=None, to_act=[], winner=winner)
 
 
 def decided(table: Table, seat: int) -> bool:

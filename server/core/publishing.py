@@ -28,7 +28,7 @@ from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from protocol.frames import KEYS, NONE, pack
-from server.core import clocks
+from server.core import clocks, forfeit
 from server.core.coaching import hints_allowed
 from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
@@ -87,9 +87,7 @@ class Pieces:
             assert game is not None
             public = view_fields(view_of(game, None, with_history=False), self.table.options, False)
             del public["viewer"], public["hand"]
-            if self.table.ended is not None:  # a forfeit: over, though no rule of R12 ended it
-                winner = 1 - self.table.ended["team"]
-                public.update(phase="finished", turn=None, to_act=[], winner=winner)
+            forfeit.shown_over(self.table, public)
             self._public = frames.public_view(public)
             self._history = self.publisher.history_entries(game)
         return self._public, self._history

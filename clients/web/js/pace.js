@@ -15,15 +15,17 @@ export function paceName(moveDeadline) {
 }
 
 /**
- * The table's pace and deadline rule in a line (null: a live table); with the forfeit rule,
- * a seated player whose team missed its last deadline reads that one more loses the game.
+ * The table's pace and deadline rule in a line (null: a live table), said before the game (the
+ * sit panel, the table waiting for its players); once it is being played, only a seated player
+ * whose team missed its last deadline at a forfeit table is told, that one more loses the game.
  * @param {Model} model
  */
 export function paceNote(model) {
   const table = model.table;
-  if (!table || !table.moveDeadline) return null;
+  if (!table || !table.moveDeadline || table.stage === "finished") return null;
   const team = model.you === null ? null : teamOf(model.you, table.seats);
   const close = table.onDeadline === "forfeit" && table.stage === "playing" && team !== null && table.missed[team] > 0;
+  if (table.stage === "playing" && !close) return null; // the felt's own countdown says the rest
   return h("div.pace-note", { id: "pace-note", dataset: { rule: table.onDeadline } },
     h("p", h("strong", paceName(table.moveDeadline)), ". ", t(`table.onDeadline.${table.onDeadline}`)),
     close ? h("p.pace-warning", { role: "status" }, t("table.missedOne")) : null);

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.phase import Phase
+from protocol.follow import forfeited
 from server.core.table import Table
 
 FORFEIT_AFTER = 2  # missed deadlines in a row that lose the game
@@ -62,9 +63,8 @@ def missed(table: Table, seat: int) -> int | None:
 def shown_over(table: Table, view: dict[str, Any]) -> None:
     """A forfeited game's public view (``GameView`` fields) shows it over, though no rule of
     R12 ended it: finished, nobody to act, the other team the winner."""
-    if table.ended is not None:
-        winner = 1 - table.ended["team"]
-        view.update(phase="finished", turn=None, to_act=[], winner=winner)
+    if table.ended is not None:  # as a client following the events makes it (protocol.follow)
+        view.update(forfeited(1 - table.ended["team"]))
 
 
 def decided(table: Table, seat: int) -> bool:

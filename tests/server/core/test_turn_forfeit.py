@@ -19,6 +19,7 @@ from protocol import table_events as t
 from protocol.base import MoveDeadline, OnDeadline
 from protocol.convert import action_to_wire
 from protocol.errors import ErrorCode
+from protocol.follow import follow_event
 from server.bots import decide
 from server.config import Settings
 from server.core.commands import Attach
@@ -110,6 +111,7 @@ def test_a_teams_second_missed_deadline_in_a_row_ends_the_game_by_forfeit() -> N
     assert ref.table.in_game  # one missed deadline: the stand-in played it, the game goes on
     assert ref.info().missed[team(first)] == 1  # everyone can see the team is one from losing
     move(ref)  # the other team decides
+    before = {conn: ref.snapshot(ref.table.viewers[conn]) for conn in NAMES}
     second, out = miss(ref)  # the partner of the first: the team's second in a row
     loser = team(first)
     assert team(second) == loser
@@ -128,6 +130,10 @@ def test_a_teams_second_missed_deadline_in_a_row_ends_the_game_by_forfeit() -> N
         assert (snap.view.phase, snap.view.winner, snap.legal) == ("finished", 1 - loser, [])
         assert snap.info.ended == s.Ended(by="forfeit", team=loser)
         assert snap.info.stage == "finished"
+        view = before[conn].view  # protocol 4: a client follows the events to the same view
+        for message in told:
+            view = follow_event(view, message.event, snap.info, table.viewers[conn].seat)
+        assert view == snap.view
     assert ref.deadlines(table.decision_since + 10 * DAY) == []  # nothing more is due
     with pytest.raises(Refused) as refused:
         move_at_finished(ref, second)

@@ -13,6 +13,7 @@ import { describeEvent, quietEvents } from "../../../clients/web/js/event-text.j
 import { byRank } from "../../../clients/web/js/cards.js";
 import { unfold } from "../../../clients/web/js/connection.js";
 import { yourHeadline } from "../../../clients/web/js/game-over-you.js";
+import { followEvent } from "../../../clients/web/js/follow.js";
 
 globalThis.document = { documentElement: {} }; // setLanguage sets <html lang>; nothing else runs
 setLanguage("es");
@@ -253,4 +254,7 @@ test("a forfeit: the table says who forfeited, each side reads its own words, th
   const told = describeEvent({ type: "forfeited", team: 0, winner: 1, scores: [12, 20] }, names);
   assert.equal(told.text, "Ana y Caro pierden por abandono: dos plazos seguidos sin jugar");
   assert.equal(told.banner, true);
+  const playing = { phase: "play", turn: 3, to_act: [3], claims_open: false, winner: null, scores: [12, 20] };
+  const over = followEvent(playing, { type: "forfeited", team: 0, winner: 1, scores: [12, 20] }, null, 0);
+  assert.deepEqual(over, { phase: "finished", turn: null, to_act: [], claims_open: false, winner: 1, scores: [12, 20] });
 });

@@ -24,7 +24,7 @@ export function paceNote(model) {
   const table = model.table;
   if (!table || !table.moveDeadline || table.stage === "finished") return null;
   const team = model.you === null ? null : teamOf(model.you, table.seats);
-  const close = table.onDeadline === "forfeit" && table.stage === "playing" && team !== null && table.missed[team] > 0;
+  const close = table.onDeadline === "forfeit" && table.stage === "playing" && team !== null && (table.missed?.[team] ?? 0) > 0;
   if (table.stage === "playing" && !close) return null; // the felt's own countdown says the rest
   return h("div.pace-note", { id: "pace-note", dataset: { rule: table.onDeadline } },
     h("p", h("strong", paceName(table.moveDeadline)), ". ", t(`table.onDeadline.${table.onDeadline}`)),

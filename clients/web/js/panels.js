@@ -109,7 +109,7 @@ export function gameOverPanel(model, names, { rematch, record, sheet = null, bef
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
   const forfeited = model.table.forfeited; // a turn-based team's two missed deadlines in a row
-  const title = forfeited !== null
+  const title = typeof forfeited === "number"
     ? t(model.table.seats === 2 ? "end.forfeitOne" : "end.forfeit", { team: names.teamOf(forfeited) })
     : typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
       { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });

@@ -85,9 +85,10 @@ MoveDeadline = Literal[0, 3600, 43200, 86400, 259200]
 """A turn-based table's deadline for each person's decision, in seconds (1 h, 12 h, 24 h,
 3 days); 0 = a live table, played while everyone is there (``docs/rules.md``)."""
 
-OnDeadline = Literal["stand_in"]
+OnDeadline = Literal["stand_in", "forfeit"]
 """What a turn-based table does when a person's deadline passes: the stand-in bot plays that
-one turn (the only rule so far; a forfeit after missed deadlines is not built yet)."""
+one turn (``stand_in``), and with ``forfeit`` a team whose second deadline in a row passes
+loses the game by forfeit (``docs/rules.md``, "Turn-based tables"). Never a live table's."""
 
 Profile = Literal["pagat-4p", "heads-up", "libre-2p"]
 

@@ -144,10 +144,17 @@ def _shown(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _named(loc: tuple[int | str, ...]) -> list[str]:
+    """A field error's place, without pydantic's name of a tagged union (``tagged-union[A,B,…]``,
+    which lists every member): the tag after it names the member, and the whole list would
+    crowd the field names out of the error's bound."""
+    return [str(part) for part in loc if not str(part).startswith("tagged-union[")]
+
+
 def _describe(kind: object, exc: ValidationError) -> str:
     """One line naming the message type and its first few field errors."""
     problems = "; ".join(
-        f"{'.'.join(str(part) for part in error['loc'][1:]) or 'message'}: {error['msg']}"
+        f"{'.'.join(_named(error['loc'][1:])) or 'message'}: {error['msg']}"
         for error in exc.errors(include_url=False)[:3]
     )
     return f"invalid {_shown(kind)} message: {problems}"[:MAX_ERROR_CHARS]

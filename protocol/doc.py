@@ -37,6 +37,7 @@ from protocol.ladder import BoardLine, LadderChica, LadderResult
 from protocol.players import FriendLine, LeaderLine, PastGame, PastSeat, Person, RatingLine
 from protocol.server_messages import (
     Deadline,
+    Ended,
     GameView,
     SeatInfo,
     SeenPlay,
@@ -208,7 +209,7 @@ def render() -> str:
     parts.append("## Server to client\n")
     parts += [_model_section(model) for model in _union_members(ServerMessage)]
     parts.append("## Shared values\n")
-    shared = (SnapshotChange, You, TableInfo, SeatInfo, Deadline, GameView, SeenPlay)
+    shared = (SnapshotChange, You, TableInfo, SeatInfo, Ended, Deadline, GameView, SeenPlay)
     parts += [_model_section(model) for model in shared]
     parts.append(VALUE_TYPES)
     parts.append("## Solo ladder values (R14)\n")
@@ -247,6 +248,7 @@ def _examples() -> dict[str, Any]:
         HintsChanged(hints=False),
         t.GameStarted(game=1, names=["Ana", "Bot 2", "Beto", "Bot 2"]),
         t.StandIn(seat=2, active=True, reason="disconnected"),
+        t.Forfeited(team=1, winner=0, scores=(26, 18)),
         t.RematchAsked(seat=0),
     ]
     out: dict[str, Any] = {}

@@ -92,11 +92,19 @@ def follow_event(
         return blank_view(info, viewer)
     if isinstance(event, t.OptionsChanged):  # the view shows the table's options
         return None if view is None else view.model_copy(update={"options": event.options})
+    if isinstance(event, t.Forfeited):  # a turn-based team's missed deadlines end the game
+        return None if view is None else view.model_copy(update=forfeited(event.winner))
     if not g.is_game_event(event):
         return view  # a table event (seats, the lock...) or one this version does not know
     if view is None:
         raise FollowError(f"a {event.type} event before any game")
     return follow(view, event)
+
+
+def forfeited(winner: int) -> dict[str, Any]:
+    """The view's fields a forfeit changes (``forfeited``; the server's view of a forfeited
+    game, ``server.core.forfeit``): over, nobody to act, ``winner`` the winner."""
+    return {"phase": "finished", "turn": None, "to_act": [], "claims_open": False, "winner": winner}
 
 
 def follow(view: GameView, event: g.GameEvent) -> GameView:

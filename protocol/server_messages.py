@@ -123,6 +123,14 @@ class Deadline(WireModel):
     remaining_ms: int
 
 
+class Ended(WireModel):
+    """How the game shown ended other than by the rules' score (R12): by ``forfeit`` of
+    ``team`` (a turn-based table's team that missed two deadlines in a row)."""
+
+    by: Literal["forfeit"]
+    team: Team
+
+
 class TableInfo(WireModel):
     table: str
     profile: str
@@ -138,6 +146,9 @@ class TableInfo(WireModel):
     hints: bool = False  # a seated player may ask for a hint (protocol.coach)
     move_deadline: MoveDeadline = 0  # a turn-based table's deadline per decision (0: live)
     on_deadline: OnDeadline = "stand_in"
+    #: deadlines each team missed in a row this game (``on_deadline = "forfeit"``: at 2 it loses)
+    missed: tuple[int, int] = (0, 0)
+    ended: Ended | None = None  # the last game ended by forfeit (None: by the rules, or not yet)
 
 
 class You(WireModel):

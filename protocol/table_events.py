@@ -11,7 +11,7 @@ from typing import Annotated, Final, Literal, TypeGuard, get_args
 
 from pydantic import ConfigDict, Field, field_validator
 
-from protocol.base import BotLevel, OptionValue, Seat, TurnTimer, WireModel
+from protocol.base import BotLevel, OptionValue, Seat, Team, TurnTimer, WireModel
 from protocol.coach import HintsChanged
 from protocol.game_events import GAME_EVENT_TYPES, GameEvent
 
@@ -64,6 +64,17 @@ class StandIn(WireModel):
     reason: Literal["disconnected", "timeout", "returned", "kicked", "left"]
 
 
+class Forfeited(WireModel):
+    """A team's second missed deadline in a row at a turn-based table whose rule is
+    ``forfeit``: the game ends at once and ``winner`` (the other team) wins it by forfeit, at
+    ``scores`` (the points stay as played; ``docs/rules.md``, "Turn-based tables")."""
+
+    type: Literal["forfeited"] = "forfeited"
+    team: Team
+    winner: Team
+    scores: tuple[int, int]
+
+
 class RematchAsked(WireModel):
     type: Literal["rematch_asked"] = "rematch_asked"
     seat: Seat
@@ -78,6 +89,7 @@ TableEvent = Annotated[
     | HintsChanged
     | GameStarted
     | StandIn
+    | Forfeited
     | RematchAsked,
     Field(discriminator="type"),
 ]

@@ -231,6 +231,9 @@ def entry_of(table: TableSummary) -> dict[str, Any]:
         "scores": list(table.scores),
         "piles": list(table.piles),
         "spectators": table.spectators,
+        # shown before anyone sits: turn-based (seconds per move, 0 live) and the deadline's rule
+        "move_deadline": table.move_deadline,
+        "on_deadline": table.on_deadline,
     }
 
 
@@ -253,6 +256,8 @@ def result_of(table: TableSummary, now: float) -> dict[str, Any]:
         "seats": seats,
         "players": players,
         "scores": replayed["scores"],
-        "winner": replayed["winner"],
+        # a forfeit (a turn-based team's missed deadlines) ends what the record does not
+        "winner": replayed["winner"] if table.forfeited is None else 1 - table.forfeited,
+        "forfeited_by": table.forfeited,  # the team (not a club pair: a night's no-show)
         "hands": replayed["hands"],
     }

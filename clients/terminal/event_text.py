@@ -31,11 +31,11 @@ def describe(event: s.Event, info: s.TableInfo, viewer: int | None, tr: Translat
     if g.is_game_event(body):
         return _engine_line(body, name, viewer, tr)
     if t.is_table_event(body):
-        return _table_line(body, name, tr)
+        return _table_line(body, name, viewer, tr)
     return None
 
 
-def _table_line(body: t.TableEvent, name: Names, tr: Translator) -> str | None:
+def _table_line(body: t.TableEvent, name: Names, viewer: int | None, tr: Translator) -> str | None:
     match body:
         case t.SeatTaken(seat=seat, name=who, bot_level=level):
             if level is not None:
@@ -49,6 +49,9 @@ def _table_line(body: t.TableEvent, name: Names, tr: Translator) -> str | None:
             return tr("ev_started", game=game)
         case t.StandIn(seat=seat, active=active):
             return tr("ev_stand_in_on" if active else "ev_stand_in_off", name=name(seat))
+        case t.Forfeited(team=team, winner=winner, scores=(a, b)):
+            lost, won = team_name(team, viewer, tr), team_name(winner, viewer, tr)
+            return tr("ev_forfeited", lost=lost, team=won, a=a, b=b)
         case t.RematchAsked(seat=seat):
             return tr("ev_rematch", name=name(seat))
         case t.OptionsChanged():

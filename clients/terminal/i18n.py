@@ -360,6 +360,11 @@ MESSAGES: Final[Mapping[str, tuple[str, str, str]]] = {
         "winner: {team}, {a}-{b}",
         "vencedor: {team}, {a}-{b}",
     ),
+    "ev_forfeited": (
+        "{lost}: dos plazos seguidos sin jugar, pierde por abandono; ganador: {team}, {a}-{b}",
+        "{lost}: two deadlines missed in a row, forfeit; winner: {team}, {a}-{b}",
+        "{lost}: dois prazos seguidos sem jogar, desistência; vencedor: {team}, {a}-{b}",
+    ),
     "ev_hidden": ("…", "…", "…"),
     "chat_line": ("{name}: {text}", "{name}: {text}", "{name}: {text}"),
     # cuarenta new

@@ -2,7 +2,9 @@
 
 Every change to the game goes through ``after_game_events``: the engine's events move the table's
 clocks and stage (``note``), are published, and a claim window that waits for nobody is closed
-at once (``server.core.claim_window``).
+at once (``server.core.claim_window``). At a turn-based table whose rule is ``forfeit`` the
+stand-in's cards at missed deadlines are counted, and a team's second in a row ends the game
+(``server.core.forfeit``, ``forfeit_game``).
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from protocol import client_messages as c
 from protocol import table_events as t
 from protocol.convert import action_from_wire
 from protocol.errors import ErrorCode
+from server.core import forfeit
 from server.core.claim_window import claim_window_done
 from server.core.outcome import Note
 from server.core.publishing import seen_by
 from server.core.seating import Viewer
 from server.core.step import Step, require_game, require_seated
+from server.core.table import Table
 from server.errors import Refused
 
 
@@ -41,6 +45,7 @@ def start_game(step: Step) -> None:
     table.rematch.clear()
     table.claims_done.clear()
     table.claims_deadline = None
+    table.missed, table.ended = [0, 0], None
     for seat in table.seats:
         if seat.occupant == "person" and seat.conn is None and not table.waits:
             seat.stand_in = True
@@ -87,14 +92,33 @@ def note(step: Step, events: tuple[EngineEvent, ...]) -> None:
         elif isinstance(event, ClaimsClosed):
             table.claims_deadline = None
         elif isinstance(event, GameOver):
-            table.stage = "finished"
-            table.claims_deadline = None
-            table.finished_record = game.record().to_json()
-            for seat in table.seats:
-                if seat.occupant == "person":
-                    seat.stand_in = False
-                    if seat.open:
-                        seat.clear()
+            end_game(table, game)
+
+
+def end_game(table: Table, game: Game) -> None:
+    """The game is over (R12, or a forfeit): its record is kept, the seats are the people's."""
+    table.stage = "finished"
+    table.claims_deadline = None
+    table.finished_record = game.record().to_json()
+    for seat in table.seats:
+        if seat.occupant == "person":
+            seat.stand_in = False
+            if seat.open:
+                seat.clear()
+
+
+def forfeit_game(step: Step, team: int) -> None:
+    """``team`` missed its second deadline in a row: the other team wins by forfeit, now.
+
+    The record stays the actions played (R15: it replays to a game in progress); the table
+    keeps how it ended beside it (``Table.ended``), and every viewer is told (``Forfeited``).
+    """
+    table = step.table
+    game = table.game
+    assert game is not None
+    table.ended = {"by": "forfeit", "team": team}
+    end_game(table, game)
+    step.publish(t.Forfeited(team=team, winner=1 - team, scores=game.scores))
 
 
 def on_play(step: Step, viewer: Viewer, msg: c.GameAction) -> None:
@@ -122,6 +146,7 @@ def on_play(step: Step, viewer: Viewer, msg: c.GameAction) -> None:
     except EngineError as exc:
         raise Refused(ErrorCode.ILLEGAL_ACTION, str(exc)) from None
     step.out.ack(viewer.conn, msg.rid)
+    forfeit.decided(table, index)  # the team is here: its missed deadlines start again
     after_game_events(step, events)
 
 
@@ -132,6 +157,7 @@ def on_no_claim(step: Step, viewer: Viewer, msg: c.NoClaim) -> None:
     if game.phase is not Phase.CLAIMS:
         raise Refused(ErrorCode.WRONG_PHASE, "R10: no claim window is open")
     step.out.ack(viewer.conn, msg.rid)
+    forfeit.decided(step.table, index)
     step.table.claims_done.add(index)
     step.out.dirty = True
     maybe_close_claims(step)
@@ -171,6 +197,7 @@ def bot_answer(step: Step, seat: int, at: int, action: Action | None) -> None:
             step.out.dirty = True
             maybe_close_claims(step)
         return
+    counted = forfeit.is_missed(table, seat)  # a person's card, its deadline passed
     try:
         events = game.apply(action)
     except IllegalAction as exc:
@@ -183,6 +210,11 @@ def bot_answer(step: Step, seat: int, at: int, action: Action | None) -> None:
         )
         events = game.apply(offered)
     after_game_events(step, events)
+    if counted:
+        step.out.dirty = True
+        team = forfeit.missed(table, seat)
+        if team is not None:
+            forfeit_game(step, team)
 
 
 def already_made(step: Step, index: int, msg: c.GameAction) -> bool:

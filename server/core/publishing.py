@@ -28,7 +28,7 @@ from protocol import server_messages as s
 from protocol.base import WireModel
 from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
 from protocol.frames import KEYS, NONE, pack
-from server.core import clocks
+from server.core import clocks, forfeit
 from server.core.coaching import hints_allowed
 from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
@@ -87,6 +87,7 @@ class Pieces:
             assert game is not None
             public = view_fields(view_of(game, None, with_history=False), self.table.options, False)
             del public["viewer"], public["hand"]
+            forfeit.shown_over(self.table, public)
             self._public = frames.public_view(public)
             self._history = self.publisher.history_entries(game)
         return self._public, self._history
@@ -361,6 +362,8 @@ class Publisher:
             "hints": hints_allowed(table),
             "move_deadline": table.move_deadline,
             "on_deadline": table.on_deadline,
+            "missed": tuple(table.missed),
+            "ended": table.ended,
         }
 
     def packed_info(self) -> bytes:

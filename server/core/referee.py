@@ -28,6 +28,7 @@ from typing import Any, Self, assert_never
 
 from protocol import server_messages as s
 from protocol.base import TurnTimer
+from protocol.errors import ErrorCode
 from server import keys
 from server.core import chica, clocks, play, presence, requests, storage, turns
 from server.core.commands import (
@@ -49,6 +50,7 @@ from server.core.seating import Viewer
 from server.core.step import Step
 from server.core.summary import TableSummary, summarize
 from server.core.table import LIVE, Pace, RefereeConfig, Table
+from server.errors import Refused
 from server.store.base import KeptRecord, KeyRole, credential_digest
 
 __all__ = ["BotRequest", "Outcome", "Referee", "RefereeConfig", "TableSummary"]
@@ -96,8 +98,15 @@ class Referee:
         """A new table with fresh keys; bad options are refused naming the rule (R13, R14).
 
         A ``public`` table is listed in the lobby of watchable tables (``server.listing``); a
-        ``casual`` one is not rated; ``pace`` makes it turn-based (``Table.move_deadline``)."""
+        ``casual`` one is not rated; ``pace`` makes it turn-based (``Table.move_deadline``);
+        a forfeit after missed deadlines is refused for a live table (nothing has a deadline)."""
         checked = checked_options(profile, options)
+        if pace.on_deadline != "stand_in" and not pace.move_deadline:
+            raise Refused(
+                ErrorCode.BAD_OPTIONS,
+                f"on_deadline {pace.on_deadline!r} needs a turn-based table (a move_deadline): "
+                "a live table has no move deadline to miss",
+            )
         table_keys: dict[KeyRole, str] = {
             "join": keys.new_key(),
             "watch": keys.new_key(),

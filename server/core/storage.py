@@ -90,13 +90,15 @@ class StateText:
 
 
 def pace(table: Table) -> dict[str, Any] | None:
-    """A turn-based table's deadline, its rule and the decision last reminded (None: live)."""
+    """A turn-based table's deadline, its rule, the decision last reminded and the deadlines
+    each team missed in a row (None: live)."""
     if not table.move_deadline:
         return None
     return {
         "move_deadline": table.move_deadline,
         "on_deadline": table.on_deadline,
         "reminded": table.reminded,
+        "missed": list(table.missed),
     }
 
 
@@ -123,6 +125,7 @@ def head(table: Table) -> dict[str, Any]:
         "public": table.public,
         "casual": table.casual,
         "rematch": sorted(table.rematch),
+        "ended": table.ended,  # a forfeit, beside the finished record it ended
         "last_event": len(table.log),
         "game_event": table.game_event,
         "chat": {audience: list(lines) for audience, lines in table.chat.items()},
@@ -176,6 +179,7 @@ def _settled(table: Table) -> tuple[Any, ...]:
         table.public,
         table.casual,
         table.rematch,
+        table.ended,
         table.chat,
     )
 
@@ -283,6 +287,7 @@ def from_state(
     if pace is not None:
         table.move_deadline, table.on_deadline = pace["move_deadline"], pace["on_deadline"]
         table.reminded = pace["reminded"]
+        table.missed = list(pace.get("missed", [0, 0]))  # stored before the forfeit rule: none
     table.hints = bool(state.get("hints", True))  # a table stored before the switch: on
     for seat in table.seats:
         if seat.occupant == "person" and state["stage"] == "playing" and not table.waits:
@@ -302,6 +307,7 @@ def from_state(
     table.public = bool(state.get("public", False))
     table.casual = bool(state.get("casual", False))
     table.finished_record = state["finished_record"]
+    table.ended = state.get("ended")
     table.log = [bytes(line) for line in log]
     table.game_event = state.get("game_event", len(table.log))
     for audience, lines in state.get("chat", {}).items():

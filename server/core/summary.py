@@ -43,6 +43,9 @@ class TableSummary(NamedTuple):
     piles: tuple[int, ...]
     spectators: int
     finished_record: Mapping[str, Any] | None  # the last finished game's (never changed)
+    move_deadline: int = 0  # turn-based: each person's deadline per decision (0: live)
+    on_deadline: str = "stand_in"  # what a passed deadline does (``Table.on_deadline``)
+    forfeited: int | None = None  # the team that forfeited the last finished game (None: none)
 
     @property
     def in_game(self) -> bool:
@@ -72,6 +75,9 @@ def summarize(table: Table, last: TableSummary | None = None) -> TableSummary:
         tuple(game.pile_sizes) if game is not None else (0, 0),
         sum(1 for viewer in table.viewers.values() if viewer.seat is None),
         table.finished_record,
+        table.move_deadline,
+        table.on_deadline,
+        table.ended["team"] if table.ended is not None else None,
     )
     return last if last is not None and last == summary else summary
 

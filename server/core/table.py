@@ -84,6 +84,11 @@ class Table:
     move_deadline: MoveDeadline = 0
     on_deadline: OnDeadline = "stand_in"
     reminded: int = -1  # the game event whose awaited decision was reminded ("deadline near")
+    # ``on_deadline = "forfeit"``: the deadlines each team missed in a row this game, and how
+    # the last game ended when a team forfeited it ({"by": "forfeit", "team": N}; None: by the
+    # rules, R12) (``server.core.forfeit``)
+    missed: list[int] = field(default_factory=lambda: [0, 0])
+    ended: dict[str, Any] | None = None
     public: bool = False  # listed in the lobby of watchable tables (server.listing)
     casual: bool = False  # not rated: finished games change nobody's rating
     stage: str = "lobby"  # lobby, playing, finished

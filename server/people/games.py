@@ -36,15 +36,23 @@ log = structlog.get_logger("server.people")
 
 
 def finished_game(table: Table, now: float) -> FinishedGame | None:
-    """The table's game that just ended, as its people's records see it (None: no game)."""
+    """The table's game that just ended, as its people's records see it (None: no game).
+
+    A game a team forfeited (``Table.ended``, a turn-based table's missed deadlines) is won by
+    the other team, at the scores it stood at, as a game won by the rules would be."""
     game = table.game
-    if game is None or game.winner is None or table.profile not in PROFILE_CLASSES:
+    forfeited = table.ended["team"] if table.ended is not None else None
+    if game is None or table.profile not in PROFILE_CLASSES:
+        return None
+    if game.winner is None and forfeited is None:
         return None
     teams: tuple[list[Seat], list[Seat]] = ([], [])
     people: set[str] = set()
     for index, seat in enumerate(table.seats):
         teams[game.team_of(index)].append(_seat(seat, people, table.config.stand_in_level))
     winner = game.winner if isinstance(game.winner, int) else None
+    if forfeited is not None:
+        winner = 1 - forfeited
     return FinishedGame(
         table_id=table.table_id,
         game=table.game_no,

@@ -64,6 +64,8 @@ def test_table_events() -> None:
         "un bot de nivel 2 se sienta en el asiento 2"
     )
     assert line(t.StandIn(seat=3, active=True, reason="disconnected")) == "a bot plays for Dani"
+    forfeit = t.Forfeited(team=1, winner=0, scores=(18, 26))  # a turn-based team's 2 misses
+    assert line(forfeit) == "Them: two deadlines missed in a row, forfeit; winner: Us, 18-26"
 
 
 def test_a_spectator_arriving_mid_hand_reads_the_hand_so_far() -> None:

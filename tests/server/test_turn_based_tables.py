@@ -9,11 +9,15 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
+import msgpack
 import pytest
 
-from clients.session import ClientSession
+from clients.session import ClientSession, RequestRefused
 from protocol import client_messages as c
+from protocol import players as p
 from protocol import server_messages as s
+from protocol.base import OnDeadline
+from protocol.errors import ErrorCode
 from server.app import TableServer
 from server.notices import Notice
 from server.store.base import Store
@@ -61,10 +65,13 @@ async def started(store: Store, clock: FakeClock, told: Told) -> TableServer:
     return server
 
 
-async def ana_at_a_turn_based_table(server: TableServer) -> tuple[ClientSession, s.TableCreated]:
+async def ana_at_a_turn_based_table(
+    server: TableServer, rule: OnDeadline = "stand_in", key: str | None = None
+) -> tuple[ClientSession, s.TableCreated]:
     """Ana with three bots at a one-hour table, her first decision awaited."""
-    ana = await ClientSession.connect(server.ws_url, "Ana", player_key=new_key())
-    created = await ana.request(c.CreateTable(profile="pagat-4p", move_deadline=HOUR))
+    ana = await ClientSession.connect(server.ws_url, "Ana", player_key=key or new_key())
+    create = c.CreateTable(profile="pagat-4p", move_deadline=HOUR, on_deadline=rule)
+    created = await ana.request(create)
     assert isinstance(created, s.TableCreated)
     await ana.request(c.Join(key=created.host_key))
     for _ in range(3):
@@ -114,6 +121,73 @@ async def test_a_waiting_table_leaves_memory_and_its_deadline_brings_it_back(
     assert notice.deadline == pytest.approx(clock.now + HOUR)
     assert await moves_of(server.lobby.store, table, 0) == before + 1
     assert await board.due(clock.now, 10) == []  # the next deadline is an hour away
+
+
+async def test_a_forfeit_rule_is_offered_only_to_turn_based_tables_and_bad_values_make_nothing(
+    memory_server: tuple[TableServer, FakeClock, Told],
+) -> None:
+    server, _, _ = memory_server
+    store = server.lobby.store
+    async with await ClientSession.connect(server.ws_url, "Ana") as ana:
+        with pytest.raises(RequestRefused) as live:  # a live table has no deadline to miss
+            await ana.request(c.CreateTable(on_deadline="forfeit"))
+        assert live.value.code is ErrorCode.BAD_OPTIONS
+        assert "turn-based" in live.value.error.message
+        await ana.send_raw(
+            msgpack.packb(
+                {"type": "create", "rid": 77, "move_deadline": HOUR, "on_deadline": "lose"}
+            )
+        )
+        unknown = await ana.next_of(s.Error, lambda e: e.rid == 77, wait_s=5)
+        assert unknown.code is ErrorCode.INVALID_MESSAGE
+        assert "on_deadline" in unknown.message
+        assert await store.table_ids() == []  # nothing was made
+        created = await ana.request(c.CreateTable(move_deadline=HOUR, on_deadline="forfeit"))
+        assert isinstance(created, s.TableCreated)
+        watched = await ana.request(c.Watch(key=created.join_key))  # before anyone sits
+        assert isinstance(watched, s.Ack)
+        snap = await ana.next_snapshot(wait_s=5)
+        assert (snap.info.move_deadline, snap.info.on_deadline) == (HOUR, "forfeit")
+        assert (snap.info.missed, snap.info.ended) == ((0, 0), None)
+
+
+async def test_a_person_away_for_two_deadlines_forfeits_the_game_and_it_counts_as_a_loss(
+    memory_server: tuple[TableServer, FakeClock, Told],
+) -> None:
+    server, clock, told = memory_server
+    key = new_key()
+    ana, created = await ana_at_a_turn_based_table(server, "forfeit", key)
+    await ana.close()  # her tab closed: the table waits in the store, out of memory
+    table = created.table
+    assert await server.lobby.unload_idle() == [table]
+    clock.now += HOUR + 1
+    assert await server.watch.scan() == [table]  # her first missed deadline: the stand-in plays
+    await told.next()  # and her next decision is awaited
+    assert await server.lobby.unload_idle() == [table]
+    clock.now += HOUR + 1
+    assert await server.watch.scan() == [table]  # her team's second in a row: the game is lost
+    async with await ClientSession.connect(server.ws_url, "Ana", player_key=key) as back:
+        await back.request(c.Watch(key=created.watch_key))  # her page, as a spectator's
+        snap = await back.next_snapshot(wait_s=20)
+        while snap.info.stage != "finished":  # the stand-in's card, then the forfeit
+            snap = await back.next_snapshot(wait_s=20)
+        assert snap.info.ended == s.Ended(by="forfeit", team=0)
+        assert snap.view is not None
+        assert (snap.view.phase, snap.view.winner) == ("finished", 1)
+        stored = await server.lobby.store.load(table)
+        assert stored is not None
+        state = json.loads(stored.state)
+        assert (state["stage"], state["ended"]) == ("finished", {"by": "forfeit", "team": 0})
+        assert state["pace"]["missed"] == [2, 0]
+        assert await server.waiting.board.due(clock.now + 10 * HOUR, 10) == []  # nothing due
+        for _ in range(500):  # recorded off the table's path, after its commit: a few trips
+            history = await back.request(p.HistoryRequest())
+            assert isinstance(history, p.History)
+            if history.games:
+                break
+        assert [(g.table, g.result) for g in history.games] == [(table, "lost")]
+        assert history.games[0].rating_change is not None
+        assert history.games[0].rating_change < 0
 
 
 @pytest.mark.redis

@@ -176,3 +176,40 @@ def test_a_friend_invite_push_is_titled_in_the_pages_language_and_opens_the_invi
     click_notification(context)
     page.wait_for_url(f"{web_url}/me?invite={created.table}", timeout=STEP_TIMEOUT_MS)
     page.wait_for_selector(".me-invite.is-wanted", timeout=STEP_TIMEOUT_MS)
+
+
+def test_the_forfeit_rule_is_chosen_at_creation_and_told_before_anyone_sits(
+    web_url: str, new_context: NewContext, artifacts: Path
+) -> None:
+    page = new_context(viewport=PHONE, locale="en-US").new_page()
+    page.goto(f"{web_url}/?lang=en")
+    rule = page.wait_for_selector("#on-deadline", timeout=STEP_TIMEOUT_MS)
+    assert rule is not None
+    assert rule.is_disabled()  # a live table has no deadline to miss
+    page.select_option("#pace", "86400")
+    assert rule.is_enabled()
+    page.select_option("#on-deadline", "forfeit")
+    assert_accessible(page, "home with the deadline rule, 390x844")
+    page.fill("#player-name", "Abuela")
+    page.uncheck("#fill-bots")
+    page.check("#public-table")
+    page.click("button[type=submit]")
+    href = page.wait_for_selector("#go-to-table", timeout=STEP_TIMEOUT_MS)
+    assert href is not None
+    join = href.get_attribute("href")
+    assert join is not None
+    visitor = new_context(viewport=PHONE, locale="en-US").new_page()
+    visitor.goto(f"{join}?lang=en")  # a visitor with the join link, before anyone sits
+    note = visitor.wait_for_selector(".sit-panel #pace-note", timeout=STEP_TIMEOUT_MS)
+    assert note is not None
+    assert note.inner_text() == (
+        "Turn-based: 1 day per move. If the time runs out, the bot plays that turn, and a side "
+        "that misses two deadlines in a row loses by forfeit."
+    )
+    assert_accessible(visitor, "sit panel of a forfeit table, 390x844")
+    visitor.screenshot(path=str(artifacts / "sit-forfeit-390x844.png"))
+    visitor.goto(f"{web_url}/tables?lang=en")  # the lobby's card of the public table says it
+    card = visitor.locator(".lobby-table .lobby-pace")
+    card.first.wait_for(timeout=STEP_TIMEOUT_MS)
+    texts = card.all_inner_texts()
+    assert "Turn-based: 1 day per move (forfeit after 2 missed)" in texts

@@ -74,6 +74,8 @@ export function describeEvent(event, names) {
       return line("table", "log.gameStarted", {}, true);
     case "stand_in":
       return line("table", event.active ? "log.standIn" : "log.standInEnds", { name: who(event.seat) });
+    case "forfeited":
+      return line("end", names.seats === 2 ? "end.forfeitOne" : "end.forfeit", { team: names.teamOf(event.team) }, true);
     case "rematch_asked":
       return line("table", "log.rematchAsked", { name: who(event.seat) });
     default:

@@ -41,6 +41,9 @@ export function followEvent(view, event, info, viewer) {
     return blankView(info, viewer);
   }
   if (event.type === "options_changed") return view && { ...view, options: event.options };
+  if (event.type === "forfeited") { // a turn-based side's missed deadlines end the game (protocol/follow.py)
+    return view && { ...view, phase: "finished", turn: null, to_act: [], claims_open: false, winner: event.winner };
+  }
   const step = STEPS[event.type];
   if (!step) return view; // a table event, or one this version does not know
   if (!view) throw new FollowError(`a ${event.type} event before any game`);

@@ -19,6 +19,7 @@ export function yourHeadline(model) {
   const team = teamOf(model.you, seats);
   const won = g.winner === team;
   const score = { a: g.scores[team], b: g.scores[1 - team] };
+  if (typeof model.table.forfeited === "number") return t(won ? "end.youWonForfeit" : "end.youLostForfeit", score);
   if (seats === 2) return t(won ? "end.youWon" : "end.youLost", score);
   const partnerSeat = (model.you + 2) % 4;
   const partner = seatName(model.table.occupants[partnerSeat], partnerSeat, 4);

@@ -3,7 +3,7 @@
 import { h, renderInto } from "./dom.js";
 import { t, tn } from "../i18n/index.js";
 import {
-  BOT_LEVELS, MOVE_DEADLINES, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
+  BOT_LEVELS, MOVE_DEADLINES, ON_DEADLINES, PROFILES, TURN_TIMERS, changedOptions, optionsFor, parseOptionValue,
 } from "./options.js";
 import { sharePanel, tableUrl } from "./share.js";
 import { cardFace } from "./cards.js";
@@ -21,7 +21,8 @@ import { cardFace } from "./cards.js";
  */
 /**
  * @typedef {{name: string, profile: string, options: Record<string, string | number | boolean>,
- *   turnTimer: number, moveDeadline?: number, fillBots: boolean, botLevel: number, public: boolean, casual: boolean}} CreateRequest
+ *   turnTimer: number, moveDeadline?: number, onDeadline?: string, fillBots: boolean, botLevel: number,
+ *   public: boolean, casual: boolean}} CreateRequest
  */
 
 /** A small fan of cards by the title: decoration only, hidden from screen readers. */
@@ -82,6 +83,12 @@ export function renderHome(root, app) {
     optionBox,
     select("pace", MOVE_DEADLINES, t("home.pace"), 0, (s) => t(`home.pace.${s}`)),
     h("p#pace-hint.hint", t("home.pace.hint")),
+    // a live table has no deadline to miss: the rule is chosen once the table is turn-based
+    h("div.field",
+      h("label", { for: "on-deadline" }, t("home.onDeadline")),
+      h("select", { id: "on-deadline", name: "on-deadline", disabled: true, "aria-describedby": "on-deadline-hint" },
+        ON_DEADLINES.map((rule) => h("option", { value: rule }, t(`home.onDeadline.${rule}`))))),
+    h("p#on-deadline-hint.hint", t("home.onDeadline.hint")),
     select("turn-timer", TURN_TIMERS, t("home.timer"), 30,
       (s) => (s === 0 ? t("home.timer.off") : t("home.timer.seconds", { s }))),
     h("div.field.field-inline",
@@ -102,6 +109,7 @@ export function renderHome(root, app) {
 
   form.addEventListener("change", (event) => {
     const target = /** @type {HTMLSelectElement} */ (event.target);
+    if (target.id === "pace") field("#on-deadline").disabled = target.value === "0";
     if (target.id === "profile") {
       state.profile = target.value;
       drawOptions();
@@ -124,6 +132,7 @@ export function renderHome(root, app) {
         options: changedOptions(state.profile, state.options),
         turnTimer: Number(field("#turn-timer").value),
         moveDeadline: Number(field("#pace").value),
+        onDeadline: field("#pace").value === "0" ? "stand_in" : field("#on-deadline").value,
         fillBots: field("#fill-bots").checked,
         botLevel: Number(field("#bot-level").value),
         public: field("#public-table").checked,

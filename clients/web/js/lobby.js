@@ -8,6 +8,7 @@ import { h, renderInto } from "./dom.js";
 import { t, tn } from "../i18n/index.js";
 import { teamName, teamPlayers } from "./seats.js";
 import { pageChrome } from "./page-chrome.js";
+import { paceName } from "./pace.js";
 
 const PROFILES = ["pagat-4p", "heads-up", "libre-2p"];
 
@@ -42,6 +43,8 @@ function tableCard(table) {
     // Each fact whole on its line ("1 mirando" never split on a phone): the row breaks between them.
     h("p.lobby-meta", h("span", t(`profile.${table.profile}`)), " · ", h("span", t(`club.stage.${table.stage}`)),
       " · ", h("span", t("club.spectators", { count: table.spectators })),
+      table.move_deadline ? [" · ", h("span.lobby-pace", paceName(table.move_deadline),
+        table.on_deadline === "forfeit" ? ` (${t("lobby.forfeit")})` : "")] : null,
       freeSeats(table) ? [" · ", h("span.lobby-free-count", tn("lobby.free", freeSeats(table)))] : null),
     h("div.lobby-actions",
       table.join ? h("a.btn.btn-primary.lobby-sit", { href: `/t/${encodeURIComponent(table.join)}` }, t("lobby.sit")) : null,

@@ -66,7 +66,7 @@ function homePage(root, known) {
       }
       const created = await conn.request({ type: "create", profile: request.profile,
         options: request.options, turn_timer: request.turnTimer, public: Boolean(request.public),
-        move_deadline: request.moveDeadline || 0,
+        move_deadline: request.moveDeadline || 0, on_deadline: request.onDeadline || "stand_in",
         casual: Boolean(request.casual) });
       conn.close();
       const keys = { join: created.join_key, watch: created.watch_key, host: created.host_key };

@@ -30,7 +30,8 @@ function turnRow(line, me, /** @type {number} */ serverNow) {
     h("div.me-turn-head", h("strong.me-turn-status", status),
       line.deadline && line.stage === "playing"
         ? h("span.me-turn-left", t("me.turns.left", { time: left(line.deadline, serverNow) })) : null),
-    h("p.hint", others.join(" · "), " — ", t("me.turns.score", { a: line.scores[0], b: line.scores[1] })),
+    h("p.hint", others.join(" · "), " — ", t("me.turns.score", { a: line.scores[0], b: line.scores[1] }),
+      line.on_deadline === "forfeit" ? ` · ${t("lobby.forfeit")}` : ""),
     line.last_play ? h("p.hint.me-turn-last", t("me.turns.last", { play: line.last_play })) : null,
     h("a.btn.btn-small", { class: line.your_turn ? "btn-primary" : null,
       href: `/t/${encodeURIComponent(line.join_key)}?mine` },

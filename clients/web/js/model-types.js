@@ -41,6 +41,10 @@
  * @property {number[]} rematchAsked
  * @property {boolean} casual not rated: a finished game changes nobody's rating
  * @property {boolean} hints a seated player may ask for a hint (a casual table whose host allows it)
+ * @property {number} moveDeadline a turn-based table's seconds per move (0: live)
+ * @property {"stand_in" | "forfeit"} onDeadline what a passed deadline does (docs/rules.md)
+ * @property {number[]} missed deadlines each team missed in a row (the forfeit rule)
+ * @property {number | null} forfeited the team that forfeited the last game (null: none)
  */
 
 /**

@@ -33,6 +33,8 @@ export function seatCount(profile) {
 export const TURN_TIMERS = [0, 15, 30, 60];
 /** A turn-based table's seconds per move (0: live), as the server offers them (protocol). */
 export const MOVE_DEADLINES = [0, 3600, 43200, 86400, 259200];
+/** What a turn-based table does when a deadline passes (protocol `OnDeadline`; docs/rules.md). */
+export const ON_DEADLINES = ["stand_in", "forfeit"];
 export const BOT_LEVELS = [1, 2, 3, 4, 5, 6];
 
 /** Only the options that differ from the defaults go on the wire: short and explicit. */

@@ -108,8 +108,11 @@ export function gameOverPanel(model, names, { rematch, record, sheet = null, bef
   if (!g || g.phase !== "finished") return null;
   const asked = model.table.rematchAsked || [];
   const winner = g.winner;
-  const title = typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
-    { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
+  const forfeited = model.table.forfeited; // a turn-based team's two missed deadlines in a row
+  const title = typeof forfeited === "number"
+    ? t(model.table.seats === 2 ? "end.forfeitOne" : "end.forfeit", { team: names.teamOf(forfeited) })
+    : typeof winner !== "number" ? t("end.draw") : t(model.table.seats === 2 ? "end.winnerOne" : "end.winners",
+      { team: names.teamOf(winner), a: g.scores[winner], b: g.scores[1 - winner] });
   const you = yourHeadline(model); // a player is told first in their words: "¡Ganaste 40–28 con Lucía!"
   const final = finalScore(g, names); // players: your side marked, your rating change, "+ amigo"
   final.querySelector(`[data-team="${yourTeam(model)}"]`)?.setAttribute("data-yours", "true");

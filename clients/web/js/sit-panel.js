@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { t } from "../i18n/index.js";
 import { remember } from "./storage.js";
+import { paceNote } from "./pace.js";
 
 /** @typedef {import("./model-types.js").Model} Model */
 
@@ -34,6 +35,7 @@ export function sitPanelView(sit) {
       },
     },
     h("h2#sit-title", t("sit.title")),
+    paceNote(model), // a turn-based table's time per move and its rule, before anyone sits
     h("div.sit-row",
       h("div.field", h("label", { for: "sit-name" }, t("home.name")), input),
       h("button.btn", { type: "submit", id: "sit-down" }, t("sit.button"))),

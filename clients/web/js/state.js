@@ -68,6 +68,10 @@ function tableOf(info) {
     rematchAsked: info.rematch_asked,
     casual: Boolean(info.casual),
     hints: Boolean(info.hints),
+    moveDeadline: info.move_deadline ?? 0,
+    onDeadline: info.on_deadline ?? "stand_in",
+    missed: info.missed ?? [0, 0],
+    forfeited: info.ended?.team ?? null,
   };
 }
 

@@ -26,6 +26,7 @@ import { openChat } from "./chat.js";
 import { openTv } from "./tv.js";
 import { yourChairNote } from "./seat-choice.js";
 import { keepCaretAtEnd, sitPanelView } from "./sit-panel.js";
+import { paceNote } from "./pace.js";
 import { seatingFor } from "./table-seating.js";
 import { tellEvent } from "./table-notices.js";
 import { sideColumn, toolbar } from "./table-side.js";
@@ -234,7 +235,7 @@ export function openTable(root, key, { errorText }) {
       chooseChair: seating.chairChoice(), befriend: friends.befriend };
     renderInto(root, h("div.table-page", { dataset: { role: model.role, stage: table.stage,
       seat: model.you === null ? "" : String(model.you) } },
-    h("div.table-main", h("h1.visually-hidden", t("access.tableHeading")), sitPanel.draw(drawn), drawn.isHost ? null : yourChairNote(drawn),
+    h("div.table-main", h("h1.visually-hidden", t("access.tableHeading")), sitPanel.draw(drawn) ?? paceNote(drawn), drawn.isHost ? null : yourChairNote(drawn),
       tableView(drawn, ctx),
       gameOverPanel(drawn, names, { rematch: () => send({ type: "rematch" }), record: recordUrl(),
         befriend: friends.befriend,

@@ -27,6 +27,10 @@
  * @property {number[]} rematch_asked
  * @property {boolean} [casual] not rated
  * @property {boolean} [hints] a seated player may ask for a hint
+ * @property {number} [move_deadline] a turn-based table's seconds per move (0: live)
+ * @property {"stand_in" | "forfeit"} [on_deadline] what a passed deadline does
+ * @property {number[]} [missed] deadlines each team missed in a row (the forfeit rule)
+ * @property {{by: "forfeit", team: number} | null} [ended] the last game ended by a forfeit
  */
 
 /** @typedef {{kind: string, seat: number | null, remaining_ms: number}} WireDeadline */

@@ -12,6 +12,8 @@ import { applyEvent, applySnapshot, emptyModel } from "../../../clients/web/js/s
 import { describeEvent, quietEvents } from "../../../clients/web/js/event-text.js";
 import { byRank } from "../../../clients/web/js/cards.js";
 import { unfold } from "../../../clients/web/js/connection.js";
+import { yourHeadline } from "../../../clients/web/js/game-over-you.js";
+import { followEvent } from "../../../clients/web/js/follow.js";
 
 globalThis.document = { documentElement: {} }; // setLanguage sets <html lang>; nothing else runs
 setLanguage("es");
@@ -231,4 +233,28 @@ test("protocol 4: a change's unchanged deadlines count on from the snapshot befo
   assert.equal(snapshot.last_event, 5);
   assert.deepEqual(snapshot.deadlines, [{ kind: "turn", seat: 1, at: 10, remaining_ms: 26000 }]);
   assert.throws(() => unfold({ ...change, events: [{ ...change.events[0], n: 7 }] }, previous));
+});
+
+test("a forfeit: the table says who forfeited, each side reads its own words, the log tells it", () => {
+  const model = emptyModel();
+  applySnapshot(model, {
+    type: "snapshot", last_event: 40, you: { role: "player", seat: 0, host: false, name: "Ana" }, legal: [],
+    deadlines: [], view: null,
+    info: { table: "x", profile: "pagat-4p", options: {}, turn_timer: 0, locked: false, stage: "finished",
+      game: 1, seats: ["Ana", "Beto", "Caro", "Dani"].map((name, seat) => ({ seat, occupant: "person", name })),
+      spectators: 0, move_deadline: 86400, on_deadline: "forfeit", missed: [2, 0], ended: { by: "forfeit", team: 0 } },
+  });
+  assert.equal(model.table.forfeited, 0);
+  assert.equal(model.table.onDeadline, "forfeit");
+  model.game = { winner: 1, scores: [12, 20], phase: "finished" };
+  assert.equal(yourHeadline(model), "Perdiste por abandono (12–20): dos plazos seguidos sin jugar");
+  model.you = 1;
+  assert.equal(yourHeadline(model), "¡Ganaste por abandono (20–12)!");
+  const names = { nameOf: () => "Ana", teamOf: () => "Ana y Caro", seats: 4 };
+  const told = describeEvent({ type: "forfeited", team: 0, winner: 1, scores: [12, 20] }, names);
+  assert.equal(told.text, "Ana y Caro pierden por abandono: dos plazos seguidos sin jugar");
+  assert.equal(told.banner, true);
+  const playing = { phase: "play", turn: 3, to_act: [3], claims_open: false, winner: null, scores: [12, 20] };
+  const over = followEvent(playing, { type: "forfeited", team: 0, winner: 1, scores: [12, 20] }, null, 0);
+  assert.deepEqual(over, { phase: "finished", turn: null, to_act: [], claims_open: false, winner: 1, scores: [12, 20] });
 });

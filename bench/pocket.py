@@ -11,7 +11,7 @@ network goes off; ``--throttle 1`` beside it shows what the throttling costs. It
 - **decisions**: a fresh engine worker (``/offline/engine_worker.js``, as the page uses it) plays
   chicas at each of ``--levels`` for the bot, the person's side playing its first legal action;
   each bot move's time as the page waits for it: the first (it imports the level's modules),
-  then p50, p95 and the worst of the rest;
+  then the mean, p50, p95 and the worst of the rest;
 - **precached**: the bytes the pocket's cache holds.
 """
 
@@ -94,6 +94,7 @@ def ms(values: list[float]) -> dict[str, float]:
     ordered = sorted(values[1:] or values)
     return {
         "first": round(values[0], 1),
+        "mean": round(statistics.fmean(ordered), 1),
         "p50": round(statistics.median(ordered), 1),
         "p95": round(ordered[max(0, round(0.95 * len(ordered)) - 1)], 1),
         "worst": round(ordered[-1], 1),
@@ -153,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     )
     for level, took in figures["decision_ms"].items():
         print(
-            f"  level {level} decision: first {took['first']} ms; then p50 {took['p50']} ms, "
+            f"  level {level} decision: first {took['first']} ms; then mean {took['mean']} ms, "
+            f"p50 {took['p50']} ms, "
             f"p95 {took['p95']} ms, worst {took['worst']} ms"
         )
     print(f"  precached: {figures['precached_bytes'] / 1e6:.1f} MB")

@@ -232,7 +232,9 @@ def test_a_new_service_worker_keeps_the_new_pocket_and_drops_the_old_one(
 #: every text the prompt showed while the page waited on the engine
 WATCH_PROMPT = """() => { window.__waited = [];
   new MutationObserver(() => {
-    for (const prompt of document.querySelectorAll(".prompt.is-waiting")) window.__waited.push(prompt.textContent);
+    for (const prompt of document.querySelectorAll(".prompt.is-waiting")) {
+      window.__waited.push(prompt.textContent);
+    }
   }).observe(document.getElementById("main"), { childList: true, subtree: true }); }"""
 BOT_PLAYS = "__pocket.chica.record.actions.filter((a) => a.type === 'play' && a.seat === 1).length"
 

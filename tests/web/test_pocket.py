@@ -267,6 +267,7 @@ def test_the_free_game_plays_level_5_in_the_pocket_R14(
     chica: Any = page.evaluate("__pocket.chica")
     assert (chica["level"], chica["profile"]) == (5, "libre-2p")
     assert "The level 5 bot is thinking…" in page.evaluate("window.__waited")
+    assert_accessible(page, "pocket.html, the free game against level 5")
     assert page.evaluate("__pocket.run") == {  # no rung of the ladder
         "streak": 0,
         "margins": 0,

@@ -1,6 +1,7 @@
 // @ts-check
 // Solo in the pocket (pocket.html, issue 42): the two-player streak ladder (R14) against the
-// engine's own bots, with no server. The engine runs in a Web Worker (offline/engine_worker.js:
+// engine's own bots, with no server, and beside it the free game (R14 libre-2p) against a bot
+// of the person's choice, level 5 included (each mode keeps its own chica). The engine runs in a Web Worker (offline/engine_worker.js:
 // Pyodide and the engine zip), so the page never blocks while a bot thinks; the run and every
 // finished chica stay in IndexedDB (pocket-ladder.js). The page keeps the offline files in the
 // service worker's pocket cache, named by their version (offline/pocket-files.js), so the next
@@ -97,6 +98,7 @@ export async function openPocket(root) {
   /** @type {string | null} the hand card whose captures are offered */
   let chosen = null;
   let thinking = false;
+  let switching = false;
   let status = t("pocket.loading");
   let offline = false;
   /** @type {number | null} the engine worker's start (Pyodide and the zip), in milliseconds */
@@ -238,14 +240,15 @@ export async function openPocket(root) {
 
   /** The streak ladder or the free game; the other's chica stays kept. @param {"ladder" | "free"} next */
   async function switchMode(next) {
-    if (thinking || next === mode || startedMs === null) return;
+    if (thinking || switching || next === mode || startedMs === null) return;
+    switching = true; // one switch at a time: the engine holds one chica
     mode = next;
     try { localStorage.setItem(MODE, next); } catch { /* storage off */ }
     chica = null;
     chosen = null;
     log.length = 0;
     draw();
-    await takeUp();
+    try { await takeUp(); } finally { switching = false; }
     draw();
   }
 
@@ -326,7 +329,7 @@ export async function openPocket(root) {
   function modes() {
     return h("div.pocket-modes", { role: "group", "aria-label": t("pocket.modes") },
       ["ladder", "free"].map((each) => h(`button#pocket-mode-${each}.btn.btn-small`, { type: "button",
-        "aria-pressed": String(mode === each), disabled: thinking || startedMs === null,
+        "aria-pressed": String(mode === each), disabled: thinking || switching || startedMs === null,
         onclick: () => switchMode(/** @type {"ladder" | "free"} */ (each)) }, t(`pocket.mode.${each}`))));
   }
 
@@ -351,7 +354,7 @@ export async function openPocket(root) {
               draw();
             } }, FREE_LEVELS.map((each) => h("option", { value: String(each), selected: each === free.level },
               t(each === 5 ? "pocket.free.level5" : "pocket.free.levelN", { level: each }))))),
-          h("button#pocket-free-new.btn.btn-small", { type: "button", disabled: thinking || startedMs === null,
+          h("button#pocket-free-new.btn.btn-small", { type: "button", disabled: thinking || switching || startedMs === null,
             onclick: newFreeGame }, t("pocket.free.new")))),
       h("p.hint", t("pocket.free.hint")),
       freeResult());
@@ -371,7 +374,7 @@ export async function openPocket(root) {
         h("div.solo-head",
           h("h1#solo-title", t("pocket.title")),
           h("div.solo-actions",
-            h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || !chica && !run.last,
+            h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || switching || !chica && !run.last,
               title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
         h("p.hint.pocket-status", { role: "status" }, offline ? t("pocket.offlineReady") : t("pocket.offlineHint")),
         synced ? h("p.hint.pocket-synced", t("pocket.synced", { played: synced.played, won: synced.won })) : null,

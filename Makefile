@@ -59,7 +59,7 @@ WEB_DEPS := $(if $(wildcard $(WEB)/package-lock.json),$(WEB)/node_modules/.insta
 # the list of offline files with their version (clients/pocket.py). Built, never committed.
 POCKET := $(WEB)/offline/engine.zip
 $(POCKET): clients/pocket.py clients/pocket_api.py $(shell find engine -name '*.py' -o -name '*.json') \
-		$(WEB)/pocket.html $(WEB)/style.css $(WEB)/offline/engine_worker.js $(wildcard $(WEB)/js/*.js $(WEB)/i18n/*.js) $(WEB_DEPS)
+		$(WEB)/pocket.html $(WEB)/style.css $(WEB)/pocket.css $(WEB)/offline/engine_worker.js $(wildcard $(WEB)/js/*.js $(WEB)/i18n/*.js) $(WEB_DEPS)
 	@$(PYTHON) clients/pocket.py $(WEB)/offline >/dev/null
 
 # The server's last line is the address to open (`listening on http://HOST:PORT/`).

@@ -37,6 +37,7 @@ STAMP = (1980, 1, 1, 0, 0, 0)
 PAGE = "pocket.html"
 PAGE_FILES = (
     "/style.css",
+    "/pocket.css",
     "/offline/pocket-files.js",
     "/offline/engine_worker.js",
     "/js/pocket.js",

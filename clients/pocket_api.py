@@ -33,9 +33,14 @@ def replay_output(path: str) -> str:
 
 # ---------------------------------------------------------------- a solo chica (R14)
 PROFILE = "heads-up"  # R14: the ladder is played on the heads-up profile
+FREE_PROFILE = "libre-2p"  # R14: the free two-player game, against a bot of the person's choice
+PROFILES = (PROFILE, FREE_PROFILE)
 PERSON, BOT = 0, 1  # the seats the server's ladder gives (server.core.chica)
-#: the search levels' time for one decision (server.bots.LEVEL_BUDGET_S, its share used)
-SEARCH_S = {4: 0.3 * 0.7}
+#: the search levels' time for one decision: the server's (server.bots.LEVEL_BUDGET_S, the
+#: share its search uses), so on a phone level 5 searches 5/3 of level 4's time, as the
+#: server's "5 over 4 as served" was measured (BENCHMARKS.md); the page lets the bot think
+#: while the last card stays in view, so level 5 costs a phone ~0.4 s a move (the pocket row).
+SEARCH_S = {4: 0.3 * 0.7, 5: 0.5 * 0.7}
 
 
 class Solo:
@@ -79,6 +84,7 @@ class Solo:
         finished = game.phase is Phase.FINISHED
         return {
             "level": self.level,
+            "profile": game.rules.profile,
             "to_move": self.to_move(),
             "hand": [card_code(card) for card in view.hand or ()],
             "table": [card_code(card) for card in view.table],
@@ -105,10 +111,13 @@ def _current() -> Solo:
     return _solo
 
 
-def solo_new(seed: int, level: int) -> str:
-    """Deal a new chica against the bot of ``level`` from ``seed``; return its state."""
+def solo_new(seed: int, level: int, profile: str = PROFILE) -> str:
+    """Deal a new chica on ``profile`` (the ladder's or the free game's) against the bot of
+    ``level`` from ``seed``; return its state."""
     global _solo
-    _solo = Solo(Game.new(PROFILE, {}, seed=seed), level, seed)
+    if profile not in PROFILES:
+        raise ValueError(f"R14: a pocket chica is played on {' or '.join(PROFILES)}, not {profile}")
+    _solo = Solo(Game.new(profile, {}, seed=seed), level, seed)
     return json.dumps(_solo.state(_solo.game.start_events))
 
 
@@ -116,8 +125,10 @@ def solo_resume(record: str, level: int, seed: int) -> str:
     """Take up a chica from its record (a reload mid-game); further packs shuffle from ``seed``."""
     global _solo
     game = Game.from_record(Record.from_json(json.loads(record)), seed=seed)
-    if game.rules.profile != PROFILE:
-        raise ValueError(f"R14: a solo chica is played on {PROFILE}, not {game.rules.profile}")
+    if game.rules.profile not in PROFILES:
+        raise ValueError(
+            f"R14: a pocket chica is played on {' or '.join(PROFILES)}, not {game.rules.profile}"
+        )
     _solo = Solo(game, level, seed)
     return json.dumps(_solo.state())
 

@@ -227,3 +227,60 @@ def test_a_new_service_worker_keeps_the_new_pocket_and_drops_the_old_one(
     assert f"cuarenta-pocket-{version}" in answer["names"]
     assert "cuarenta-pocket-older" not in answer["names"]
     assert answer["kept"] == files
+
+
+#: every text the prompt showed while the page waited on the engine
+WATCH_PROMPT = """() => { window.__waited = [];
+  new MutationObserver(() => {
+    for (const prompt of document.querySelectorAll(".prompt.is-waiting")) {
+      window.__waited.push(prompt.textContent);
+    }
+  }).observe(document.getElementById("main"), { childList: true, subtree: true }); }"""
+BOT_PLAYS = "__pocket.chica.record.actions.filter((a) => a.type === 'play' && a.seat === 1).length"
+
+
+@pytest.mark.timeout(120)
+def test_the_free_game_plays_level_5_in_the_pocket_R14(
+    new_context: NewContext, web_url: str
+) -> None:
+    """The free two-player game (R14 libre-2p) offers level 5 offline: its search runs in the
+    engine worker within its budget, the page saying the bot thinks; not a rung of the ladder."""
+    pocket.build(ROOT / "clients" / "web" / "offline")
+    context = new_context(locale="en-US")
+    context.add_init_script("try { localStorage.setItem('cuarenta.pocketMode', 'free') } catch {}")
+    page = context.new_page()
+    page.goto(f"{web_url}/pocket.html?pace=0")
+    page.wait_for_function("__pocket.startedMs !== null", timeout=60_000)
+    assert page.locator("#pocket-mode-free").get_attribute("aria-pressed") == "true"
+    page.select_option("#pocket-level", "5")
+    page.evaluate(WATCH_PROMPT)
+    page.click("#pocket-free-new")
+    page.wait_for_function("__pocket.free.chica !== null", timeout=30_000)
+    while True:
+        page.wait_for_function(PERSONS_TURN, timeout=60_000)
+        if page.evaluate(f"__pocket.chica.finished || {BOT_PLAYS} >= 3"):
+            break
+        page.locator(".pocket-hand button.card").first.click()
+        choices = page.locator(".choices button")
+        if choices.count():
+            choices.first.click()
+    chica: Any = page.evaluate("__pocket.chica")
+    assert (chica["level"], chica["profile"]) == (5, "libre-2p")
+    assert "The level 5 bot is thinking…" in page.evaluate("window.__waited")
+    assert_accessible(page, "pocket.html, the free game against level 5")
+    assert page.evaluate("__pocket.run") == {  # no rung of the ladder
+        "streak": 0,
+        "margins": 0,
+        "best": 0,
+        "chica": None,
+        "last": None,
+    }
+    replayed = subprocess.run(
+        [sys.executable, "-m", "server.cli", "replay", "-"],
+        input=json.dumps(chica["record"]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(replayed.stdout)["status"] in ("in_progress", "finished")

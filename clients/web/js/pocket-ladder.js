@@ -105,6 +105,33 @@ async function transact(store, mode, work) {
   });
 }
 
+// ------------------------------------------------------------------ the free game (R14 libre-2p)
+/** the levels the free game offers: the ladder's and level 5, whose search fits a phone's time
+ * (clients/pocket_api.py SEARCH_S; BENCHMARKS.md, the pocket row) */
+export const FREE_LEVELS = [1, 2, 3, 4, 5];
+/**
+ * The free game against a bot of the person's choice: never a rung of the ladder, never handed
+ * in (the server's ladder_sync counts heads-up chicas only).
+ * @typedef {{level: number, chica: PocketChica | null,
+ *   last: {result: "won" | "lost" | "draw", scores: number[], level: number} | null}} FreeRun
+ */
+
+/** @returns {FreeRun} */
+export function freshFree() {
+  return { level: 3, chica: null, last: null };
+}
+
+/** @returns {Promise<FreeRun>} */
+export async function loadFree() {
+  const free = await transact(RUNS, "readonly", (store) => store.get("free"));
+  return free ? /** @type {FreeRun} */ (free) : freshFree();
+}
+
+/** @param {FreeRun} free */
+export async function saveFree(free) {
+  await transact(RUNS, "readwrite", (store) => store.put(free, "free"));
+}
+
 /** @returns {Promise<Run>} */
 export async function loadRun() {
   const run = await transact(RUNS, "readonly", (store) => store.get("run"));

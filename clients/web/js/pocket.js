@@ -1,6 +1,7 @@
 // @ts-check
 // Solo in the pocket (pocket.html, issue 42): the two-player streak ladder (R14) against the
-// engine's own bots, with no server. The engine runs in a Web Worker (offline/engine_worker.js:
+// engine's own bots, with no server, and beside it the free game (R14 libre-2p) against a bot
+// of the person's choice, level 5 included (each mode keeps its own chica). The engine runs in a Web Worker (offline/engine_worker.js:
 // Pyodide and the engine zip), so the page never blocks while a bot thinks; the run and every
 // finished chica stay in IndexedDB (pocket-ladder.js). The page keeps the offline files in the
 // service worker's pocket cache, named by their version (offline/pocket-files.js), so the next
@@ -13,7 +14,8 @@ import { playsOf } from "./captures.js";
 import { describeEvent } from "./event-text.js";
 import { exposeForTests } from "./test-hooks.js";
 import { registerWorker } from "./install.js";
-import { freshRun, keepChica, levelOf, loadRun, outcomeOf, saveRun, settled } from "./pocket-ladder.js";
+import { FREE_LEVELS, freshFree, freshRun, keepChica, levelOf, loadFree, loadRun, outcomeOf, saveFree, saveRun,
+  settled } from "./pocket-ladder.js";
 import { syncChicas } from "./pocket-sync.js";
 
 /** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
@@ -26,6 +28,9 @@ const POCKET = /** @type {Pocket} */ (/** @type {any} */ (globalThis).POCKET);
 /** a bot's card stays in view a moment before the next one (?pace=MS: the tests' quick game) */
 const BOT_PAUSE_MS = Number(new URLSearchParams(location.search).get("pace") ?? 450) || 0;
 const PERSON = 0;
+/** R14: the ladder's profile and the free game's */
+const PROFILE = { ladder: "heads-up", free: "libre-2p" };
+const MODE = "cuarenta.pocketMode";
 
 /** The engine worker, one request at a time answered by id. */
 class Engine {
@@ -84,21 +89,34 @@ function seed() {
 export async function openPocket(root) {
   const engine = new Engine();
   let run = freshRun();
+  let free = freshFree();
+  /** @type {"ladder" | "free"} the streak ladder or the free game, as last chosen here */
+  let mode = "ladder";
+  try { if (localStorage.getItem(MODE) === "free") mode = "free"; } catch { /* storage off: the ladder */ }
   /** @type {Chica | null} */
   let chica = null;
   /** @type {string | null} the hand card whose captures are offered */
   let chosen = null;
   let thinking = false;
+  let switching = false;
   let status = t("pocket.loading");
   let offline = false;
+  /** @type {number | null} the engine worker's start (Pyodide and the zip), in milliseconds */
+  let startedMs = null;
   /** @type {{played: number, won: number, sent: number} | null} the server's pocket tally */
   let synced = null;
   /** @type {{text: string, kind: string}[]} */
   const log = [];
-  const names = { nameOf: (/** @type {number} */ seat) => (seat === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })),
-    teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: levelOf(run) })), seats: 2 };
-  const model = { get run() { return run; }, get chica() { return chica; }, get thinking() { return thinking; },
+  /** the kept chica of the mode on screen (its record, level and seed) */
+  const kept = () => (mode === "free" ? free.chica : run.chica);
+  /** the bot's level in the chica on screen, or in the next one */
+  const level = () => (mode === "free" ? free.chica?.level ?? free.level : levelOf(run));
+  const names = { nameOf: (/** @type {number} */ seat) => (seat === PERSON ? t("seat.you") : t("pocket.bot", { level: level() })),
+    teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: level() })), seats: 2 };
+  const model = { get run() { return run; }, get free() { return free; }, get mode() { return mode; },
+    get chica() { return chica; }, get thinking() { return thinking; },
     get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },
+    get startedMs() { return startedMs; },
     sync };
   exposeForTests("__pocket", model);
 
@@ -113,6 +131,11 @@ export async function openPocket(root) {
   }
 
   async function save() {
+    if (mode === "free") {
+      if (chica && free.chica) free = { ...free, chica: { ...free.chica, record: chica.record } };
+      await saveFree(free);
+      return;
+    }
     if (chica && run.chica) run = { ...run, chica: { ...run.chica, record: chica.record } };
     await saveRun(run);
   }
@@ -123,8 +146,10 @@ export async function openPocket(root) {
     draw();
     let moved = false;
     while (chica && !chica.finished && chica.to_move !== "person") {
-      await new Promise((done) => setTimeout(done, BOT_PAUSE_MS));
-      accept(await engine.ask("step"));
+      // the bot thinks while the last card stays in view: a search within the pause costs nothing
+      const [next] = await Promise.all([engine.ask("step"),
+        new Promise((done) => setTimeout(done, BOT_PAUSE_MS))]);
+      accept(next);
       moved = true;
       draw();
     }
@@ -153,8 +178,12 @@ export async function openPocket(root) {
   async function finish() {
     if (!chica) return;
     const { result, margin } = outcomeOf(chica.winner, chica.scores);
-    const level = levelOf(run);
-    await keepChica({ level, result, margin, scores: chica.scores, record: chica.record,
+    if (mode === "free") { // not a rung of the ladder, never handed in
+      free = { ...free, chica: null, last: { result, scores: chica.scores, level: level() } };
+      await saveFree(free);
+      return;
+    }
+    await keepChica({ level: level(), result, margin, scores: chica.scores, record: chica.record,
       finished: new Date().toISOString(), synced: false });
     run = settled(run, result, margin);
     await saveRun(run);
@@ -162,11 +191,13 @@ export async function openPocket(root) {
   }
 
   async function deal() {
-    const level = levelOf(run);
+    const bot = mode === "free" ? free.level : levelOf(run);
     const packs = seed();
     log.length = 0;
-    accept(await engine.ask("new", { seed: packs, level }));
-    run = { ...run, chica: { record: /** @type {Chica} */ (chica).record, level, seed: packs } };
+    accept(await engine.ask("new", { seed: packs, level: bot, profile: PROFILE[mode] }));
+    const dealt = { record: /** @type {Chica} */ (chica).record, level: bot, seed: packs };
+    if (mode === "free") free = { ...free, chica: dealt };
+    else run = { ...run, chica: dealt };
     await save();
     draw();
     if (chica?.to_move !== "person") await botsMove();
@@ -191,6 +222,39 @@ export async function openPocket(root) {
       chosen = chosen === card ? null : card;
       draw();
     }
+  }
+
+  /** The chica kept for the mode on screen, taken up from its record; the ladder's first deal. */
+  async function takeUp() {
+    const chicaKept = kept();
+    if (chicaKept) {
+      accept(await engine.ask("resume", { record: chicaKept.record, level: chicaKept.level, seed: seed() }));
+      draw();
+      const resumed = /** @type {Chica | null} */ (chica); // set by accept
+      if (resumed?.finished) await finish();
+      else if (resumed?.to_move !== "person") await botsMove();
+    } else if (mode === "ladder" && !run.last) {
+      await deal();
+    }
+  }
+
+  /** The streak ladder or the free game; the other's chica stays kept. @param {"ladder" | "free"} next */
+  async function switchMode(next) {
+    if (thinking || switching || next === mode || startedMs === null) return;
+    switching = true; // one switch at a time: the engine holds one chica
+    mode = next;
+    try { localStorage.setItem(MODE, next); } catch { /* storage off */ }
+    chica = null;
+    chosen = null;
+    log.length = 0;
+    draw();
+    try { await takeUp(); } finally { switching = false; }
+    draw();
+  }
+
+  function newFreeGame() {
+    if (free.chica && chica && !chica.finished && !globalThis.confirm(t("free.new.confirm"))) return;
+    deal();
   }
 
   function startAfresh() {
@@ -218,7 +282,7 @@ export async function openPocket(root) {
   function prompt() {
     if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status);
     if (chica.finished) return h("p.prompt", t("pocket.over", { a: chica.scores[0], b: chica.scores[1] }));
-    if (thinking || chica.to_move !== "person") return h("p.prompt.is-waiting", t("pocket.botThinks", { level: levelOf(run) }));
+    if (thinking || chica.to_move !== "person") return h("p.prompt.is-waiting", t("pocket.botThinks", { level: level() }));
     if (!chosen) return h("p.prompt", t("prompt.yourTurn"));
     return h("div.choices", playsOf(chica.legal, chosen).map((each) => h("button.btn", { type: "button",
       dataset: { take: each.take.join(" ") }, onclick: () => play(each) },
@@ -262,14 +326,55 @@ export async function openPocket(root) {
     draw();
   });
 
+  function modes() {
+    return h("div.pocket-modes", { role: "group", "aria-label": t("pocket.modes") },
+      ["ladder", "free"].map((each) => h(`button#pocket-mode-${each}.btn.btn-small`, { type: "button",
+        "aria-pressed": String(mode === each), disabled: thinking || switching || startedMs === null,
+        onclick: () => switchMode(/** @type {"ladder" | "free"} */ (each)) }, t(`pocket.mode.${each}`))));
+  }
+
+  function freeResult() {
+    const last = free.last;
+    if (!last || free.chica) return null;
+    return h("div.solo-result", { dataset: { result: last.result } },
+      h("p", t(`pocket.free.${last.result}`, { a: last.scores[0], b: last.scores[1], level: last.level })),
+      h("button#pocket-free-again.btn.btn-primary", { type: "button", onclick: deal }, t("pocket.free.again")));
+  }
+
+  function freeBar() {
+    return h("section.solo-bar", { "aria-labelledby": "solo-title" },
+      modes(),
+      h("div.solo-head",
+        h("h1#solo-title", t("pocket.free.title")),
+        h("div.solo-actions",
+          h("label.pocket-level", t("pocket.free.level"),
+            h("select#pocket-level", { disabled: thinking, onchange: (/** @type {Event} */ event) => {
+              free = { ...free, level: Number(/** @type {HTMLSelectElement} */ (event.target).value) };
+              saveFree(free);
+              draw();
+            } }, FREE_LEVELS.map((each) => h("option", { value: String(each), selected: each === free.level },
+              t(each === 5 ? "pocket.free.level5" : "pocket.free.levelN", { level: each }))))),
+          h("button#pocket-free-new.btn.btn-small", { type: "button", disabled: thinking || switching || startedMs === null,
+            onclick: newFreeGame }, t("pocket.free.new")))),
+      h("p.hint", t("pocket.free.hint")),
+      freeResult());
+  }
+
   function draw() {
+    if (mode === "free") {
+      renderInto(root, h("div.solo-page.pocket-page", freeBar(),
+        free.chica ? felt() : null,
+        !chica && (free.chica || startedMs === null) ? h("p.loading", { role: "status" }, status) : null));
+      return;
+    }
     const score = (/** @type {number} */ n) => formatNumber(n);
     renderInto(root, h("div.solo-page.pocket-page",
       h("section.solo-bar", { "aria-labelledby": "solo-title" },
+        modes(),
         h("div.solo-head",
           h("h1#solo-title", t("pocket.title")),
           h("div.solo-actions",
-            h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || !chica && !run.last,
+            h("button#solo-new.btn.btn-small", { type: "button", disabled: thinking || switching || !chica && !run.last,
               title: t("solo.new.tooltip"), onclick: startAfresh }, t("solo.new")))),
         h("p.hint.pocket-status", { role: "status" }, offline ? t("pocket.offlineReady") : t("pocket.offlineHint")),
         synced ? h("p.hint.pocket-synced", t("pocket.synced", { played: synced.played, won: synced.won })) : null,
@@ -292,17 +397,10 @@ export async function openPocket(root) {
   sync();
   try {
     const started = await engine.ask("start", { pyodide: "/vendor/", engine: POCKET.engine });
+    startedMs = started.started_ms;
     status = t("pocket.ready", { s: (started.started_ms / 1000).toFixed(1) });
-    run = await loadRun();
-    if (run.chica) {
-      accept(await engine.ask("resume", { record: run.chica.record, level: run.chica.level, seed: seed() }));
-      draw();
-      const resumed = /** @type {Chica | null} */ (chica); // set by accept
-      if (resumed?.finished) await finish();
-      else if (resumed?.to_move !== "person") await botsMove();
-    } else if (!run.last) {
-      await deal();
-    }
+    [run, free] = await Promise.all([loadRun(), loadFree()]);
+    await takeUp();
   } catch (error) {
     status = t("pocket.failed", { error: String(/** @type {Error} */ (error).message || error) });
   }

@@ -5,7 +5,8 @@
 // what just happened (redacted by the engine's own `redact`) and the record so far.
 //
 // Requests: {id, type: "start", pyodide, engine} (Pyodide's folder and the engine zip's URL),
-// {id, type: "new", seed, level}, {id, type: "resume", record, level, seed},
+// {id, type: "new", seed, level, profile?} (profile: "heads-up", the ladder's, or "libre-2p",
+// the free game's), {id, type: "resume", record, level, seed},
 // {id, type: "play", action}, {id, type: "step"} (the bot's move, when it is the bot's turn).
 // Answers: {id, ok: true, state} or {id, ok: false, error}.
 
@@ -43,7 +44,7 @@ async function answer(request) {
   if (!api) throw new Error("the engine is not started");
   switch (request.type) {
     case "new":
-      return JSON.parse(api.solo_new(request.seed, request.level));
+      return JSON.parse(api.solo_new(request.seed, request.level, request.profile ?? "heads-up"));
     case "resume":
       return JSON.parse(api.solo_resume(JSON.stringify(request.record), request.level, request.seed));
     case "play":

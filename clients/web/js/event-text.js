@@ -8,7 +8,11 @@ import { compassOf, teamOf } from "./seats.js";
 /** @typedef {import("./wire.js").Message} Message */
 /** A line of the log: its kind (a style), its words, and whether it deserves a banner. */
 /** @typedef {{text: string, kind: string, banner: boolean}} Told */
-/** @typedef {(kind: string, key: string, params?: Record<string, string | number>, banner?: boolean) => Told} Line */
+/**
+ * A line's words: `key`'s, or its second-person `key.you` when `seat` is the reader's own
+ * (`names.you`: the pocket's "You trail 4♠" / "Botas 4♠", never "You trails").
+ * @typedef {(kind: string, key: string, params?: Record<string, string | number>, banner?: boolean, seat?: number) => Told} Line
+ */
 
 /**
  * @param {Message} event an engine or table event (PROTOCOL.md)
@@ -18,12 +22,13 @@ import { compassOf, teamOf } from "./seats.js";
 export function describeEvent(event, names) {
   const who = (/** @type {number} */ seat) => names.nameOf(seat);
   /** @type {Line} */
-  const line = (kind, key, params = {}, banner = false) => ({ kind, text: t(key, params), banner });
+  const line = (kind, key, params = {}, banner = false, seat = -1) =>
+    ({ kind, text: t(names.you !== undefined && seat === names.you ? `${key}.you` : key, params), banner });
   switch (event.type) {
     case "dealer_drawn":
-      return line("deal", "log.dealerDrawn", { name: who(event.dealer) });
+      return line("deal", "log.dealerDrawn", { name: who(event.dealer) }, false, event.dealer);
     case "hand_started":
-      return line("deal", "log.handStarted", { hand: event.hand + 1, name: who(event.dealer) });
+      return line("deal", "log.handStarted", { hand: event.hand + 1, name: who(event.dealer) }, false, event.dealer);
     case "packet_dealt":
       return line("deal", "log.packetDealt", { packet: event.packet + 1 });
     case "announced":
@@ -31,12 +36,12 @@ export function describeEvent(event, names) {
     case "played":
       return played(event, who, line);
     case "missed_taken":
-      return line("score", "log.missedTaken", { name: who(event.seat), count: event.cards.length }, true);
+      return line("score", "log.missedTaken", { name: who(event.seat), count: event.cards.length }, true, event.seat);
     case "claims_opened":
       return line("claim", "log.claimsOpened", {}, true);
     case "claimed":
       return line("claim", event.valid ? "log.claimValid" : "log.claimWrong",
-        { name: who(event.seat), rank: t(`rank.${event.rank}`), points: event.points }, true);
+        { name: who(event.seat), rank: t(`rank.${event.rank}`), points: event.points }, true, event.seat);
     case "claims_closed":
       return line("claim", "log.claimsClosed");
     case "awarded":
@@ -49,12 +54,13 @@ export function describeEvent(event, names) {
       }, true);
     case "misdeal_ruled":
       return line("score", "log.misdeal", { name: who(event.dealer), points: event.points,
-        penalty: t(`option.misdeal_penalty.${event.penalty}`) }, true);
+        penalty: t(`option.misdeal_penalty.${event.penalty}`) }, true, event.dealer);
     case "game_over":
       return event.winner === "draw"
         ? line("end", "log.draw", {}, true)
         : line("end", names.seats === 2 ? "end.winnerOne" : "end.winners", { team: names.teamOf(event.winner),
-          a: event.scores[event.winner], b: event.scores[1 - event.winner] }, true);
+          a: event.scores[event.winner], b: event.scores[1 - event.winner] }, true,
+        names.seats === 2 ? event.winner : -1);
     case "seat_taken": // a bot by its chair, as the felt names it (its name repeats its level)
       return event.bot_level
         ? line("table", "log.botSeated", { level: event.bot_level,
@@ -86,21 +92,21 @@ export function describeEvent(event, names) {
 /** @param {Message} event @param {(seat: number) => string} who @param {Line} line */
 function announced(event, who, line) {
   const params = { name: who(event.seat), points: event.points };
-  if (event.call === "cuarenta") return line("score", "log.cuarenta", params, true);
-  if (event.call === "pass") return line("play", "log.pass", params);
-  return line("score", event.points ? "log.ronda" : "log.rondaNoPoints", params, true);
+  if (event.call === "cuarenta") return line("score", "log.cuarenta", params, true, event.seat);
+  if (event.call === "pass") return line("play", "log.pass", params, false, event.seat);
+  return line("score", event.points ? "log.ronda" : "log.rondaNoPoints", params, true, event.seat);
 }
 
 /** @param {Message} event @param {(seat: number) => string} who @param {Line} line */
 function played(event, who, line) {
   const params = { name: who(event.seat), card: cardName(event.card), points: event.points,
     count: event.take.length, cards: event.take.map(cardShort).join(" ") };
-  if (!event.take.length) return line("play", "log.trail", params);
+  if (!event.take.length) return line("play", "log.trail", params, false, event.seat);
   let key = "log.capture";
   if (event.caida && event.limpia) key = "log.caidaLimpia";
   else if (event.caida) key = "log.caida";
   else if (event.limpia) key = "log.limpia";
-  const out = line(event.points ? "score" : "play", key, params, Boolean(event.caida || event.limpia));
+  const out = line(event.points ? "score" : "play", key, params, Boolean(event.caida || event.limpia), event.seat);
   if (event.missed?.length) out.text += ` ${t("log.missed", { count: event.missed.length })}`;
   return out;
 }

@@ -112,7 +112,8 @@ export async function openPocket(root) {
   /** the bot's level in the chica on screen, or in the next one */
   const level = () => (mode === "free" ? free.chica?.level ?? free.level : levelOf(run));
   const names = { nameOf: (/** @type {number} */ seat) => (seat === PERSON ? t("seat.you") : t("pocket.bot", { level: level() })),
-    teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: level() })), seats: 2 };
+    teamOf: (/** @type {number} */ team) => (team === PERSON ? t("seat.you") : t("pocket.bot", { level: level() })), seats: 2,
+    you: PERSON };
   const model = { get run() { return run; }, get free() { return free; }, get mode() { return mode; },
     get chica() { return chica; }, get thinking() { return thinking; },
     get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },

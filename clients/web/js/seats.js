@@ -7,7 +7,8 @@ import { t } from "../i18n/index.js";
 
 /**
  * How the views call seats and teams at this moment (the players' names as they sit now).
- * @typedef {{nameOf: (seat: number) => string, teamOf: (team: number) => string, seats: number}} Names
+ * @typedef {{nameOf: (seat: number) => string, teamOf: (team: number) => string, seats: number, you?: number}} Names
+ * (`you`: the seat the log tells in the second person, where the reader is named "You")
  */
 
 /** Team of a seat (R1: team 0 = seats 0 and 2; R14: team = seat with two players). */

@@ -123,6 +123,20 @@ test("the log tells a caída as players say it: 'Norte hace caída: +2'", () => 
   setLanguage("es");
 });
 
+test("the pocket's log tells the reader's own plays in the second person: 'Botas', 'You trail'", () => {
+  const names = { nameOf: (seat) => (seat === 0 ? "Tú" : "Bot de nivel 3"), teamOf: () => "", seats: 2, you: 0 };
+  const trail = (seat) => ({ type: "played", seat, card: "4S", take: [], caida: false, limpia: false, points: 0 });
+  assert.equal(describeEvent(trail(0), names).text, "Botas Cuatro de picas");
+  assert.equal(describeEvent(trail(1), names).text, "Bot de nivel 3 bota Cuatro de picas");
+  assert.equal(describeEvent({ type: "hand_started", hand: 0, dealer: 0 }, names).text, "Mano 1: repartes tú");
+  const over = { type: "game_over", winner: 0, scores: [40, 22] };
+  assert.equal(describeEvent(over, { ...names, teamOf: () => "Tú" }).text, "Ganas 40–22");
+  setLanguage("en");
+  assert.equal(describeEvent(trail(0), names).text, "You trail Four of spades");
+  assert.equal(describeEvent({ type: "announced", seat: 0, call: "pass", points: 0 }, names).text, "You pass");
+  setLanguage("es");
+});
+
 test("the log names a seated bot by its chair, as the felt does, not 'Bot 3 (bot 3)'", () => {
   const names = { nameOf: () => "Oeste", teamOf: () => "Norte–Sur", seats: 4 };
   const bot = { type: "seat_taken", seat: 1, name: "Bot 3", bot_level: 3 };

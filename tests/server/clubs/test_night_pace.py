@@ -27,45 +27,21 @@ from protocol import players as p
 from protocol import server_messages as s
 from server.app import TableServer
 from server.clubs.night_store import RedisNightStore, club_key, night_key
-from server.notices import Notice
 from server.store.redis import RedisStore, open_store
 from tests.redis_server import RedisServer
 from tests.server.clubs.helpers import CLUB, follow, night_until
 from tests.server.people.wire import new_key
+from tests.server.test_turn_based_tables import FakeClock
+from tests.server.test_turn_based_tables import Told as Collected
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
 DAY: Final = 86400
-T0 = 1_800_000_000.0
 SETTINGS = replace(
     TEST_SETTINGS, clubs=(CLUB,), claim_window_s=0.2, idle_unload_s=0.0
 )  # unloaded when a test says
 PAIRS = [["Ana", "Beto"], ["Carla", "Dani"], ["Eli", "Fer"], ["Gabo", "Hugo"]]
 LIVE = {"move_deadline": 0, "on_deadline": "stand_in"}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Collected:
-    """The notices the server sent (what a push sender would be handed)."""
-
-    def __init__(self) -> None:
-        self.arrived: asyncio.Queue[Notice] = asyncio.Queue()
-
-    async def send(self, notice: Notice) -> None:
-        self.arrived.put_nowait(notice)
-
-    async def next(self, kind: str) -> Notice:
-        async with asyncio.timeout(20):
-            while (notice := await self.arrived.get()).kind != kind:
-                pass
-        return notice
 
 
 class Night:
@@ -149,7 +125,7 @@ async def test_a_night_started_turn_based_opens_its_tables_with_that_deadline_an
     for entry in tables:
         assert entry["move_deadline"] == DAY
         assert await night.stored_pace(entry["id"]) == DAY  # the table itself is turn-based
-    notice = await asyncio.wait_for(collected.arrived.get(), 20)  # the round still calls Ana
+    notice = await asyncio.wait_for(collected.queue.get(), 20)  # the round still calls Ana
     assert (notice.kind, notice.player_id, notice.url) == ("night_round", me.id, f"/c/{CLUB}")
     # the seats wait one move deadline for their people, then the stand-ins sit and play
     clock.now += DAY - 1

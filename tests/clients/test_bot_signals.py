@@ -21,18 +21,23 @@ READY_S = 60.0
 GIVE_UP_S = 3.0  # a bot that gave up on a dead server would have exited by then
 
 
-def connections(server: ServerProcess) -> int:
+def gauge(server: ServerProcess, name: str) -> int:
     with urllib.request.urlopen(server.url + "metrics", timeout=5) as answer:
         text = answer.read().decode()
-    found = re.search(r"^cuarenta_connections (\S+)$", text, re.MULTILINE)
+    found = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
     return int(float(found.group(1))) if found else 0
 
 
-def wait_for_seated_bots(server: ServerProcess, count: int) -> None:
-    """Poll the server's gauge until ``count`` bots hold a socket (bounded)."""
+def wait_for_a_game_in_play(server: ServerProcess) -> None:
+    """Poll the server's gauge until the bots' game has started (bounded).
+
+    A started game means every bot's seat request was answered (the host starts only once all
+    four sat down): a server killed earlier would catch a bot mid-way through sitting down,
+    which has no seat to keep trying for.
+    """
     deadline = time.monotonic() + READY_S
-    while connections(server) < count:
-        assert time.monotonic() < deadline, "the bots never sat down"
+    while gauge(server, "cuarenta_games_in_progress") < 1:
+        assert time.monotonic() < deadline, "the bots never started their game"
         time.sleep(0.05)  # polling a gauge: the bot process says nothing until it ends
 
 
@@ -61,7 +66,7 @@ def test_ctrl_c_stops_a_playing_fleet_with_status_130(
 ) -> None:
     server = server_process()
     bots = fleet(server)
-    wait_for_seated_bots(server, 4)
+    wait_for_a_game_in_play(server)
     code, err = interrupted(bots)
     assert code == 130, err
     assert "stopped (SIGINT)" in err
@@ -73,10 +78,15 @@ def test_a_fleet_whose_server_died_keeps_trying_and_still_stops_at_ctrl_c(
 ) -> None:
     server = server_process()
     bots = fleet(server)
-    wait_for_seated_bots(server, 4)
+    wait_for_a_game_in_play(server)
     server.kill()  # kill -9: every bot's connection drops, mid-request for some
-    with pytest.raises(subprocess.TimeoutExpired):  # it does not give its seat up
+    try:
         bots.wait(timeout=GIVE_UP_S)
+    except subprocess.TimeoutExpired:
+        pass  # still trying: it does not give its seat up
+    else:
+        _, err = bots.communicate()
+        pytest.fail(f"the fleet gave up on a dead server (status {bots.returncode}): {err}")
     code, err = interrupted(bots)
     assert code == 130, err
     assert "Traceback" not in err

@@ -27,11 +27,14 @@ from tests.redis_server import RedisServer
 from tests.server.test_store_tail import Game, games, played, same_table
 
 
-def ended(game: Game, n: int) -> bool:
-    """Does commit ``n`` (0-based) end a game (the room's commit then carries its record)?"""
-    finished = json.loads(game.commits[n].whole)["finished_record"]
-    before = json.loads(game.commits[n - 1].whole)["finished_record"] if n else None
-    return finished is not None and finished != before
+def endings(game: Game) -> set[int]:
+    """The commits (0-based) that end a game: the room's commit then carries its record."""
+    records = [json.loads(commit.whole)["finished_record"] for commit in game.commits]
+    return {
+        n
+        for n, record in enumerate(records)
+        if record is not None and record != (records[n - 1] if n else None)
+    }
 
 
 async def check(store: Store, game: Game, seed: int) -> None:
@@ -40,8 +43,9 @@ async def check(store: Store, game: Game, seed: int) -> None:
     ref = game.ref
     await store.create_table(ref.table_id, game.created, {})
     log: list[bytes] = []
+    ends = endings(game)
     for n, commit in enumerate(game.commits):
-        record = KeptRecord(n, b"{}", ()) if ended(game, n) else None
+        record = KeptRecord(n, b"{}", ()) if n in ends else None
         await store.commit(ref.table_id, n, commit.form, commit.entries, record, delta=commit.delta)
         log += commit.entries
         if pick.random() < 0.2 or n == len(game.commits) - 1:
@@ -85,7 +89,7 @@ def test_redis_reads_sealed_and_open_events_from_any_number(
 
 def finished_game() -> Game:
     game = played(7, 0, 0, [("all", 1)])
-    assert any(ended(game, n) for n in range(len(game.commits))), "the game reached its end"
+    assert endings(game), "the game reached its end"
     return game
 
 
@@ -99,7 +103,7 @@ async def test_a_finished_table_keeps_its_log_sealed_and_a_seal_costs_no_extra_c
     table = game.ref.table_id
     try:
         await store.create_table(table, game.created, {})
-        end = next(n for n in range(len(game.commits)) if ended(game, n))
+        end = min(endings(game))
         for n, commit in enumerate(game.commits[:end]):
             await store.commit(table, n, commit.form, commit.entries, delta=commit.delta)
         last = game.commits[end]

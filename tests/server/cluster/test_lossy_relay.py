@@ -26,7 +26,9 @@ from tests.redis_server import RedisServer
 from tests.serving import TEST_SETTINGS
 
 pytestmark = pytest.mark.redis
-SETTINGS = replace(TEST_SETTINGS, claim_window_s=0.1, lease_s=5.0, away_turn_s=30.0)
+SETTINGS = replace(TEST_SETTINGS, claim_window_s=0.1, lease_s=2.0, away_turn_s=30.0)
+"""A 2 s lease: the owner's watcher, which re-sends a lost envelope's resync notice, runs every
+0.67 s, so a viewer left waiting on a lost frame waits less than a second."""
 LOSS = 0.08  # the share of relayed messages lost
 
 

@@ -330,7 +330,9 @@ async def test_sigterm_with_busy_tables_hands_every_table_over_at_once(
 
 
 # ---------------------------------------------------------------------- a prompt stop
-STOP_BOUND_S = 1.0
+STOP_BOUND_S = 3.0
+"""Well inside the 10 s a container stop grants before SIGKILL, with room for a machine whose two
+cores the suite itself keeps busy (1.78 s was seen under load 15; about 0.3 s when quiet)."""
 
 
 async def test_sigterm_with_100_busy_tables_exits_and_releases_every_lease_within_the_bound(

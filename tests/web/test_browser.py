@@ -1,4 +1,7 @@
-"""The web client in a real chromium against the real server: a whole game played by clicking.
+"""The web client in a real chromium against the real server, and the helpers its tests share.
+
+The whole game by mouse is in test_table_fits (at 1366x768, with a spectator and a reload), the
+one by keys in test_access_keyboard.
 
 Each test drives the page the way a person does (the home form, the table's buttons) and reads
 the server's truth independently (the finished game's R15 record, replayed by the engine).
@@ -158,79 +161,6 @@ def server_result(page: Page, base: str) -> dict[str, Any]:
     response = page.request.get(base + href)
     assert response.ok, response.status
     return replay(Record.from_json(json.loads(response.body())))
-
-
-@pytest.mark.timeout(300)  # one whole game; about a minute on two busy cores
-def test_whole_game_by_clicking_with_a_spectator_and_a_reload(
-    new_context: NewContext, web_url: str, artifacts: Path
-) -> None:
-    page = new_context(viewport=DESKTOP, locale="es-EC").new_page()
-    links = create_table(page, web_url)
-    page.screenshot(path=artifacts / "home-created.png", full_page=True)
-    page.click("#go-to-table")
-    page.wait_for_selector("#start-game")
-    page.click("#start-game")  # R13 defaults; the form asked for bots in the free seats
-
-    watcher = new_context(viewport=DESKTOP, locale="es-EC").new_page()
-    watcher.goto(links["watch"])
-    watcher.wait_for_selector(".felt")
-
-    decisions = 0
-    reloaded = False
-    while decide(page):
-        decisions += 1
-        assert decisions < MAX_DECISIONS
-        mine = model(page, "({hand: m.game.hand, last: m.lastEvent})")
-        watcher.wait_for_function(
-            "n => globalThis.__cuarenta.model.lastEvent >= n", arg=mine["last"]
-        )
-        assert_spectator_sees_no_hand(watcher, mine["hand"])
-        if decisions in (2, 3):
-            page.wait_for_selector(DECISION, timeout=STEP_TIMEOUT_MS)
-            if page.locator(".game-over").count():
-                break
-        if decisions == 2:
-            show_choices(page)
-            page.screenshot(path=artifacts / "table-desktop.png", full_page=True)
-            page.set_viewport_size(PHONE)
-            page.screenshot(path=artifacts / "table-phone.png", full_page=True)
-            page.set_viewport_size(DESKTOP)
-            page.locator(".hand button.card[aria-pressed='true']").press("Enter")  # unselect
-            watcher.click("#screen-mode")
-            watcher.screenshot(path=artifacts / "spectator-table-screen.png")
-            watcher.click("#screen-mode")  # back to the spectator's table
-            watcher.wait_for_selector(".felt")
-        if decisions == 3:
-            before = seat_state(page)  # our turn: the bots wait for us, so nothing moves
-            page.reload()
-            page.wait_for_function("globalThis.__cuarenta.model.legal.length > 0")
-            after = seat_state(page)
-            # Only table events (the stand-in that covered the absence) may have happened.
-            assert after.pop("last") >= before.pop("last")
-            assert after == before
-            reloaded = True
-
-    page.wait_for_selector(".game-over")
-    if not reloaded:  # a cuarenta (R6) ended the game early: the reload comes back to the end
-        before = model(page, "[m.you, m.game.scores, m.game.winner]")
-        page.reload()
-        page.wait_for_selector(".game-over")
-        assert model(page, "[m.you, m.game.scores, m.game.winner]") == before
-    page.screenshot(path=artifacts / "game-over.png", full_page=True)
-    shown = [int(page.inner_text(f".game-over [data-final='{team}']")) for team in (0, 1)]
-    result = server_result(page, web_url)
-    assert result["status"] == "finished"
-    assert shown == result["scores"]
-    # R12: the game ends only with a winner (at 40, or at once by a cuarenta of R6).
-    assert result["winner"] in (0, 1)
-    winner_text = page.inner_text("#end-title")
-    # The winners by name, partners together (R1: seats 0 and 2 are team 0), with the score.
-    assert ("Lucía y Norte" if result["winner"] == 0 else "Oeste y Este") in winner_text
-    assert f"{max(shown)}–{min(shown)}" in winner_text
-    watcher.wait_for_selector(".game-over")
-    assert [int(watcher.inner_text(f".game-over [data-final='{t}']")) for t in (0, 1)] == shown
-    assert missing_strings(page) == []
-    assert missing_strings(watcher) == []
 
 
 @pytest.mark.parametrize(

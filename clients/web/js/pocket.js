@@ -17,6 +17,7 @@ import { registerWorker } from "./install.js";
 import { FREE_LEVELS, freshFree, freshRun, keepChica, levelOf, loadFree, loadRun, outcomeOf, saveFree, saveRun,
   settled } from "./pocket-ladder.js";
 import { syncChicas } from "./pocket-sync.js";
+import { askedAt, engine, started as engineStarted } from "./pocket-engine.js";
 
 /** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
 /** @typedef {{level: number, to_move: string | null, hand: string[], table: string[], scores: number[],
@@ -32,33 +33,6 @@ const PERSON = 0;
 const PROFILE = { ladder: "heads-up", free: "libre-2p" };
 const MODE = "cuarenta.pocketMode";
 
-/** The engine worker, one request at a time answered by id. */
-class Engine {
-  constructor() {
-    this.worker = new Worker("/offline/engine_worker.js", { type: "module" });
-    this.next = 1;
-    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
-    this.waiting = new Map();
-    this.worker.addEventListener("message", (event) => {
-      const { id, ok, state, error } = event.data;
-      const waiter = this.waiting.get(id);
-      this.waiting.delete(id);
-      if (ok) waiter?.resolve(state);
-      else waiter?.reject(new Error(error));
-    });
-  }
-
-  /** @param {string} type @param {Record<string, unknown>} [fields] @returns {Promise<any>} */
-  ask(type, fields = {}) {
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, type, ...fields });
-    });
-  }
-}
-
-/** Keep the offline files in the pocket cache (the service worker serves them from it). */
 /** @type {{prompt: () => Promise<unknown>} | null} the browser's install offer, kept for its moment */
 let installEvent = null;
 const INSTALL_ASKED = "cuarenta.pocketInstallAsked";
@@ -71,6 +45,7 @@ function rememberInstallAsked() {
   try { localStorage.setItem(INSTALL_ASKED, "1"); } catch { /* storage off: asked each visit */ }
 }
 
+/** Keep the offline files in the pocket cache (the service worker serves them from it). */
 async function keepOffline() {
   if (!POCKET || !("caches" in globalThis)) return false;
   const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
@@ -87,7 +62,9 @@ function seed() {
 
 /** @param {HTMLElement} root */
 export async function openPocket(root) {
-  const engine = new Engine();
+  /** when the engine was asked for, the page opened, the engine started and the first deal
+   * came (ms since the page began: the bench's figures) */
+  const marks = { asked: askedAt, open: Math.round(performance.now()), started: 0, dealt: 0 };
   let run = freshRun();
   let free = freshFree();
   /** @type {"ladder" | "free"} the streak ladder or the free game, as last chosen here */
@@ -103,6 +80,8 @@ export async function openPocket(root) {
   let offline = false;
   /** @type {number | null} the engine worker's start (Pyodide and the zip), in milliseconds */
   let startedMs = null;
+  /** @type {{from: string, laps: Record<string, number>, kept: boolean | null} | null} how it started */
+  let started = null;
   /** @type {{played: number, won: number, sent: number} | null} the server's pocket tally */
   let synced = null;
   /** @type {{text: string, kind: string}[]} */
@@ -117,12 +96,13 @@ export async function openPocket(root) {
   const model = { get run() { return run; }, get free() { return free; }, get mode() { return mode; },
     get chica() { return chica; }, get thinking() { return thinking; },
     get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },
-    get startedMs() { return startedMs; },
+    get startedMs() { return startedMs; }, get started() { return started; }, marks,
     sync };
   exposeForTests("__pocket", model);
 
   /** @param {Chica} next */
   function accept(next) {
+    marks.dealt ||= Math.round(performance.now());
     chica = next;
     for (const event of next.events) {
       const told = describeEvent(event, names);
@@ -396,11 +376,16 @@ export async function openPocket(root) {
   keepOffline().then((kept) => { offline = kept; draw(); }).catch(() => {});
   addEventListener("online", () => { sync(); });
   sync();
+  const stored = Promise.all([loadRun(), loadFree()]); // read while the engine starts
+  stored.catch(() => {}); // told below, once awaited
   try {
-    const started = await engine.ask("start", { pyodide: "/vendor/", engine: POCKET.engine });
-    startedMs = started.started_ms;
-    status = t("pocket.ready", { s: (started.started_ms / 1000).toFixed(1) });
-    [run, free] = await Promise.all([loadRun(), loadFree()]);
+    const answer = await engineStarted;
+    startedMs = answer.started_ms;
+    marks.started = Math.round(performance.now());
+    started = { from: answer.from, laps: answer.laps, kept: null };
+    engine.ask("kept").then((reply) => { if (started) started.kept = reply.kept; }, () => {});
+    status = t("pocket.ready", { s: (answer.started_ms / 1000).toFixed(1) });
+    [run, free] = await stored;
     await takeUp();
   } catch (error) {
     status = t("pocket.failed", { error: String(/** @type {Error} */ (error).message || error) });

@@ -76,7 +76,9 @@ export async function openPocket(root) {
   let chosen = null;
   let thinking = false;
   let switching = false;
-  let status = t("pocket.loading");
+  /** @type {string | null} what the engine is doing, once it is more than starting */
+  let status = null;
+  let failed = false;
   let offline = false;
   /** @type {number | null} the engine worker's start (Pyodide and the zip), in milliseconds */
   let startedMs = null;
@@ -261,7 +263,7 @@ export async function openPocket(root) {
   }
 
   function prompt() {
-    if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status);
+    if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status ?? t("pocket.loading"));
     if (chica.finished) return h("p.prompt", t("pocket.over", { a: chica.scores[0], b: chica.scores[1] }));
     if (thinking || chica.to_move !== "person") return h("p.prompt.is-waiting", t("pocket.botThinks", { level: level() }));
     if (!chosen) return h("p.prompt", t("prompt.yourTurn"));
@@ -287,6 +289,17 @@ export async function openPocket(root) {
       h("div.hand.pocket-hand", chica.hand.map((code) => cardElement(code, mine && playable.has(code)
         ? { onPick: pick, pressed: chosen === code, marks: ["playable"] } : {}))),
       h("ol.log.pocket-log", { "aria-live": "polite" }, log.map((line) => h(`li.log-${line.kind}`, line.text))));
+  }
+
+  /** The table while the engine starts: the deck on the felt, where the deal will come, and
+   * what is happening in words a player uses (the first start on a device is the long one). */
+  function waiting() {
+    const starting = startedMs === null && !failed;
+    return h("section.pocket-table.pocket-waiting", { "aria-label": t("pocket.table"), "aria-busy": String(starting) },
+      h("div.felt.pocket-felt",
+        starting ? h("div.pocket-deck", { "aria-hidden": "true" }, cardBack(), cardBack(), cardBack()) : null,
+        h("p.loading", { role: "status" }, status ?? t("pocket.loading")),
+        starting ? h("p.hint.pocket-first-time", t("pocket.firstTime")) : null));
   }
 
   /** The install offer: once, after a first finished chica, between chicas (never over the table). */
@@ -345,7 +358,7 @@ export async function openPocket(root) {
     if (mode === "free") {
       renderInto(root, h("div.solo-page.pocket-page", freeBar(),
         free.chica ? felt() : null,
-        !chica && (free.chica || startedMs === null) ? h("p.loading", { role: "status" }, status) : null));
+        !chica && (free.chica || startedMs === null) ? waiting() : null));
       return;
     }
     const score = (/** @type {number} */ n) => formatNumber(n);
@@ -367,7 +380,7 @@ export async function openPocket(root) {
           stat("solo.best", score(run.best), "best")),
         resultLine(), installOffer()),
       run.chica || !run.last ? felt() : null,
-      !chica && (run.chica || !run.last) ? h("p.loading", { role: "status" }, status) : null));
+      !chica && (run.chica || !run.last) ? waiting() : null));
   }
 
   pageChrome(draw);
@@ -388,6 +401,7 @@ export async function openPocket(root) {
     [run, free] = await stored;
     await takeUp();
   } catch (error) {
+    failed = true;
     status = t("pocket.failed", { error: String(/** @type {Error} */ (error).message || error) });
   }
   draw();

@@ -1,18 +1,21 @@
 """`cuarenta bench pocket`: the offline ladder in Chromium with the CPU throttled, as on a phone.
 
 One ``cuarenta serve`` child (memory store) serves ``/pocket.html``; Debian's headless Chromium
-opens it once online (the service worker precaches the offline files: the warm cache), then
-DevTools throttles the CPU `--throttle` times (``Emulation.setCPUThrottlingRate``) and the
-network goes off; ``--throttle 1`` beside it shows what the throttling costs. It prints:
+opens it once online (the service worker precaches the offline files and the engine worker
+keeps its memory snapshot: the warm cache), then DevTools throttles the CPU `--throttle` times
+(``Emulation.setCPUThrottlingRate``) and the network goes off; ``--throttle 1`` beside it shows
+what the throttling costs. It prints:
 
 - **first deal offline**: from the reload with no network to the chica on the table (the page
-  from the service worker, Pyodide and the engine zip from the cache, the chica dealt online
-  resumed from its record), and the engine worker's own start within it;
+  from the service worker, Pyodide, the snapshot and the engine zip from the cache, the chica
+  dealt online resumed from its record), the median of ``--reloads``, and for each the engine
+  worker's start with its laps and the page's marks (when it asked for the engine, opened,
+  heard the engine started, showed the deal); the first start's laps (online, no snapshot);
 - **decisions**: a fresh engine worker (``/offline/engine_worker.js``, as the page uses it) plays
   chicas at each of ``--levels`` for the bot, the person's side playing its first legal action;
-  each bot move's time as the page waits for it: the first (it imports the level's modules),
-  then the mean, p50, p95 and the worst of the rest;
-- **precached**: the bytes the pocket's cache holds.
+  each bot move's time as the page waits for it: the first (the worker imported every level at
+  its start, but the code is not yet warm), then the mean, p50, p95 and the worst of the rest;
+- **precached**: the bytes the pocket's cache holds, and apart the snapshot's (made on the device).
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ def throttle(page: Page, rate: float) -> CDPSession:
 
 
 def ms(values: list[float]) -> dict[str, float]:
-    """The first decision (it imports the bot's modules) apart, then the rest's spread."""
+    """The first decision (its code not yet warm) apart, then the rest's spread."""
     ordered = sorted(values[1:] or values)
     return {
         "first": round(values[0], 1),

@@ -8,8 +8,8 @@ few functions the offline worker calls (``clients/pocket_api.py``). No port: the
 the very code the server runs, which is what the replay agreement test pins.
 
 Its entries are stored, not deflated: the worker copies them into Pyodide's file system in
-JavaScript, where Python's own unpacking was a quarter of a throttled phone's start, and the
-offline cache holds it anyway. The zip is deterministic (sorted names, a fixed timestamp), so
+JavaScript, cheaper than Python's own unpacking on a throttled phone (the offline cache holds
+it either way). The zip is deterministic (sorted names, a fixed timestamp), so
 its digest names its contents:
 ``pocket-files.js`` records the digest and the Pyodide version, and the service worker keeps
 the offline files under a cache of that name. Both are built artefacts, git-ignored, made by

@@ -4,13 +4,14 @@
 // as clients/pocket_api.py builds it: their hand, the table, the scores, their legal actions,
 // what just happened (redacted by the engine's own `redact`) and the record so far.
 //
-// A fresh Python costs most of the start (the interpreter's init and the engine's imports: 10 s
-// of a phone's 13), so the first start on a device takes a memory snapshot of the interpreter
-// with the engine imported (Pyodide's `makeMemorySnapshot`) and keeps it, its empty pages left
-// out, in the pocket's cache beside the files it was made from (`snapshot`, named by their version: a new
-// version starts fresh once, and the service worker drops the old cache with its snapshot).
-// Later starts restore it (`_loadSnapshot`) and skip both. A snapshot Pyodide refuses (another
-// build) or that does not restore is dropped and the start is made fresh, never a failure.
+// A fresh Python costs most of the start (the interpreter's init and the engine's imports), so
+// the first start on a device takes a memory snapshot of the interpreter with the engine
+// imported and its bots warmed (Pyodide's `makeMemorySnapshot`) and keeps it, its empty pages
+// left out, in the pocket's cache beside the files it was made from (named by their version: a
+// new version starts fresh once, and the service worker drops the old cache with its snapshot).
+// Later starts restore it (`_loadSnapshot`) and skip both (BENCHMARKS.md, the pocket row). A
+// snapshot Pyodide refuses (another build) or that does not unpack is never a failure: that
+// start is made fresh and keeps a new one.
 //
 // Requests: {id, type: "start", pyodide, engine, version?} (Pyodide's folder, the engine zip's
 // URL, the offline files' version: without it no snapshot is kept or used),
@@ -43,9 +44,9 @@ const PAGE = 4096;
 const MAGIC = 0x31535043; // "CPS1": a pocket snapshot, its empty pages left out
 
 /**
- * The snapshot without its empty pages (half of Python's memory is zeros): a header (magic,
- * length, page count), a bitmap of the pages kept, then those pages. Inflating a gzipped one
- * cost a throttled phone 0.4 s of every start; copying pages costs next to nothing.
+ * The snapshot without its empty pages (much of Python's memory is zeros): a header (magic,
+ * length, page count), a bitmap of the pages kept, then those pages. Gzip kept it smaller, but
+ * inflating it was a large share of a throttled start; copying pages costs next to nothing.
  * @param {Uint8Array} snapshot
  */
 function packSnapshot(snapshot) {
@@ -110,7 +111,7 @@ async function keepSnapshot(place, snapshot) {
 
 /**
  * Write the engine zip's files under ``dir`` (its entries are stored, not deflated: a plain copy
- * here, where Python's own unpacking cost a throttled phone a quarter of a second).
+ * here, cheaper than Python's own unpacking on a throttled phone).
  * @param {Pyodide} pyodide @param {ArrayBuffer} zip @param {string} dir
  */
 function unpack(pyodide, zip, dir) {

@@ -1,18 +1,21 @@
 """`cuarenta bench pocket`: the offline ladder in Chromium with the CPU throttled, as on a phone.
 
 One ``cuarenta serve`` child (memory store) serves ``/pocket.html``; Debian's headless Chromium
-opens it once online (the service worker precaches the offline files: the warm cache), then
-DevTools throttles the CPU `--throttle` times (``Emulation.setCPUThrottlingRate``) and the
-network goes off; ``--throttle 1`` beside it shows what the throttling costs. It prints:
+opens it once online (the service worker precaches the offline files and the engine worker
+keeps its memory snapshot: the warm cache), then DevTools throttles the CPU `--throttle` times
+(``Emulation.setCPUThrottlingRate``) and the network goes off; ``--throttle 1`` beside it shows
+what the throttling costs. It prints:
 
 - **first deal offline**: from the reload with no network to the chica on the table (the page
-  from the service worker, Pyodide and the engine zip from the cache, the chica dealt online
-  resumed from its record), and the engine worker's own start within it;
+  from the service worker, Pyodide, the snapshot and the engine zip from the cache, the chica
+  dealt online resumed from its record), the median of ``--reloads``, and for each the engine
+  worker's start with its laps and the page's marks (when it asked for the engine, opened,
+  heard the engine started, showed the deal); the first start's laps (online, no snapshot);
 - **decisions**: a fresh engine worker (``/offline/engine_worker.js``, as the page uses it) plays
   chicas at each of ``--levels`` for the bot, the person's side playing its first legal action;
-  each bot move's time as the page waits for it: the first (it imports the level's modules),
-  then the mean, p50, p95 and the worst of the rest;
-- **precached**: the bytes the pocket's cache holds.
+  each bot move's time as the page waits for it: the first (the worker imported every level at
+  its start, but the code is not yet warm), then the mean, p50, p95 and the worst of the rest;
+- **precached**: the bytes the pocket's cache holds, and apart the snapshot's (made on the device).
 """
 
 from __future__ import annotations
@@ -63,15 +66,18 @@ DECISIONS = """async ({ level, moves, engine }) => {
   worker.terminate();
   return took;
 }"""
+#: the bytes the caches hold: the precached files, and the engine's snapshot (made on the device)
 CACHED_BYTES = """async () => {
-  let bytes = 0;
+  let bytes = 0, snapshot = 0;
   for (const name of await caches.keys()) {
     const cache = await caches.open(name);
     for (const request of await cache.keys()) {
-      bytes += (await (await cache.match(request)).arrayBuffer()).byteLength;
+      const size = (await (await cache.match(request)).arrayBuffer()).byteLength;
+      if (new URL(request.url).pathname === "/offline/snapshot") snapshot += size;
+      else bytes += size;
     }
   }
-  return bytes;
+  return [bytes, snapshot];
 }"""
 
 
@@ -79,6 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--throttle", type=float, default=4.0, help="DevTools CPU slowdown")
     parser.add_argument("--levels", default="3,4,5", help="bot levels whose decisions are timed")
     parser.add_argument("--moves", type=int, default=30, help="bot moves timed at each level")
+    parser.add_argument("--reloads", type=int, default=3, help="offline reloads timed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
 
@@ -90,7 +97,7 @@ def throttle(page: Page, rate: float) -> CDPSession:
 
 
 def ms(values: list[float]) -> dict[str, float]:
-    """The first decision (it imports the bot's modules) apart, then the rest's spread."""
+    """The first decision (its code not yet warm) apart, then the rest's spread."""
     ordered = sorted(values[1:] or values)
     return {
         "first": round(values[0], 1),
@@ -98,6 +105,19 @@ def ms(values: list[float]) -> dict[str, float]:
         "p50": round(statistics.median(ordered), 1),
         "p95": round(ordered[max(0, round(0.95 * len(ordered)) - 1)], 1),
         "worst": round(ordered[-1], 1),
+    }
+
+
+def reload(page: Page) -> dict[str, Any]:
+    """Reload the page offline; the seconds to the chica on the table and how the engine started."""
+    begun = time.monotonic()
+    page.reload()  # the chica dealt online comes back (or a new one is dealt)
+    page.wait_for_function("window.__pocket && __pocket.chica !== null", timeout=120_000)
+    return {
+        "first_deal_s": round(time.monotonic() - begun, 2),
+        "engine_start_s": round(float(page.evaluate("__pocket.startedMs")) / 1000, 2),
+        **page.evaluate("({from: __pocket.started.from, laps_ms: __pocket.started.laps})"),
+        "page_marks_ms": page.evaluate("__pocket.marks"),
     }
 
 
@@ -111,15 +131,14 @@ def measure(args: argparse.Namespace, base: str) -> dict[str, Any]:
             page.goto(f"{base}/pocket.html?pace=0")
             page.wait_for_function("window.__pocket && __pocket.offline", timeout=120_000)
             page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-            cached = int(page.evaluate(CACHED_BYTES))
+            # the first start made the engine's snapshot: kept, the next start restores it
+            page.wait_for_function("__pocket.started?.kept != null", timeout=120_000)
+            first_start = page.evaluate("__pocket.started")
+            cached, snapshot = page.evaluate(CACHED_BYTES)
             engine = str(page.evaluate("self.POCKET.engine"))
             throttle(page, args.throttle)
             context.set_offline(True)
-            begun = time.monotonic()
-            page.reload()  # the chica dealt online comes back (or a new one is dealt)
-            page.wait_for_function("window.__pocket && __pocket.chica !== null", timeout=120_000)
-            first_deal = time.monotonic() - begun
-            engine_start = float(page.evaluate("__pocket.startedMs")) / 1000
+            reloads = [reload(page) for _ in range(args.reloads)]
             decisions = {
                 level: ms(
                     page.evaluate(
@@ -132,10 +151,13 @@ def measure(args: argparse.Namespace, base: str) -> dict[str, Any]:
             browser.close()
     return {
         "throttle": args.throttle,
-        "first_deal_offline_s": round(first_deal, 2),
-        "engine_start_s": round(engine_start, 2),
+        "first_deal_offline_s": statistics.median(each["first_deal_s"] for each in reloads),
+        "engine_start_s": statistics.median(each["engine_start_s"] for each in reloads),
+        "reloads": reloads,
         "decision_ms": decisions,
-        "precached_bytes": cached,
+        "first_start_online": first_start,
+        "precached_bytes": int(cached),
+        "snapshot_bytes": int(snapshot),
         "machine": machine(),
     }
 
@@ -149,14 +171,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"pocket in Chromium, CPU throttled {figures['throttle']}x (DevTools), offline:")
     print(
-        f"  first deal offline on a warm cache: {figures['first_deal_offline_s']} s "
-        f"(of which the engine worker's start, Pyodide and the zip: {figures['engine_start_s']} s)"
+        f"  first deal offline on a warm cache, median of {len(figures['reloads'])} reloads: "
+        f"{figures['first_deal_offline_s']} s (of which the engine worker's start, Pyodide and "
+        f"the zip: {figures['engine_start_s']} s)"
     )
+    for each in figures["reloads"]:
+        print(
+            f"    {each['first_deal_s']} s, the engine {each['engine_start_s']} s from "
+            f"{each['from']} {each['laps_ms']}; the page's marks (ms) {each['page_marks_ms']}"
+        )
+    first = figures["first_start_online"]
+    print(f"  the first start (online, no snapshot yet): {first['laps']} ms")
     for level, took in figures["decision_ms"].items():
         print(
             f"  level {level} decision: first {took['first']} ms; then mean {took['mean']} ms, "
             f"p50 {took['p50']} ms, "
             f"p95 {took['p95']} ms, worst {took['worst']} ms"
         )
-    print(f"  precached: {figures['precached_bytes'] / 1e6:.1f} MB")
+    print(
+        f"  precached: {figures['precached_bytes'] / 1e6:.1f} MB; "
+        f"the engine's snapshot, kept on the device: {figures['snapshot_bytes'] / 1e6:.1f} MB"
+    )
     return 0

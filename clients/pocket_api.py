@@ -31,6 +31,22 @@ def replay_output(path: str) -> str:
     return json.dumps({"exit": code, "stdout": out.getvalue(), "stderr": err.getvalue()})
 
 
+def warm() -> None:
+    """Import every bot level and read the bots' data now, before the worker's snapshot.
+
+    The worker snapshots the interpreter once on a device (engine_worker.js): what is imported
+    and read here is in every later start's memory, so no bot's first move waits for its
+    modules or its model.
+    """
+    from engine.bots import levels
+    from engine.bots.learned import weights
+    from engine.bots.rest import model
+
+    levels()
+    model()
+    weights()
+
+
 # ---------------------------------------------------------------- a solo chica (R14)
 PROFILE = "heads-up"  # R14: the ladder is played on the heads-up profile
 FREE_PROFILE = "libre-2p"  # R14: the free two-player game, against a bot of the person's choice

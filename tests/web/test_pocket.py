@@ -53,7 +53,8 @@ FINISHED = """() => new Promise((resolve, reject) => {
 })"""
 KEPT = """async () => { const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
   const cached = (await cache.keys()).map((r) => r.url.slice(location.origin.length));
-  return { cached, files: POCKET.files, engine: POCKET.engine, shell: POCKET.shell }; }"""
+  return { cached, files: POCKET.files, engine: POCKET.engine, shell: POCKET.shell,
+    version: POCKET.version }; }"""
 #: the person's turn, with the engine idle (or the chica over)
 PERSONS_TURN = "__pocket.chica && (__pocket.chica.finished || (__pocket.chica.to_move === 'person'"
 PERSONS_TURN += " && !__pocket.thinking))"
@@ -101,9 +102,12 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     online_s = time.monotonic() - begun
     page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     page.evaluate(PUT_RUN, STREAK_2)
+    page.wait_for_function("__pocket.started?.kept != null", timeout=60_000)
+    assert page.evaluate("__pocket.started.kept") is True, "the first start kept its snapshot"
     kept_files: Any = page.evaluate(KEPT)
     pocket_files = {*kept_files["files"], kept_files["engine"], *kept_files["shell"]}
-    assert set(kept_files["cached"]) == pocket_files, "the pocket cache holds every offline file"
+    snapshot = f"/offline/snapshot?v={kept_files['version']}"  # made here, on the device
+    assert set(kept_files["cached"]) == pocket_files | {snapshot}, "every offline file is kept"
 
     server.kill()  # no server at all, and no network either
     context.set_offline(True)
@@ -113,6 +117,7 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     page.wait_for_selector("#solo-next")
     page.wait_for_function("__pocket.status.startsWith('Engine ready')", timeout=60_000)
     offline_status: Any = page.evaluate("__pocket.status")
+    assert page.evaluate("__pocket.started.from") == "snapshot", "no second Python init offline"
     assert page.locator("[data-stat=level] .solo-stat-value").inner_text() == "3"
     page.click("#solo-next")
     moves = play_the_chica(page)

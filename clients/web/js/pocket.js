@@ -17,6 +17,7 @@ import { registerWorker } from "./install.js";
 import { FREE_LEVELS, freshFree, freshRun, keepChica, levelOf, loadFree, loadRun, outcomeOf, saveFree, saveRun,
   settled } from "./pocket-ladder.js";
 import { syncChicas } from "./pocket-sync.js";
+import { askedAt, engine, started as engineStarted } from "./pocket-engine.js";
 
 /** @typedef {{type: string, seat?: number, card: string, take: string[]}} Play */
 /** @typedef {{level: number, to_move: string | null, hand: string[], table: string[], scores: number[],
@@ -32,33 +33,6 @@ const PERSON = 0;
 const PROFILE = { ladder: "heads-up", free: "libre-2p" };
 const MODE = "cuarenta.pocketMode";
 
-/** The engine worker, one request at a time answered by id. */
-class Engine {
-  constructor() {
-    this.worker = new Worker("/offline/engine_worker.js", { type: "module" });
-    this.next = 1;
-    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
-    this.waiting = new Map();
-    this.worker.addEventListener("message", (event) => {
-      const { id, ok, state, error } = event.data;
-      const waiter = this.waiting.get(id);
-      this.waiting.delete(id);
-      if (ok) waiter?.resolve(state);
-      else waiter?.reject(new Error(error));
-    });
-  }
-
-  /** @param {string} type @param {Record<string, unknown>} [fields] @returns {Promise<any>} */
-  ask(type, fields = {}) {
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ id, type, ...fields });
-    });
-  }
-}
-
-/** Keep the offline files in the pocket cache (the service worker serves them from it). */
 /** @type {{prompt: () => Promise<unknown>} | null} the browser's install offer, kept for its moment */
 let installEvent = null;
 const INSTALL_ASKED = "cuarenta.pocketInstallAsked";
@@ -71,6 +45,7 @@ function rememberInstallAsked() {
   try { localStorage.setItem(INSTALL_ASKED, "1"); } catch { /* storage off: asked each visit */ }
 }
 
+/** Keep the offline files in the pocket cache (the service worker serves them from it). */
 async function keepOffline() {
   if (!POCKET || !("caches" in globalThis)) return false;
   const cache = await caches.open(`cuarenta-pocket-${POCKET.version}`);
@@ -87,7 +62,9 @@ function seed() {
 
 /** @param {HTMLElement} root */
 export async function openPocket(root) {
-  const engine = new Engine();
+  /** when the engine was asked for, the page opened, the engine started and the first deal
+   * came (ms since the page began: the bench's figures) */
+  const marks = { asked: askedAt, open: Math.round(performance.now()), started: 0, dealt: 0 };
   let run = freshRun();
   let free = freshFree();
   /** @type {"ladder" | "free"} the streak ladder or the free game, as last chosen here */
@@ -99,10 +76,14 @@ export async function openPocket(root) {
   let chosen = null;
   let thinking = false;
   let switching = false;
-  let status = t("pocket.loading");
+  /** @type {string | null} what the engine is doing, once it is more than starting */
+  let status = null;
+  let failed = false;
   let offline = false;
   /** @type {number | null} the engine worker's start (Pyodide and the zip), in milliseconds */
   let startedMs = null;
+  /** @type {{from: string, laps: Record<string, number>, kept: boolean | null} | null} how it started */
+  let started = null;
   /** @type {{played: number, won: number, sent: number} | null} the server's pocket tally */
   let synced = null;
   /** @type {{text: string, kind: string}[]} */
@@ -117,12 +98,13 @@ export async function openPocket(root) {
   const model = { get run() { return run; }, get free() { return free; }, get mode() { return mode; },
     get chica() { return chica; }, get thinking() { return thinking; },
     get status() { return status; }, get offline() { return offline; }, get synced() { return synced; },
-    get startedMs() { return startedMs; },
+    get startedMs() { return startedMs; }, get started() { return started; }, marks,
     sync };
   exposeForTests("__pocket", model);
 
   /** @param {Chica} next */
   function accept(next) {
+    marks.dealt ||= Math.round(performance.now());
     chica = next;
     for (const event of next.events) {
       const told = describeEvent(event, names);
@@ -281,7 +263,7 @@ export async function openPocket(root) {
   }
 
   function prompt() {
-    if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status);
+    if (!chica) return h("p.prompt.is-waiting", { role: "status" }, status ?? t("pocket.loading"));
     if (chica.finished) return h("p.prompt", t("pocket.over", { a: chica.scores[0], b: chica.scores[1] }));
     if (thinking || chica.to_move !== "person") return h("p.prompt.is-waiting", t("pocket.botThinks", { level: level() }));
     if (!chosen) return h("p.prompt", t("prompt.yourTurn"));
@@ -307,6 +289,17 @@ export async function openPocket(root) {
       h("div.hand.pocket-hand", chica.hand.map((code) => cardElement(code, mine && playable.has(code)
         ? { onPick: pick, pressed: chosen === code, marks: ["playable"] } : {}))),
       h("ol.log.pocket-log", { "aria-live": "polite" }, log.map((line) => h(`li.log-${line.kind}`, line.text))));
+  }
+
+  /** The table while the engine starts: the deck on the felt, where the deal will come, and
+   * what is happening in words a player uses (the first start on a device is the long one). */
+  function waiting() {
+    const starting = startedMs === null && !failed;
+    return h("section.pocket-table.pocket-waiting", { "aria-label": t("pocket.table"), "aria-busy": String(starting) },
+      h("div.felt.pocket-felt",
+        starting ? h("div.pocket-deck", { "aria-hidden": "true" }, cardBack(), cardBack(), cardBack()) : null,
+        h("p.loading", { role: "status" }, status ?? t("pocket.loading")),
+        starting ? h("p.hint.pocket-first-time", t("pocket.firstTime")) : null));
   }
 
   /** The install offer: once, after a first finished chica, between chicas (never over the table). */
@@ -365,7 +358,7 @@ export async function openPocket(root) {
     if (mode === "free") {
       renderInto(root, h("div.solo-page.pocket-page", freeBar(),
         free.chica ? felt() : null,
-        !chica && (free.chica || startedMs === null) ? h("p.loading", { role: "status" }, status) : null));
+        !chica && (free.chica || startedMs === null) ? waiting() : null));
       return;
     }
     const score = (/** @type {number} */ n) => formatNumber(n);
@@ -387,7 +380,7 @@ export async function openPocket(root) {
           stat("solo.best", score(run.best), "best")),
         resultLine(), installOffer()),
       run.chica || !run.last ? felt() : null,
-      !chica && (run.chica || !run.last) ? h("p.loading", { role: "status" }, status) : null));
+      !chica && (run.chica || !run.last) ? waiting() : null));
   }
 
   pageChrome(draw);
@@ -396,13 +389,19 @@ export async function openPocket(root) {
   keepOffline().then((kept) => { offline = kept; draw(); }).catch(() => {});
   addEventListener("online", () => { sync(); });
   sync();
+  const stored = Promise.all([loadRun(), loadFree()]); // read while the engine starts
+  stored.catch(() => {}); // told below, once awaited
   try {
-    const started = await engine.ask("start", { pyodide: "/vendor/", engine: POCKET.engine });
-    startedMs = started.started_ms;
-    status = t("pocket.ready", { s: (started.started_ms / 1000).toFixed(1) });
-    [run, free] = await Promise.all([loadRun(), loadFree()]);
+    const answer = await engineStarted;
+    startedMs = answer.started_ms;
+    marks.started = Math.round(performance.now());
+    started = { from: answer.from, laps: answer.laps, kept: null };
+    engine.ask("kept").then((reply) => { if (started) started.kept = reply.kept; }, () => {});
+    status = t("pocket.ready", { s: (answer.started_ms / 1000).toFixed(1) });
+    [run, free] = await stored;
     await takeUp();
   } catch (error) {
+    failed = true;
     status = t("pocket.failed", { error: String(/** @type {Error} */ (error).message || error) });
   }
   draw();

@@ -96,7 +96,8 @@ class TurnSeat(WireModel):
 
 class TurnLine(WireModel):
     """One turn-based table of the person's: ``your_turn`` if it waits for them, until
-    ``deadline`` (server epoch seconds)."""
+    ``deadline`` (server epoch seconds). ``forfeit``: its game ended by a forfeit (two missed
+    deadlines in a row), which the person's side ``won`` or ``lost``."""
 
     table: str
     profile: str
@@ -111,6 +112,7 @@ class TurnLine(WireModel):
     scores: list[int]
     move_deadline: int
     on_deadline: str
+    forfeit: Literal["won", "lost"] | None = None
 
 
 class Turns(WireModel):

@@ -41,6 +41,7 @@ def card_of(table: Table) -> bytes | None:
         "scores": list(game.scores) if game is not None else [0, 0],
         "move_deadline": table.move_deadline,
         "on_deadline": table.on_deadline,
+        "ended": table.ended,  # a forfeit: /me says who won by it
     }
     return orjson.dumps(fields)
 

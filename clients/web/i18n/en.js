@@ -672,6 +672,8 @@ export default {
   "me.result.won": "Won",
   "me.result.lost": "Lost",
   "me.result.draw": "Draw",
+  "me.result.wonForfeit": "Won by forfeit",
+  "me.result.lostForfeit": "Lost by forfeit",
   "me.casual": "Casual",
   "me.with": "with {names}",
   "me.against": "against {names}",

@@ -672,6 +672,8 @@ export default {
   "me.result.won": "Ganaste",
   "me.result.lost": "Perdiste",
   "me.result.draw": "Empate",
+  "me.result.wonForfeit": "Ganaste por abandono",
+  "me.result.lostForfeit": "Perdiste por abandono",
   "me.casual": "Amistosa",
   "me.with": "con {names}",
   "me.against": "contra {names}",

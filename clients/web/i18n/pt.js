@@ -672,6 +672,8 @@ export default {
   "me.result.won": "Vitória",
   "me.result.lost": "Derrota",
   "me.result.draw": "Empate",
+  "me.result.wonForfeit": "Vitória por desistência",
+  "me.result.lostForfeit": "Derrota por desistência",
   "me.casual": "Amistosa",
   "me.with": "com {names}",
   "me.against": "contra {names}",

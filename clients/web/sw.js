@@ -94,6 +94,16 @@ const TITLES = {
   pt: { your_turn: "Sua vez no Cuarenta", deadline_near: "Falta uma hora para sua jogada",
     friend_invite: "Um convite para o Cuarenta", night_round: "Começa sua rodada no clube" },
 };
+/** The titles of a turn whose side missed its last deadline at a forfeit table (warning
+ * "forfeit_next"): the next missed turn loses the game, and the title says so. */
+const WARNED = {
+  es: { your_turn: "Te toca: un turno más sin jugar y se pierde la partida",
+    deadline_near: "Queda una hora: un turno más sin jugar y se pierde la partida" },
+  en: { your_turn: "Your turn: one more missed turn forfeits the game",
+    deadline_near: "One hour left: one more missed turn forfeits the game" },
+  pt: { your_turn: "Sua vez: mais um turno sem jogar e a partida está perdida",
+    deadline_near: "Falta uma hora: mais um turno sem jogar e a partida está perdida" },
+};
 /** The body around the notice's public text ({text}: the inviter's name, the club's name). */
 const BODIES = {
   es: { friend_invite: "{text} te invita a una mesa", night_round: "{text}: tu mesa te espera" },
@@ -102,7 +112,7 @@ const BODIES = {
 };
 
 self.addEventListener("push", (event) => {
-  /** @type {{kind?: string, url?: string, table?: string, detail?: string}} */
+  /** @type {{kind?: string, url?: string, table?: string, detail?: string, warning?: string}} */
   let notice = {};
   try {
     notice = event.data ? event.data.json() : {};
@@ -111,7 +121,8 @@ self.addEventListener("push", (event) => {
   }
   event.waitUntil(pageLanguage().then((lang) => {
     const titles = TITLES[lang] || TITLES.es;
-    const title = titles[notice.kind || ""] || titles.your_turn;
+    const warned = notice.warning === "forfeit_next" ? (WARNED[lang] || WARNED.es)[notice.kind || ""] : null;
+    const title = warned || titles[notice.kind || ""] || titles.your_turn;
     const around = (BODIES[lang] || BODIES.es)[notice.kind || ""];
     const body = around && notice.detail ? around.replace("{text}", notice.detail) : notice.detail || "";
     return self.registration.showNotification(title, {

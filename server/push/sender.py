@@ -46,8 +46,8 @@ def quiet(prefs: Prefs, now: float) -> bool:
 
 
 def payload(notice: Notice) -> bytes:
-    """What the service worker is sent: the kind, the page to open, the table, the deadline
-    and the short public text (never a key)."""
+    """What the service worker is sent: the kind, the page to open, the table, the deadline,
+    the short public text and the warning ("forfeit_next", or ""; never a key)."""
     return orjson.dumps(
         {
             "kind": notice.kind,
@@ -55,6 +55,7 @@ def payload(notice: Notice) -> bytes:
             "table": notice.room_id,
             "deadline": notice.deadline,
             "detail": notice.detail,
+            "warning": notice.warning,
         }
     )
 

@@ -213,13 +213,19 @@ class ClubNights:
         return m.ClubNight(rid=rid, club=club, host=host, state=state)
 
     async def view(self, club: str) -> dict[str, Any]:
-        """The public state plus the live seats and scores of the round's tables run here."""
+        """The public state plus the live seats and scores of the round's tables: those run
+        here, and the turn-based ones waiting in the store, read from their card (never loaded
+        to be looked at)."""
         state = (await self.state(club)).state
         live = {}
         for entry in (state["night"] or {}).get("tables", {}).values():
             room = self.lobby.loaded(entry["id"])
             if room is not None:
                 live[entry["id"]] = entry_of(room.summary)
+            elif entry.get("move_deadline"):
+                found = await night_tables.waiting_entry(self.lobby, entry)
+                if found is not None:
+                    live[entry["id"]] = found
         return {"club": club, **state, "live": live}
 
     async def broadcast(self, club: str) -> None:

@@ -15,13 +15,14 @@ Like the requests of ``protocol.players`` these need a player key in ``hello`` (
   notice is pushed inside them). The answer to both is ``NoticeSettings``.
 
 A push carries no key: its JSON payload is ``{"kind", "url", "table", "deadline", "detail",
-"warning"}``, encrypted for the subscription (aes128gcm). ``warning`` is ``forfeit_next`` on a
-``your_turn`` or ``deadline_near`` of a side that missed its last deadline at a forfeit table
-(one more missed turn forfeits the game), else "". ``url`` is ``/me?open=<table>`` for
-``your_turn`` and ``deadline_near``, ``/me?invite=<table>`` for ``friend_invite`` (the page
-then asks ``invitations``, whose answer alone holds the join key) and ``/c/<club>`` for
-``night_round`` (the club's page seats a member); ``detail`` is the last play, the inviter's
-name or the club.
+"warning", "pace"}``, encrypted for the subscription (aes128gcm). ``url`` is
+``/me?open=<table>`` for ``your_turn`` and ``deadline_near``, ``/me?invite=<table>`` for
+``friend_invite`` (the page then asks ``invitations``, whose answer alone holds the join key)
+and ``/c/<club>`` for ``night_round`` (the club's page seats a member); ``detail`` is the last
+play, the inviter's name or the club. ``warning`` is ``forfeit_next`` on a ``your_turn`` or
+``deadline_near`` of a side that missed its last deadline at a forfeit table (one more missed
+turn forfeits the game), else "". ``pace`` is a ``night_round``'s seconds a move (0: the round
+is live; null for the other kinds).
 """
 
 from __future__ import annotations

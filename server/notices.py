@@ -32,6 +32,8 @@ class Notice:
     (the last play, the inviter's name, the club's name) the sender may show. ``warning`` is
     what the person must know before acting: ``forfeit_next`` on a turn whose side missed its
     last deadline at a forfeit table (one more missed and the game is lost), else "".
+    ``pace`` is a club round's seconds a move (0: live), which its ``night_round`` says; None
+    for the other kinds.
     """
 
     kind: NoticeKind
@@ -42,6 +44,7 @@ class Notice:
     deadline: float | None = None
     detail: str = ""
     warning: NoticeWarning = ""
+    pace: int | None = None
 
 
 class Notices(Protocol):

@@ -336,7 +336,15 @@ class ClubNights:
                 if player is None:
                     continue
                 key = f"night_round:{club}:{night['number']}:{number}:{player}"
-                notice = Notice("night_round", player, key, f"/c/{club}", entry["id"], None, club)
+                notice = Notice(
+                    "night_round",
+                    player,
+                    key,
+                    f"/c/{club}",
+                    entry["id"],
+                    detail=club,
+                    pace=entry.get("move_deadline", 0),  # told: live, or how long a move has
+                )
                 await self.notices.send(notice)
 
     async def _recorded(
@@ -374,6 +382,7 @@ class ClubNights:
                     table=entry["table"],
                     join_key=entry["join"],
                     seat=place["seat"],
+                    move_deadline=entry.get("move_deadline", 0),
                 )
                 wanted = place["name"].casefold()
                 for conn, follower in self.followers.get(club, {}).items():

@@ -47,7 +47,8 @@ def quiet(prefs: Prefs, now: float) -> bool:
 
 def payload(notice: Notice) -> bytes:
     """What the service worker is sent: the kind, the page to open, the table, the deadline,
-    the short public text and the warning ("forfeit_next", or ""; never a key)."""
+    the short public text, the warning ("forfeit_next", or "") and a club round's pace
+    (seconds a move, 0 live; None for the other kinds); never a key."""
     return orjson.dumps(
         {
             "kind": notice.kind,
@@ -56,6 +57,7 @@ def payload(notice: Notice) -> bytes:
             "deadline": notice.deadline,
             "detail": notice.detail,
             "warning": notice.warning,
+            "pace": notice.pace,
         }
     )
 

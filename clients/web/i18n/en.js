@@ -644,7 +644,7 @@ export default {
   "clubnight.withdrawn": "withdrawn",
   "clubnight.won": "W",
   "clubnight.yourName": "Your name",
-  "clubnight.yourSeat": "Your table: table {table}, seat {seat}. Taking you there…",
+  "clubnight.yourSeat": "Your table: table {table}, seat {seat}, {pace}. Taking you there…",
   "clubnight.stage.swiss": "Round {round}",
   "clubnight.stage.group": "Groups · round {round}",
   "clubnight.stage.repechage": "Repechage · round {round}",

@@ -644,7 +644,7 @@ export default {
   "clubnight.withdrawn": "retirada",
   "clubnight.won": "G",
   "clubnight.yourName": "Tu nombre",
-  "clubnight.yourSeat": "Tu mesa: mesa {table}, silla {seat}. Te llevamos…",
+  "clubnight.yourSeat": "Tu mesa: mesa {table}, silla {seat}, {pace}. Te llevamos…",
   "clubnight.stage.swiss": "Ronda {round}",
   "clubnight.stage.group": "Grupos · ronda {round}",
   "clubnight.stage.repechage": "Repechaje · ronda {round}",

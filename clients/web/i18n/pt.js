@@ -644,7 +644,7 @@ export default {
   "clubnight.withdrawn": "retirada",
   "clubnight.won": "V",
   "clubnight.yourName": "Seu nome",
-  "clubnight.yourSeat": "Sua mesa: mesa {table}, cadeira {seat}. Levando você…",
+  "clubnight.yourSeat": "Sua mesa: mesa {table}, cadeira {seat}, {pace}. Levando você…",
   "clubnight.stage.swiss": "Rodada {round}",
   "clubnight.stage.group": "Grupos · rodada {round}",
   "clubnight.stage.repechage": "Repescagem · rodada {round}",

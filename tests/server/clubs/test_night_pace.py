@@ -128,6 +128,9 @@ async def test_a_night_started_turn_based_opens_its_tables_with_that_deadline_an
         assert await night.stored_pace(entry["id"]) == DAY  # the table itself is turn-based
     notice = await asyncio.wait_for(collected.queue.get(), 20)  # the round still calls Ana
     assert (notice.kind, notice.player_id, notice.url) == ("night_round", me.id, f"/c/{CLUB}")
+    assert notice.pace == DAY  # and says how the round is played: 24 hours a move
+    seat = await ana.next_of(m.ClubSeat, wait_s=20)  # her page is told too, with the pace
+    assert seat.move_deadline == DAY
     # the seats wait one move deadline for their people, then the stand-ins sit and play
     clock.now += DAY - 1
     await night.server.nights.drive(CLUB)  # a driver pass a second before: nothing starts

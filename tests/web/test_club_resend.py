@@ -9,7 +9,8 @@ refusal, as the other replica's write would, and passes everything else through.
 
 Last, on the same club server, the host starts a night turn-based (issue 41): 24 hours a move,
 chosen in the panel; the page, the panel, the TV and the round's tables say so, on a phone too,
-and so does a member's page when the round seats him.
+and so does a member's page when the round seats him; at 1280×720 the night's section lines up
+with the club's tables above it.
 """
 
 from __future__ import annotations
@@ -141,6 +142,18 @@ def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pac
     tv = new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{url}/c/{CLUB}/tv?lang=en")
     expect(tv.locator(".club-tv-round")).to_contain_text(pace, timeout=WAIT_MS)
+    host.set_viewport_size({"width": 1280, "height": 720})  # the night lines up with the tables
+    tables, tonight = (
+        host.locator("#main .lobby").bounding_box(),
+        host.locator(".club-night").bounding_box(),
+    )
+    assert tables is not None
+    assert tonight is not None
+    assert (round(tonight["x"]), round(tonight["width"])) == (
+        round(tables["x"]),
+        round(tables["width"]),
+    )
+    host.screenshot(path=str(artifacts / "club-turn-based-1280x720.png"), full_page=True)
     host.set_viewport_size({"width": 390, "height": 844})
     wide = host.evaluate("document.documentElement.scrollWidth")
     assert wide <= 390, f"the club page is {wide} px wide on a 390 px phone"

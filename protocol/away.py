@@ -14,11 +14,15 @@ Like the requests of ``protocol.players`` these need a player key in ``hello`` (
   person gets and their quiet hours (minutes after midnight in their own IANA time zone; no
   notice is pushed inside them). The answer to both is ``NoticeSettings``.
 
-A push carries no key: its JSON payload is ``{"kind", "url", "table", "deadline", "detail"}``,
-encrypted for the subscription (aes128gcm). ``url`` is ``/me?open=<table>`` for ``your_turn`` and
-``deadline_near``, ``/me?invite=<table>`` for ``friend_invite`` (the page then asks
-``invitations``, whose answer alone holds the join key) and ``/c/<club>`` for ``night_round``
-(the club's page seats a member); ``detail`` is the last play, the inviter's name or the club.
+A push carries no key: its JSON payload is ``{"kind", "url", "table", "deadline", "detail",
+"warning", "pace"}``, encrypted for the subscription (aes128gcm). ``url`` is
+``/me?open=<table>`` for ``your_turn`` and ``deadline_near``, ``/me?invite=<table>`` for
+``friend_invite`` (the page then asks ``invitations``, whose answer alone holds the join key)
+and ``/c/<club>`` for ``night_round`` (the club's page seats a member); ``detail`` is the last
+play, the inviter's name or the club. ``warning`` is ``forfeit_next`` on a ``your_turn`` or
+``deadline_near`` of a side that missed its last deadline at a forfeit table (one more missed
+turn forfeits the game), else "". ``pace`` is a ``night_round``'s seconds a move (0: the round
+is live; null for the other kinds).
 """
 
 from __future__ import annotations
@@ -96,7 +100,8 @@ class TurnSeat(WireModel):
 
 class TurnLine(WireModel):
     """One turn-based table of the person's: ``your_turn`` if it waits for them, until
-    ``deadline`` (server epoch seconds)."""
+    ``deadline`` (server epoch seconds). ``forfeit``: its game ended by a forfeit (two missed
+    deadlines in a row), which the person's side ``won`` or ``lost``."""
 
     table: str
     profile: str
@@ -111,6 +116,7 @@ class TurnLine(WireModel):
     scores: list[int]
     move_deadline: int
     on_deadline: str
+    forfeit: Literal["won", "lost"] | None = None
 
 
 class Turns(WireModel):

@@ -126,7 +126,8 @@ class ClubNight(WireModel):
 
 
 class ClubSeat(WireModel):
-    """Where a member plays this round: ``join`` the table's ``join_key`` at ``seat``."""
+    """Where a member plays this round: ``join`` the table's ``join_key`` at ``seat``; the
+    round is played at ``move_deadline`` (seconds a move; 0: live), which the page says."""
 
     type: Literal["club_seat"] = "club_seat"
     club: str
@@ -134,3 +135,4 @@ class ClubSeat(WireModel):
     table: int
     join_key: str
     seat: Seat
+    move_deadline: MoveDeadline = 0

@@ -217,7 +217,9 @@ class PastSeat(WireModel):
 class PastGame(WireModel):
     """A finished game from this player's seat: ``score`` is [theirs, the other side's];
     ``rating_change`` null for a casual game; ``accuracy`` the coach's figure for this
-    player's play (0-100), null until the game's review is done."""
+    player's play (0-100), null until the game's review is done; ``by`` is ``forfeit`` when
+    the game ended by a turn-based side's two missed deadlines in a row (``result`` says which
+    side this player was on), null when it ended by the rules."""
 
     finished_at: float
     profile: str
@@ -230,6 +232,7 @@ class PastGame(WireModel):
     rating_change: int | None
     casual: bool
     accuracy: float | None = None
+    by: Literal["forfeit"] | None = None
 
 
 class History(WireModel):

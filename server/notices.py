@@ -20,6 +20,8 @@ NoticeKind = Literal["your_turn", "deadline_near", "friend_invite", "night_round
 
 NOTICE_KINDS: tuple[NoticeKind, ...] = get_args(NoticeKind)
 
+NoticeWarning = Literal["", "forfeit_next"]
+
 
 @dataclass(frozen=True, slots=True)
 class Notice:
@@ -27,7 +29,11 @@ class Notice:
 
     ``url`` is the page the notice opens (a table link lands on the move); ``deadline`` is the
     move's due time in epoch seconds where there is one; ``detail`` is the short public text
-    (the last play, the inviter's name, the club's name) the sender may show.
+    (the last play, the inviter's name, the club's name) the sender may show. ``warning`` is
+    what the person must know before acting: ``forfeit_next`` on a turn whose side missed its
+    last deadline at a forfeit table (one more missed and the game is lost), else "".
+    ``pace`` is a club round's seconds a move (0: live), which its ``night_round`` says; None
+    for the other kinds.
     """
 
     kind: NoticeKind
@@ -37,6 +43,8 @@ class Notice:
     room_id: str | None = None
     deadline: float | None = None
     detail: str = ""
+    warning: NoticeWarning = ""
+    pace: int | None = None
 
 
 class Notices(Protocol):

@@ -94,15 +94,35 @@ const TITLES = {
   pt: { your_turn: "Sua vez no Cuarenta", deadline_near: "Falta uma hora para sua jogada",
     friend_invite: "Um convite para o Cuarenta", night_round: "Começa sua rodada no clube" },
 };
-/** The body around the notice's public text ({text}: the inviter's name, the club's name). */
+/** The titles of a turn whose side missed its last deadline at a forfeit table (warning
+ * "forfeit_next"): the next missed turn loses the game, and the title says so. */
+const WARNED = {
+  es: { your_turn: "Te toca: un turno más sin jugar y se pierde la partida",
+    deadline_near: "Queda una hora: un turno más sin jugar y se pierde la partida" },
+  en: { your_turn: "Your turn: one more missed turn forfeits the game",
+    deadline_near: "One hour left: one more missed turn forfeits the game" },
+  pt: { your_turn: "Sua vez: mais um turno sem jogar e a partida está perdida",
+    deadline_near: "Falta uma hora: mais um turno sem jogar e a partida está perdida" },
+};
+/** The body around the notice's public text ({text}: the inviter's name, the club's name;
+ * {pace}: a club round's, as the club page says it in i18n's clubnight.pace.*). */
 const BODIES = {
-  es: { friend_invite: "{text} te invita a una mesa", night_round: "{text}: tu mesa te espera" },
-  en: { friend_invite: "{text} invites you to a table", night_round: "{text}: your table is waiting" },
-  pt: { friend_invite: "{text} convida você para uma mesa", night_round: "{text}: sua mesa espera por você" },
+  es: { friend_invite: "{text} te invita a una mesa", night_round: "{text}: tu mesa te espera ({pace})" },
+  en: { friend_invite: "{text} invites you to a table", night_round: "{text}: your table is waiting ({pace})" },
+  pt: { friend_invite: "{text} convida você para uma mesa", night_round: "{text}: sua mesa espera por você ({pace})" },
+};
+/** A club round's pace by its seconds a move (0: live). */
+const PACES = {
+  es: { 0: "en vivo", 3600: "por turnos, 1 hora por jugada", 43200: "por turnos, 12 horas por jugada",
+    86400: "por turnos, 24 horas por jugada", 259200: "por turnos, 3 días por jugada" },
+  en: { 0: "live", 3600: "turn-based, 1 hour a move", 43200: "turn-based, 12 hours a move",
+    86400: "turn-based, 24 hours a move", 259200: "turn-based, 3 days a move" },
+  pt: { 0: "ao vivo", 3600: "por turnos, 1 hora por jogada", 43200: "por turnos, 12 horas por jogada",
+    86400: "por turnos, 24 horas por jogada", 259200: "por turnos, 3 dias por jogada" },
 };
 
 self.addEventListener("push", (event) => {
-  /** @type {{kind?: string, url?: string, table?: string, detail?: string}} */
+  /** @type {{kind?: string, url?: string, table?: string, detail?: string, warning?: string, pace?: number | null}} */
   let notice = {};
   try {
     notice = event.data ? event.data.json() : {};
@@ -111,9 +131,12 @@ self.addEventListener("push", (event) => {
   }
   event.waitUntil(pageLanguage().then((lang) => {
     const titles = TITLES[lang] || TITLES.es;
-    const title = titles[notice.kind || ""] || titles.your_turn;
+    const warned = notice.warning === "forfeit_next" ? (WARNED[lang] || WARNED.es)[notice.kind || ""] : null;
+    const title = warned || titles[notice.kind || ""] || titles.your_turn;
     const around = (BODIES[lang] || BODIES.es)[notice.kind || ""];
-    const body = around && notice.detail ? around.replace("{text}", notice.detail) : notice.detail || "";
+    const pace = (PACES[lang] || PACES.es)[notice.pace ?? 0] || "";
+    const body = around && notice.detail
+      ? around.replace("{text}", notice.detail).replace(" ({pace})", pace ? ` (${pace})` : "") : notice.detail || "";
     return self.registration.showNotification(title, {
       body,
       tag: notice.table ? `table-${notice.table}` : "cuarenta", // one per table: the newest

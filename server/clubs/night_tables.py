@@ -28,6 +28,8 @@ from server.core.table import Pace
 from server.errors import Refused
 from server.lobby import Lobby
 from server.room import Room
+from server.store.base import StoreError
+from server.waiting.card import public_entry
 
 PROFILE = "pagat-4p"
 
@@ -110,6 +112,16 @@ async def scores_now(lobby: Lobby, entry: dict[str, Any]) -> tuple[int, int] | N
         return None
     scores = room.summary.scores
     return int(scores[0]), int(scores[1])
+
+
+async def waiting_entry(lobby: Lobby, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """A turn-based table's seats, stage and score as its card on the waiting board has them
+    (None: no card, or the store did not answer: the page shows the night's own entry)."""
+    try:
+        card = await lobby.waiting.board.card(entry["id"])
+    except StoreError:
+        return None
+    return None if card is None else public_entry(card)
 
 
 async def replay_tie(lobby: Lobby, entry: dict[str, Any]) -> dict[str, Any]:

@@ -213,13 +213,19 @@ class ClubNights:
         return m.ClubNight(rid=rid, club=club, host=host, state=state)
 
     async def view(self, club: str) -> dict[str, Any]:
-        """The public state plus the live seats and scores of the round's tables run here."""
+        """The public state plus the live seats and scores of the round's tables: those run
+        here, and the turn-based ones waiting in the store, read from their card (never loaded
+        to be looked at)."""
         state = (await self.state(club)).state
         live = {}
         for entry in (state["night"] or {}).get("tables", {}).values():
             room = self.lobby.loaded(entry["id"])
             if room is not None:
                 live[entry["id"]] = entry_of(room.summary)
+            elif entry.get("move_deadline"):
+                found = await night_tables.waiting_entry(self.lobby, entry)
+                if found is not None:
+                    live[entry["id"]] = found
         return {"club": club, **state, "live": live}
 
     async def broadcast(self, club: str) -> None:
@@ -330,7 +336,15 @@ class ClubNights:
                 if player is None:
                     continue
                 key = f"night_round:{club}:{night['number']}:{number}:{player}"
-                notice = Notice("night_round", player, key, f"/c/{club}", entry["id"], None, club)
+                notice = Notice(
+                    "night_round",
+                    player,
+                    key,
+                    f"/c/{club}",
+                    entry["id"],
+                    detail=club,
+                    pace=entry.get("move_deadline", 0),  # told: live, or how long a move has
+                )
                 await self.notices.send(notice)
 
     async def _recorded(
@@ -368,6 +382,7 @@ class ClubNights:
                     table=entry["table"],
                     join_key=entry["join"],
                     seat=place["seat"],
+                    move_deadline=entry.get("move_deadline", 0),
                 )
                 wanted = place["name"].casefold()
                 for conn, follower in self.followers.get(club, {}).items():

@@ -6,6 +6,10 @@ people it waits for (``server.notices``): "your turn" when a decision of theirs 
 its table, seat and the game event it became due at: every process, restart or retried commit
 that makes it makes the same ``key``, and the sender tells each person once.
 
+At a forfeit table (``server.core.forfeit``) a turn of a side that missed its last deadline is
+told with ``warning = "forfeit_next"``: that one more missed turn forfeits the game. It rides
+on the turn's own notice (its kind, switch and key), so the person gets one push, not two.
+
 A notice opens ``/me?open=<table>``: the person's own page, which knows their seat at that
 table and goes straight to the move (a notice leaves the server and carries no key).
 """
@@ -15,10 +19,10 @@ from __future__ import annotations
 import json
 
 from engine.phase import Phase
-from server.core import clocks
+from server.core import clocks, forfeit
 from server.core.publishing import seen_by
 from server.core.table import Table
-from server.notices import Notice, NoticeKind
+from server.notices import Notice, NoticeKind, NoticeWarning
 
 
 def awaited(table: Table) -> list[int]:
@@ -64,7 +68,16 @@ def notice(table: Table, kind: NoticeKind, seat: int) -> Notice:
         room_id=table.table_id,
         deadline=deadline,
         detail=last_play(table),
+        warning=warning(table, seat),
     )
+
+
+def warning(table: Table, seat: int) -> NoticeWarning:
+    """``forfeit_next`` if ``seat``'s side is one missed deadline from forfeiting the game."""
+    game = table.game
+    if not forfeit.counts(table) or game is None:
+        return ""
+    return "forfeit_next" if table.missed[game.team_of(seat)] == forfeit.FORFEIT_AFTER - 1 else ""
 
 
 def decisions(table: Table) -> frozenset[tuple[int, int]]:

@@ -62,6 +62,7 @@ def finished_game(table: Table, now: float) -> FinishedGame | None:
         teams=(tuple(teams[0]), tuple(teams[1])),
         scores=game.scores,
         winner=winner,
+        forfeit=forfeited is not None,
     )
 
 

@@ -142,7 +142,9 @@ class GameSummary:
     ``score`` is (theirs, the other side's); ``rating_change`` the change of their shown rating
     (None for a casual game). Names are those the game was played under, kept even after a
     person renames or is forgotten. ``accuracy`` is the coach's figure for their play (0-100,
-    ``engine.bots.review``), None until the game's review is done.
+    ``engine.bots.review``), None until the game's review is done. ``forfeit``: the game
+    ended by a turn-based side's missed deadlines (``server.core.forfeit``), not by R12; a line
+    kept before this field existed reads as a game ended by the rules.
     """
 
     finished_at: float
@@ -156,6 +158,7 @@ class GameSummary:
     rating_change: int | None
     casual: bool
     accuracy: float | None = None
+    forfeit: bool = False
 
     @property
     def game_id(self) -> str:
@@ -173,6 +176,7 @@ class GameSummary:
             "result": self.result,
             "change": self.rating_change,
             "casual": self.casual,
+            **({"by": "forfeit"} if self.forfeit else {}),
         }
 
     def dumps(self) -> str:
@@ -191,6 +195,7 @@ class GameSummary:
             result=data["result"],
             rating_change=data["change"],
             casual=bool(data["casual"]),
+            forfeit=data.get("by") == "forfeit",
         )
 
 

@@ -326,4 +326,5 @@ def _past(game: GameSummary) -> p.PastGame:
         rating_change=game.rating_change,
         casual=game.casual,
         accuracy=game.accuracy,
+        by="forfeit" if game.forfeit else None,
     )

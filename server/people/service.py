@@ -34,7 +34,9 @@ from server.people.store import PlayerStore
 class FinishedGame:
     """A finished game as the table saw it: its two teams' seats (team ``i`` holds the seats
     of R1's team ``i``; one seat each in R14), their final scores, and ``winner`` (a team, or
-    None for a draw, R14). ``casual``: the table was not rated; nobody's rating changes."""
+    None for a draw, R14). ``casual``: the table was not rated; nobody's rating changes.
+    ``forfeit``: the losing side forfeited (two missed deadlines in a row), which each
+    person's history says beside the score."""
 
     table_id: str
     game: int
@@ -44,6 +46,7 @@ class FinishedGame:
     teams: tuple[tuple[Seat, ...], tuple[Seat, ...]]
     scores: tuple[int, int]
     winner: int | None
+    forfeit: bool = False
 
     def __post_init__(self) -> None:
         size = TEAM_SIZE[PROFILE_CLASSES[self.profile]]
@@ -119,4 +122,5 @@ def _summary(game: FinishedGame, team: int, seat: Seat, change: int | None) -> G
         result=result,
         rating_change=change,
         casual=game.casual,
+        forfeit=game.forfeit,
     )

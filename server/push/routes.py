@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -39,6 +40,15 @@ def checked_endpoint(endpoint: str, allow_loopback: bool) -> str:
     except ValueError:
         return endpoint
     raise Refused(ErrorCode.INVALID_MESSAGE, "a push endpoint names a host, not an address")
+
+
+def _forfeit_of(ended: Any, seats: list[dict[str, Any]], player: str) -> str | None:
+    """``won``/``lost``: the game ended by a forfeit, seen from the person's side (None: not
+    by a forfeit). R1's team of seat ``i`` is ``i % 2``; R14's two seats are their teams."""
+    if not ended or ended.get("by") != "forfeit":
+        return None
+    mine = next(i for i, seat in enumerate(seats) if seat["player"] == player)
+    return "lost" if mine % 2 == ended["team"] else "won"
 
 
 def checked_zone(name: str) -> str:
@@ -121,6 +131,7 @@ class AwayRoutes:
                 seat["name"] or "" for seat in fields["seats"] if seat["player"] in awaited
             ]
             fields.pop("players")
+            fields["forfeit"] = _forfeit_of(fields.pop("ended", None), fields["seats"], player)
             lines.append(a.TurnLine.model_validate(fields))
         lines.sort(key=lambda line: (not line.your_turn, line.deadline or float("inf")))
         return a.Turns(rid=rid, tables=lines, server_time=self.clock())

@@ -46,8 +46,9 @@ def quiet(prefs: Prefs, now: float) -> bool:
 
 
 def payload(notice: Notice) -> bytes:
-    """What the service worker is sent: the kind, the page to open, the table, the deadline
-    and the short public text (never a key)."""
+    """What the service worker is sent: the kind, the page to open, the table, the deadline,
+    the short public text, the warning ("forfeit_next", or "") and a club round's pace
+    (seconds a move, 0 live; None for the other kinds); never a key."""
     return orjson.dumps(
         {
             "kind": notice.kind,
@@ -55,6 +56,8 @@ def payload(notice: Notice) -> bytes:
             "table": notice.room_id,
             "deadline": notice.deadline,
             "detail": notice.detail,
+            "warning": notice.warning,
+            "pace": notice.pace,
         }
     )
 

@@ -3,7 +3,8 @@
 A waiting table is in no process's memory (the lobby unloads it), so what must outlive that
 lives here, where every process sees it: the table's **due time** (when its clocks next have
 something to do: a deadline, a reminder) in one sorted set that ``server.waiting.watch`` scans,
-and its **card** (``server.waiting.card``: what ``/me`` shows of it) under each of its people.
+and its **card** (``server.waiting.card``: what ``/me`` shows of it) under each of its people,
+also read by the table's id (a club night's page shows its round's tables from it).
 
 Layout beside a Redis table store (data format 1)::
 
@@ -55,6 +56,10 @@ class WaitingBoard(Protocol):
         """The cards of the tables the person sits at."""
         ...
 
+    async def card(self, table_id: str) -> bytes | None:
+        """The table's card (None: none kept), for a page that shows the table unloaded."""
+        ...
+
     async def count(self) -> int:
         """How many tables have a due time (for the figures)."""
         ...
@@ -90,6 +95,9 @@ class MemoryWaiting:
     async def cards_of(self, player: str) -> list[bytes]:
         ids = self.of.get(player, set())
         return [self.cards[table_id] for table_id in sorted(ids) if table_id in self.cards]
+
+    async def card(self, table_id: str) -> bytes | None:
+        return self.cards.get(table_id)
 
     async def count(self) -> int:
         return len(self.due_at)
@@ -138,6 +146,13 @@ class RedisWaiting:
         except (RedisError, OSError) as exc:
             raise StoreUnavailable(f"storage unavailable: {exc}") from exc
         return [card for card in cards if card is not None]
+
+    async def card(self, table_id: str) -> bytes | None:
+        try:
+            found: bytes | None = await self.client.hget(CARDS_KEY, table_id)
+        except (RedisError, OSError) as exc:
+            raise StoreUnavailable(f"storage unavailable: {exc}") from exc
+        return found
 
     async def count(self) -> int:
         try:

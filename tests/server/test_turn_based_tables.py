@@ -13,6 +13,7 @@ import msgpack
 import pytest
 
 from clients.session import ClientSession, RequestRefused
+from protocol import away as a
 from protocol import client_messages as c
 from protocol import players as p
 from protocol import server_messages as s
@@ -185,9 +186,12 @@ async def test_a_person_away_for_two_deadlines_forfeits_the_game_and_it_counts_a
             assert isinstance(history, p.History)
             if history.games:
                 break
-        assert [(g.table, g.result) for g in history.games] == [(table, "lost")]
+        assert [(g.table, g.result, g.by) for g in history.games] == [(table, "lost", "forfeit")]
         assert history.games[0].rating_change is not None
         assert history.games[0].rating_change < 0
+        turns = await back.request(a.TurnsRequest())  # the table's line on her /me says it too
+        assert isinstance(turns, a.Turns)
+        assert [(line.stage, line.forfeit) for line in turns.tables] == [("finished", "lost")]
 
 
 @pytest.mark.redis

@@ -8,12 +8,15 @@ the page's WebSocket is routed through the test, which answers the first command
 refusal, as the other replica's write would, and passes everything else through.
 
 Last, on the same club server, the host starts a night turn-based (issue 41): 24 hours a move,
-chosen in the panel; the page, the panel, the TV and the round's tables say so, on a phone too.
+chosen in the panel; the page, the panel, the TV and the round's tables say so, on a phone too,
+and so does a member's page when the round seats him; at 1280×720 the night's section lines up
+with the club's tables above it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -23,6 +26,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.web.axe import assert_accessible
 from tests.web.conftest import CLUB, NewContext, open_as_host
+from tests.web.test_club_tv import join_club
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +62,12 @@ class OtherReplica:
             server.send(frame)
 
         ws.on_message(from_page)
+
+
+TOLD = """new MutationObserver(() => {  // the club page's notice, as it appears
+  const notice = document.querySelector(".club-night-notice");
+  if (notice) console.log(`told:${notice.textContent}`);
+}).observe(document, { childList: true, subtree: true });"""
 
 
 def register(page: Page, first: str, second: str) -> None:
@@ -98,6 +108,13 @@ def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pac
     club_server: tuple[str, str], new_context: NewContext, artifacts: Any
 ) -> None:
     url, key = club_server
+    kiko = new_context(viewport={"width": 390, "height": 844}).new_page()
+    told: list[str] = []  # what Kiko's page says when the round seats him (it then goes on)
+    kiko.on(
+        "console", lambda line: told.append(line.text) if line.text.startswith("told:") else None
+    )
+    kiko.add_init_script(TOLD)
+    join_club(kiko, url, "Kiko")
     host = new_context().new_page()
     open_as_host(host, url, key)
     for first, second in (("Kiko", "Lola"), ("Memo", "Nora")):
@@ -114,6 +131,10 @@ def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pac
         f"Round 1 of 1 · {pace}", timeout=WAIT_MS
     )
     expect(host.locator(".club-host-pace")).to_have_text(f"Round 1 · {pace}")
+    kiko.wait_for_url(re.compile(r"/t/[\w.~-]+$"), timeout=WAIT_MS)  # seated, and taken there
+    said = re.compile(rf"told:Your table: table \d, seat \d, {pace}\. Taking you there…")
+    assert told
+    assert all(said.fullmatch(line) for line in told), told
     with urllib.request.urlopen(f"{url}/c/{CLUB}/night.json", timeout=5) as answer:
         night = json.loads(answer.read())["night"]
     assert night["paces"] == [{"move_deadline": 86400, "on_deadline": "stand_in"}]
@@ -121,6 +142,18 @@ def test_the_host_starts_a_turn_based_night_and_the_page_and_the_tv_show_its_pac
     tv = new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.goto(f"{url}/c/{CLUB}/tv?lang=en")
     expect(tv.locator(".club-tv-round")).to_contain_text(pace, timeout=WAIT_MS)
+    host.set_viewport_size({"width": 1280, "height": 720})  # the night lines up with the tables
+    tables, tonight = (
+        host.locator("#main .lobby").bounding_box(),
+        host.locator(".club-night").bounding_box(),
+    )
+    assert tables is not None
+    assert tonight is not None
+    assert (round(tonight["x"]), round(tonight["width"])) == (
+        round(tables["x"]),
+        round(tables["width"]),
+    )
+    host.screenshot(path=str(artifacts / "club-turn-based-1280x720.png"), full_page=True)
     host.set_viewport_size({"width": 390, "height": 844})
     wide = host.evaluate("document.documentElement.scrollWidth")
     assert wide <= 390, f"the club page is {wide} px wide on a 390 px phone"

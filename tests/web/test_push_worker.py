@@ -129,3 +129,50 @@ def test_a_push_is_shown_in_the_pages_language_and_its_click_opens_the_seat(
     click_notification(context)
     page.wait_for_url(f"{web_url}/t/{created.join_key}?mine", timeout=STEP_TIMEOUT_MS)
     page.wait_for_function("globalThis.__cuarenta?.model.you === 0", timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_turn_one_missed_deadline_from_a_forfeit_is_titled_with_the_warning(
+    web_url: str, new_context: NewContext
+) -> None:
+    context = new_context()
+    context.grant_permissions(["notifications"], origin=web_url)
+    page = context.new_page()
+    page.goto(f"{web_url}/me?lang=pt")
+    page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
+    notice = {  # the server's your_turn of a side that missed its last deadline (forfeit rule)
+        "kind": "your_turn",
+        "url": "/me?open=T1",
+        "table": "T1",
+        "deadline": None,
+        "detail": "Diego: 7H",
+        "warning": "forfeit_next",
+    }
+    shown = pushed(context, page, web_url, notice)
+    assert [(n["title"], n["body"], n["url"]) for n in shown] == [
+        ("Sua vez: mais um turno sem jogar e a partida está perdida", "Diego: 7H", "/me?open=T1")
+    ]
+
+
+def test_a_club_rounds_push_says_its_pace(web_url: str, new_context: NewContext) -> None:
+    context = new_context()
+    context.grant_permissions(["notifications"], origin=web_url)
+    page = context.new_page()
+    page.goto(f"{web_url}/me?lang=pt")
+    page.wait_for_selector("#me-turns-title", timeout=STEP_TIMEOUT_MS)
+    notice = {  # the server's night_round of a round played at 24 hours a move
+        "kind": "night_round",
+        "url": "/c/lapaz",
+        "table": "T2",
+        "deadline": None,
+        "detail": "La Paz",
+        "warning": "",
+        "pace": 86400,
+    }
+    shown = pushed(context, page, web_url, notice)
+    assert [(n["title"], n["body"], n["url"]) for n in shown] == [
+        (
+            "Começa sua rodada no clube",
+            "La Paz: sua mesa espera por você (por turnos, 24 horas por jogada)",
+            "/c/lapaz",
+        )
+    ]

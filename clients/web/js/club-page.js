@@ -52,7 +52,8 @@ function received(message) {
   if (message.type === "club_night") {
     if (!message.rid) merge(message.state);
   } else if (message.type === "club_seat") {
-    app.notice = t("clubnight.yourSeat", { table: message.table, seat: message.seat + 1 });
+    app.notice = t("clubnight.yourSeat", { table: message.table, seat: message.seat + 1, // and the round's pace
+      pace: t(`clubnight.pace.${message.move_deadline ?? 0}`) });
     socket.request({ type: "join", key: message.join_key, seat: message.seat }).catch(() => {});
     remember.setSeat(message.join_key, null);
     pendingSeat = message.join_key;

@@ -1,6 +1,7 @@
 // @ts-check
 // /me: the person's finished games, newest first, a page at a time: when, what, with and against
-// whom, the score from their side, the result and the rating change, the coach's mark for their
+// whom, the score from their side, the result (and "by forfeit" when a turn-based side's missed
+// deadlines ended it) and the rating change, the coach's mark for their
 // play (the review's accuracy, once it is done), and the replay of that game.
 import { h } from "./dom.js";
 import { formatNumber, language, t } from "../i18n/index.js";
@@ -10,7 +11,8 @@ import { remember } from "./storage.js";
 /**
  * @typedef {{finished_at: number, profile: string, table: string, game: number,
  *   partners: PastSeat[], opponents: PastSeat[], score: number[], result: "won" | "lost" | "draw",
- *   rating_change: number | null, casual: boolean, accuracy?: number | null, record_key?: string | null}} PastGame
+ *   rating_change: number | null, casual: boolean, accuracy?: number | null, record_key?: string | null,
+ *   by?: "forfeit" | null}} PastGame
  */
 
 /** A seat of a past game as people say it: a bot by its level. @param {PastSeat} seat */
@@ -36,6 +38,12 @@ function replayOf(game) {
   return h("a.btn.btn-small.me-replay", { href: `/replay?record=${encodeURIComponent(record)}` }, t("replay.open"));
 }
 
+/** "Won", "Lost by forfeit": the result as the person reads it. @param {PastGame} game */
+export function resultText(game) {
+  return game.by === "forfeit" && game.result !== "draw"
+    ? t(`me.result.${game.result}Forfeit`) : t(`me.result.${game.result}`);
+}
+
 /** @param {PastGame} game @param {number} index */
 function gameRow(game, index) {
   const when = new Date(game.finished_at * 1000);
@@ -44,7 +52,7 @@ function gameRow(game, index) {
   const opponents = game.opponents.map(pastName).join(", ");
   return h("li.me-game", { dataset: { result: game.result, table: game.table, game: String(game.game), index: String(index) } },
     h("p.me-game-head",
-      h("strong.me-result", { dataset: { result: game.result } }, t(`me.result.${game.result}`)),
+      h("strong.me-result", { dataset: { result: game.result, by: game.by || "rules" } }, resultText(game)),
       h("span.me-score", `${game.score[0]}–${game.score[1]}`),
       game.rating_change === null
         ? h("span.badge.me-casual", t("me.casual"))

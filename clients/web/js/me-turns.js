@@ -23,7 +23,8 @@ function left(/** @type {number} */ at, /** @type {number} */ serverNow) {
 function turnRow(line, me, /** @type {number} */ serverNow) {
   const others = line.seats.filter((/** @type {any} */ seat) => seat.player !== me)
     .map((/** @type {any} */ seat) => seat.name || t("seat.empty"));
-  const status = line.stage === "finished" ? t("me.turns.finished")
+  const status = line.stage === "finished"
+    ? (line.forfeit ? t(`me.result.${line.forfeit}Forfeit`) : t("me.turns.finished"))
     : line.stage === "lobby" ? t("me.turns.lobby")
       : line.your_turn ? t("me.turns.yours") : t("me.turns.theirs", { names: line.waiting_for.join(", ") });
   return h("li.me-turn", { class: line.your_turn ? "is-yours" : null, dataset: { table: line.table } },

@@ -58,7 +58,7 @@ async def test_each_round_notifies_a_seated_member_with_a_player_id_once() -> No
             notice = await asyncio.wait_for(collected.arrived.get(), WAIT_S)
             assert (notice.kind, notice.player_id) == ("night_round", me.id)
             assert notice.url == f"/c/{CLUB}"
-            assert notice.detail == CLUB
+            assert (notice.detail, notice.pace) == (CLUB, 0)  # a live round says so
             night = await night_until(host, round_done(number))
             entry = next(
                 t

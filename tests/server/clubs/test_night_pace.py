@@ -27,6 +27,7 @@ from protocol import players as p
 from protocol import server_messages as s
 from server.app import TableServer
 from server.clubs.night_store import RedisNightStore, club_key, night_key
+from server.listing import entry_of
 from server.store.redis import RedisStore, open_store
 from tests.redis_server import RedisServer
 from tests.server.clubs.helpers import CLUB, follow, night_until
@@ -127,6 +128,9 @@ async def test_a_night_started_turn_based_opens_its_tables_with_that_deadline_an
         assert await night.stored_pace(entry["id"]) == DAY  # the table itself is turn-based
     notice = await asyncio.wait_for(collected.queue.get(), 20)  # the round still calls Ana
     assert (notice.kind, notice.player_id, notice.url) == ("night_round", me.id, f"/c/{CLUB}")
+    assert notice.pace == DAY  # and says how the round is played: 24 hours a move
+    seat = await ana.next_of(m.ClubSeat, wait_s=20)  # her page is told too, with the pace
+    assert seat.move_deadline == DAY
     # the seats wait one move deadline for their people, then the stand-ins sit and play
     clock.now += DAY - 1
     await night.server.nights.drive(CLUB)  # a driver pass a second before: nothing starts
@@ -233,6 +237,39 @@ async def test_a_turn_based_tables_stuck_game_out_of_memory_is_ruled_as_it_stand
     ruled = (await night.server.nights.state(CLUB)).state["night"]
     [match] = [x for x in ruled["tournament"]["rounds"][0]["matches"] if x["table"] == told.table]
     assert [match["score_a"], match["score_b"]] == scores
+
+
+async def test_a_turn_based_round_table_waiting_in_the_store_shows_its_seats_and_score_unloaded(
+    opened: tuple[Night, FakeClock, Collected],
+) -> None:
+    night, clock, collected = opened
+    nights = night.server.nights
+    assert nights is not None
+    ana = await ClientSession.connect(night.server.ws_url, "Ana", player_key=new_key())
+    await ana.request(m.ClubOpen(club=CLUB, member=True))
+    await night.start(1, move_deadline=DAY)
+    await night.send(m.ClubRound(club=CLUB, key=night.key, round=1))
+    told = await ana.next_of(m.ClubSeat, wait_s=20)
+    await ana.request(c.Join(key=told.join_key, seat=told.seat))
+    await ana.close()  # she sat down and went away for the day
+    clock.now += DAY + 1  # stand-ins sit in the empty seats; the bots play up to her decision
+    table_id = (await collected.next("your_turn")).room_id
+    assert table_id is not None
+    room = night.server.lobby.loaded(table_id)
+    assert room is not None
+    shown = {k: v for k, v in entry_of(room.summary).items() if k in WAITING_FIELDS}
+    assert shown["stage"] == "playing"
+    assert shown["seats"][told.seat] == {"name": "Ana", "occupant": "person", "bot_level": None}
+    assert table_id in await night.server.lobby.unload_idle()  # it waits in the store only
+    view = await nights.view(CLUB)
+    assert night.server.lobby.loaded(table_id) is None  # looked at, not loaded
+    assert {k: view["live"][table_id][k] for k in WAITING_FIELDS} == shown
+    assert set(view["live"][table_id]) <= PUBLIC_FIELDS  # nothing the lobby would not show
+    assert "key" not in json.dumps(view["live"][table_id])
+
+
+WAITING_FIELDS = {"table", "stage", "game", "seats", "scores", "move_deadline", "on_deadline"}
+PUBLIC_FIELDS = WAITING_FIELDS | {"profile"}
 
 
 async def raw(ws: Any, message: dict[str, Any]) -> dict[str, Any]:

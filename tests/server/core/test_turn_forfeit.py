@@ -22,6 +22,7 @@ from protocol.errors import ErrorCode
 from protocol.follow import follow_event
 from server.bots import decide
 from server.config import Settings
+from server.core import turns
 from server.core.commands import Attach
 from server.core.referee import Outcome, Referee
 from server.core.table import Pace
@@ -29,7 +30,7 @@ from server.errors import Refused
 from server.people import MemoryPlayerStore, Players
 from server.people.games import finished_game
 from server.store.base import joined
-from tests.server.core.drive import bot_act, handle, tick
+from tests.server.core.drive import bot_act, detach, handle, tick
 
 T0 = 1_000_000.0
 DAY: MoveDeadline = 86400
@@ -167,6 +168,38 @@ def test_counts_are_each_teams_and_its_people_deciding_starts_them_again() -> No
     assert team(again) == team(a)
     assert ref.table.in_game
     assert ref.table.missed[team(a)] == 1
+
+
+def test_a_side_one_missed_deadline_from_forfeiting_is_warned_in_its_next_turn_notice() -> None:
+    ref = table_of()
+    first, _ = miss(ref)
+    other = awaited(ref)
+    assert team(other) != team(first)
+    assert turns.warning(ref.table, other) == ""  # the side that missed nothing
+    partner = (first + 2) % 4
+    detach(ref, NAMES[partner], ref.table.decision_since)  # the partner's tab closes
+    game = ref.table.game
+    assert game is not None
+    wire = action_to_wire(game.legal_actions(other)[0])
+    out = handle(ref, NAMES[other], wire.model_copy(update={"at": ref.table.last_event}), T0 + 1)
+    assert awaited(ref) == partner  # the first's side is awaited, away: told with a warning
+    assert [(n.kind, n.player_id, n.warning) for n in out.notices] == [
+        ("your_turn", f"p{NAMES[partner] * 3}", "forfeit_next")
+    ]
+    assert turns.notice(ref.table, "deadline_near", partner).warning == "forfeit_next"
+    name = NAMES[partner]  # back, from another device: her player key takes the seat back
+    ref.apply(
+        Attach(name, name, c.Join(key=ref.table.keys["join"]), "join", None, f"p{name * 3}"), T0 + 2
+    )
+    move(ref)  # the partner decides: the side's count starts again, and so does its warning
+    assert ref.table.missed[team(first)] == 0
+    assert [turns.warning(ref.table, seat) for seat in range(4)] == ["", "", "", ""]
+
+
+def test_a_stand_in_table_warns_nobody_of_a_forfeit() -> None:
+    ref = table_of(rule="stand_in")
+    miss(ref)
+    assert [turns.warning(ref.table, seat) for seat in range(4)] == ["", "", "", ""]
 
 
 def test_a_two_player_seat_is_its_team_and_the_others_miss_does_not_break_its_row() -> None:

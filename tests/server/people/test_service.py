@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import msgpack
 import pytest
 from openskill.models import PlackettLuce
@@ -9,6 +12,7 @@ from openskill.models import PlackettLuce
 from protocol import codec
 from protocol.errors import ErrorCode, MessageError
 from server.people import FinishedGame, MemoryPlayerStore, Players, Seat
+from server.people.model import GameSummary
 from server.people.rating import BOT_RATINGS, NEWCOMER
 
 KEYS = {name: name[0] * 43 for name in ("Ana", "Beto", "Caro")}
@@ -75,6 +79,24 @@ async def test_a_retried_finish_counts_once() -> None:
     assert len(await players.store.history(ids["Ana"], 0, 5)) == 1
     await players.record_game(four(ids, game=2))  # the next game of the table counts
     assert (await players.store.ratings([ids["Ana"]], "pairs"))[ids["Ana"]].games == 2
+
+
+async def test_a_game_won_by_forfeit_says_so_on_both_sides_and_an_old_line_reads_as_rules() -> None:
+    players = Players(MemoryPlayerStore())
+    ids = await seated(players)
+    game = four(ids)  # Beto and Caro's side missed two deadlines in a row: Ana's side won
+    await players.record_game(replace(game, forfeit=True))
+    (won,) = await players.store.history(ids["Ana"], 0, 5)
+    (lost,) = await players.store.history(ids["Beto"], 0, 5)
+    assert (won.result, won.forfeit, won.score) == ("won", True, (42, 30))
+    assert (lost.result, lost.forfeit) == ("lost", True)
+    assert GameSummary.from_json(json.loads(lost.dumps())) == lost  # as the Redis store keeps it
+    kept_before = {k: v for k, v in lost.to_json().items() if k != "by"}
+    assert GameSummary.from_json(kept_before).forfeit is False  # a line kept before the field
+    await players.record_game(four(ids, game=2))  # a game ended by the rules (R12)
+    line = (await players.store.history(ids["Beto"], 0, 5))[0]
+    assert (line.game, line.forfeit) == (2, False)
+    assert "by" not in line.to_json()
 
 
 async def test_a_heads_up_draw_is_a_tie_for_openskill() -> None:

@@ -30,6 +30,7 @@ from protocol.convert import action_fields, card_codes, seen_play_fields, view_f
 from protocol.frames import KEYS, NONE, pack
 from server.core import clocks, forfeit
 from server.core.coaching import hints_allowed
+from server.core.info_key import info_key
 from server.core.outcome import Baseline, Outcome
 from server.core.seating import Viewer
 from server.core.storage import compact
@@ -227,7 +228,7 @@ class Publisher:
         self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
         self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
         self.told_deadlines: tuple[Any, ...] | None = None  # and the deadlines it told
-        self._info: tuple[dict[str, Any], bytes] | None = None  # the info as last packed
+        self._info: tuple[tuple[Any, ...], bytes] | None = None  # its key, as last packed
         for line in table.log:
             self.forms.append(forms_of(json.loads(line)))
 
@@ -369,10 +370,10 @@ class Publisher:
     def packed_info(self) -> bytes:
         """``info_fields`` packed, the same bytes object while it does not change (most
         commands leave it as it was: the update's change then leaves it out)."""
-        fields, last = self.info_fields(), self._info
-        if last is not None and last[0] == fields:
+        key, last = info_key(self.table, self.spectators), self._info
+        if last is not None and last[0] == key:
             return last[1]
-        self._info = (fields, pack(fields))
+        self._info = (key, pack(self.info_fields()))
         return self._info[1]
 
     def info(self) -> s.TableInfo:

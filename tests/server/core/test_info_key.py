@@ -23,7 +23,7 @@ from tests.server.core.drive import attach, handle
 
 T0 = 1_000_000.0
 
-Change = Callable[[Table], None]
+Change = Callable[[Table], object]
 
 
 def seated() -> Referee:

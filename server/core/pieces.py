@@ -37,6 +37,8 @@ class Pieces:
         "_info",
         "_legal",
         "_public",
+        "_public_from",
+        "_shared",
         "_views",
         "head",
         "publisher",
@@ -64,6 +66,8 @@ class Pieces:
         self._events: dict[tuple[int, int], bytes] = {}  # (first, which): ``_events_of``
         self._change: tuple[bytes, int] | None = None
         self._change4: tuple[bytes, bytes] | None = None
+        self._shared: dict[tuple[int | None, tuple[int, int], int | None], Built] = {}
+        self._public_from: dict[int, bool] = {}  # first event: all public from it (``_events_key``)
 
     def _game_parts(self) -> tuple[bytes, list[bytes]]:
         """The public view's fields (keys and values without the map's header: each seat's
@@ -108,14 +112,21 @@ class Pieces:
             )
             self._change4 = (info, deadlines)
         info, deadlines = self._change4
-        seat, you, view = viewer.seat, you_frame(viewer), NONE
-        if viewer.told_you != you:
+        seat, you = viewer.seat, you_frame(viewer)
+        if viewer.told_you != you:  # its own: a view and a You no other viewer is sent
             viewer.told_you, view = you, self._view(seat, 0)
-        else:
-            you = NONE
-        events = self._events_of(first, seat)
-        data = frames.change(rid, events, you, info, view, self._legal_of(seat), deadlines)
-        return Built(data, "update", self.table.last_event)
+            events = self._events_of(first, seat)
+            data = frames.change(rid, events, you, info, view, self._legal_of(seat), deadlines)
+            return Built(data, "update", self.table.last_event)
+        # viewers told the same events and legal list (the spectators, the seats not to act
+        # when the events are public) share one frame
+        key = (rid, self._events_key(first, seat), seat if seat in self._deciding else None)
+        shared = self._shared.get(key)
+        if shared is None:
+            events, legal = self._events_of(first, seat), self._legal_of(seat)
+            data = frames.change(rid, events, NONE, info, NONE, legal, deadlines)
+            shared = self._shared[key] = Built(data, "update", self.table.last_event)
+        return shared
 
     def baseline(self) -> tuple[Baseline, tuple[Any, ...]]:
         """What this moment's updates tell every viewer: the next update's baseline, and the
@@ -166,17 +177,24 @@ class Pieces:
             data = self._legal[seat] = frames.legal(offered)
         return data
 
+    def _events_key(self, first: int, seat: int | None) -> tuple[int, int]:
+        """Which form of events ``first`` on the viewer in ``seat`` is sent: ``(first, -2)``
+        when all of them are public, else its seat's (``-1``: the spectators')."""
+        public = self._public_from.get(first)
+        if public is None:
+            forms = self.publisher.forms[first - 1 :]
+            public = self._public_from[first] = all(type(form) is bytes for form in forms)
+        return (first, -2 if public else -1 if seat is None else seat)
+
     def _events_of(self, first: int, seat: int | None) -> bytes:
         """The ``events`` field from event ``first`` on as the viewer in ``seat`` may see it
         (None: a spectator): built once for every viewer when all of them are public, as most
         are, else once per seat and once for the spectators."""
-        forms = self.publisher.forms[first - 1 :]
-        public = all(type(form) is bytes for form in forms)
-        key = (first, -2 if public else -1 if seat is None else seat)
+        key = self._events_key(first, seat)
         data = self._events.get(key)
         if data is None:
             publisher = self.publisher
-            numbers = range(first, first + len(forms))
+            numbers = range(first, len(publisher.forms) + 1)
             data = self._events[key] = frames.events(
                 [publisher.event_frame(n, seat) for n in numbers]
             )

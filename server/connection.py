@@ -212,7 +212,7 @@ class Connection:
             )
             return True
         keep = await self._dispatch(message)
-        self.metrics.command_latency.observe(time.perf_counter() - started)
+        self.metrics.command_latency(time.perf_counter() - started)
         return keep
 
     async def _dispatch(self, message: c.ClientMessage) -> bool:

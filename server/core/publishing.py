@@ -11,9 +11,7 @@ snapshot (a newcomer, a resumed seat) the next update tells everything. A protoc
 sent a ``change`` instead: the same event forms and only what they cannot tell, so its frame
 needs no view at all (the client follows the events, ``protocol.follow``).
 
-The frames are assembled from pieces encoded once per change (``Pieces``): the public view, the
-table info and deadlines, each event form, each seat's hand and legal list. Only what differs
-between viewers is encoded per viewer, so a change costs little more for four viewers than for one.
+The frames are assembled from pieces encoded once per change (``server.core.pieces``).
 """
 
 from __future__ import annotations
@@ -22,183 +20,21 @@ import json
 from typing import Any, TypeGuard
 
 from engine.game import Game
-from engine.views import SeenPlay, own_hand, redact, redacts, seen_history, view_of
+from engine.views import SeenPlay, redact, redacts, seen_history
 from protocol import frames
 from protocol import server_messages as s
 from protocol.base import WireModel
-from protocol.convert import action_fields, card_codes, seen_play_fields, view_fields
-from protocol.frames import KEYS, NONE, pack
-from server.core import clocks, forfeit
+from protocol.convert import seen_play_fields
+from protocol.frames import pack
+from server.core import clocks
 from server.core.coaching import hints_allowed
+from server.core.info_key import info_key
 from server.core.outcome import Baseline, Outcome
+from server.core.pieces import Pieces, you_frame
 from server.core.seating import Viewer
 from server.core.storage import compact
 from server.core.table import Table
-from server.frames import Built, frames_you
-
-
-class Pieces:
-    """The encoded pieces of one moment of a table, shared by every viewer's frame."""
-
-    __slots__ = (
-        "_change",
-        "_change4",
-        "_deadline_key",
-        "_deadlines",
-        "_deciding",
-        "_events",
-        "_history",
-        "_info",
-        "_legal",
-        "_public",
-        "_views",
-        "head",
-        "publisher",
-        "table",
-    )
-
-    def __init__(self, publisher: Publisher, due: list[clocks.Clock] | None = None) -> None:
-        self.publisher = publisher
-        table = self.table = publisher.table
-        game = table.game
-        self.head = KEYS.last_event + pack(table.last_event)
-        self._info = publisher.packed_info()
-        published = clocks.published(
-            table, table.last_input, clocks.due(table) if due is None else due
-        )
-        self._deadlines = frames.deadlines(published)
-        self._deadline_key = tuple((each["kind"], each["seat"], each["at"]) for each in published)
-        # the public view and the history: built when a viewer needs them (protocol 4's
-        # changes do not), once for all of them
-        self._public: bytes | None = None
-        self._history: list[bytes] | None = None
-        self._deciding = frozenset(game.to_act()) if game is not None and table.in_game else ()
-        self._views: dict[tuple[int | None, int], bytes] = {}
-        self._legal: dict[int, bytes] = {}
-        self._events: dict[tuple[int, int], bytes] = {}  # (first, which): ``_events_of``
-        self._change: tuple[bytes, int] | None = None
-        self._change4: tuple[bytes, bytes] | None = None
-
-    def _game_parts(self) -> tuple[bytes, list[bytes]]:
-        """The public view's fields (keys and values without the map's header: each seat's
-        view adds its ``viewer``, ``hand`` and ``history``) and the history entries."""
-        if self._public is None or self._history is None:
-            game = self.table.game
-            assert game is not None
-            public = view_fields(view_of(game, None, with_history=False), self.table.options, False)
-            del public["viewer"], public["hand"]
-            forfeit.shown_over(self.table, public)
-            self._public = frames.public_view(public)
-            self._history = self.publisher.history_entries(game)
-        return self._public, self._history
-
-    def snapshot(self, viewer: Viewer) -> bytes:
-        """``viewer``'s whole snapshot message, encoded."""
-        chat = frames.chat(self.publisher.chat_for(viewer))
-        return frames.snapshot(self._body(viewer, 0), self._info, self._deadlines, chat)
-
-    def update(self, viewer: Viewer, first: int, rid: int | None) -> Built:
-        """``viewer``'s update: events ``first`` to the last, then its snapshot as a change of
-        the one the previous update sent (``Publisher.baseline``); a protocol 4 ``change``."""
-        if viewer.version >= 4:
-            return self.change(viewer, first, rid)
-        if self._change is None:
-            self._change = self._change_of(self.publisher.baseline)
-        tail, history_from = self._change
-        events = self._events_of(first, viewer.seat)
-        data = frames.update(rid, events, self._body(viewer, history_from), tail)
-        return Built(data, "update", self.table.last_event)
-
-    def change(self, viewer: Viewer, first: int, rid: int | None) -> Built:
-        """``viewer``'s protocol 4 change: events ``first`` to the last, its legal list, and
-        the info and deadlines when the previous update told others; its ``You`` when it is
-        not the one it was last sent, with the whole view (a seat taken over mid-game)."""
-        if self._change4 is None:
-            before, publisher = self.publisher.baseline, self.publisher
-            info = self._info if before is None or before.info != self._info else NONE
-            told = publisher.told_deadlines
-            deadlines = (
-                NONE if told == self._deadline_key else self._deadlines[len(KEYS.deadlines) :]
-            )
-            self._change4 = (info, deadlines)
-        info, deadlines = self._change4
-        seat, you, view = viewer.seat, _you(viewer), NONE
-        if viewer.told_you != you:
-            viewer.told_you, view = you, self._view(seat, 0)
-        else:
-            you = NONE
-        events = self._events_of(first, seat)
-        data = frames.change(rid, events, you, info, view, self._legal_of(seat), deadlines)
-        return Built(data, "update", self.table.last_event)
-
-    def baseline(self) -> tuple[Baseline, tuple[Any, ...]]:
-        """What this moment's updates tell every viewer: the next update's baseline, and the
-        deadlines (kind, seat, time) they tell."""
-        history = self._history if self._history is not None else []
-        return Baseline(self._info, history, len(history)), self._deadline_key
-
-    def _change_of(self, before: Baseline | None) -> tuple[bytes, int]:
-        """The snapshot's tail and where its history starts, relative to ``before``."""
-        info = self._info if before is None or before.info != self._info else NONE
-        # the same hand's entries list, grown (Publisher.history_entries): send the new ones
-        history = self._game_parts()[1] if self.table.game is not None else None
-        history_from = before.length if before and history is before.history else 0
-        return frames.change_tail(info, self._deadlines, history_from), history_from
-
-    def _body(self, viewer: Viewer, history_from: int) -> tuple[bytes, ...]:
-        """A snapshot's fields between its type and its info: whole and change alike."""
-        seat = viewer.seat
-        return frames.snapshot_body(
-            self.head, _you(viewer), self._view(seat, history_from), self._legal_of(seat)
-        )
-
-    def _view(self, seat: int | None, history_from: int) -> bytes:
-        game = self.table.game
-        if game is None:
-            return NONE
-        data = self._views.get((seat, history_from))
-        if data is None:
-            public, history = self._game_parts()
-            hand = own_hand(game, seat)  # the one hand this viewer may see (invariant 1)
-            data = self._views[(seat, history_from)] = frames.view(
-                public,
-                history[history_from:],
-                seat,
-                None if hand is None else card_codes(hand),
-            )
-        return data
-
-    def _legal_of(self, seat: int | None) -> bytes:
-        if seat is None or seat not in self._deciding:
-            return frames.NO_LEGAL
-        data = self._legal.get(seat)
-        if data is None:
-            game = self.table.game
-            assert game is not None
-            # captures up to suit-equivalence (R2, R7): a crowded table cannot stall us
-            offered = [action_fields(a) for a in game.legal_actions(seat, by_rank=True)]
-            data = self._legal[seat] = frames.legal(offered)
-        return data
-
-    def _events_of(self, first: int, seat: int | None) -> bytes:
-        """The ``events`` field from event ``first`` on as the viewer in ``seat`` may see it
-        (None: a spectator): built once for every viewer when all of them are public, as most
-        are, else once per seat and once for the spectators."""
-        forms = self.publisher.forms[first - 1 :]
-        public = all(type(form) is bytes for form in forms)
-        key = (first, -2 if public else -1 if seat is None else seat)
-        data = self._events.get(key)
-        if data is None:
-            publisher = self.publisher
-            numbers = range(first, first + len(forms))
-            data = self._events[key] = frames.events(
-                [publisher.event_frame(n, seat) for n in numbers]
-            )
-        return data
-
-
-def _you(viewer: Viewer) -> bytes:
-    return frames_you(viewer.seat, viewer.host, viewer.name, viewer.can_sit)
+from server.frames import Built
 
 
 class Publisher:
@@ -227,7 +63,7 @@ class Publisher:
         self._history_of: tuple[Game, int] | None = None  # the game and hand it was taken from
         self.baseline: Baseline | None = None  # what the last update told (None: nothing yet)
         self.told_deadlines: tuple[Any, ...] | None = None  # and the deadlines it told
-        self._info: tuple[dict[str, Any], bytes] | None = None  # the info as last packed
+        self._info: tuple[tuple[Any, ...], bytes] | None = None  # its key, as last packed
         for line in table.log:
             self.forms.append(forms_of(json.loads(line)))
 
@@ -313,7 +149,7 @@ class Publisher:
         """Send ``viewer`` its whole snapshot; the next update tells every viewer everything
         (this viewer's baseline is not the last update's)."""
         out.to(viewer.conn, Built(Pieces(self).snapshot(viewer), "snapshot", self.table.last_event))
-        viewer.told_you = _you(viewer)
+        viewer.told_you = you_frame(viewer)
         self.whole_next()
 
     def chat(self, out: Outcome, line: s.ChatLine) -> None:
@@ -369,10 +205,10 @@ class Publisher:
     def packed_info(self) -> bytes:
         """``info_fields`` packed, the same bytes object while it does not change (most
         commands leave it as it was: the update's change then leaves it out)."""
-        fields, last = self.info_fields(), self._info
-        if last is not None and last[0] == fields:
+        key, last = info_key(self.table, self.spectators), self._info
+        if last is not None and last[0] == key:
             return last[1]
-        self._info = (fields, pack(fields))
+        self._info = (key, pack(self.info_fields()))
         return self._info[1]
 
     def info(self) -> s.TableInfo:

@@ -25,7 +25,6 @@ escapes) about ten times faster.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -184,6 +183,15 @@ def _settled(table: Table) -> tuple[Any, ...]:
     )
 
 
+def _copied(settled: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A copy of ``_settled``'s values deep enough to compare with later: each container the
+    table holds copied one level (their members are scalars, or chat lines, which are appended
+    and never changed), instead of ``copy.deepcopy``'s walk of every member."""
+    *kept, chat = settled
+    copies = [value.copy() if type(value) in (dict, set, list) else value for value in kept]
+    return (*copies, {audience: lines.copy() for audience, lines in chat.items()})
+
+
 class StoredForm:
     """What each commit stores: a snapshot or a delta against the form given before it.
 
@@ -214,7 +222,7 @@ class StoredForm:
         ):
             fields = self._head_fields(table)
             self._fields, self._game, self._deltas = fields, game, 0
-            self._settled = copy.deepcopy(settled)
+            self._settled = _copied(settled)
             self._record = table.finished_record
             self._sent = len(game.actions) if game is not None else 0
             return to_state(table, text), False
@@ -225,7 +233,7 @@ class StoredForm:
             names: tuple[str, ...] | list[str] = HOT
         else:
             fields = self._head_fields(table)
-            self._settled = copy.deepcopy(settled)
+            self._settled = _copied(settled)
             names = list(fields)
         parts = [
             _name(name) + fields[name][1] for name in names if base[name][1] != fields[name][1]

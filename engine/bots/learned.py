@@ -171,7 +171,8 @@ CHECK = replace(LEVEL5, override=0.0, confidence=1.0, least=CHECK_DEALS, samples
 #: the stand-in that checks the same way but stops once the check is settled (`settled_move`):
 #: after 8 deals, and every 4 after, the search stops when the model's gain over level 3's
 #: play is a standard error from zero either way, so the deals go to the close calls, up to
-#: `SETTLE_DEALS` (chosen by measurement, BENCHMARKS.md: fewer deals a check, surer checks).
+#: `SETTLE_DEALS`: less CPU than 51 and not measurably stronger against level 5, nor near
+#: it (BENCHMARKS.md); neither is served (`CHEAP_LEVEL` is).
 SETTLED_LEVEL = 52
 SETTLE_DEALS = 32
 SETTLE = replace(CHECK, least=8, every=4, samples=SETTLE_DEALS)

@@ -11,6 +11,8 @@ the standard library): a few hundred multiplications a play, no deals at all.
 model's ``margin`` (chosen when it was trained): level 3 then stands, as in level 5's search.
 A profile without weights plays level 3. Registered apart from the ladder
 (`registry.STAND_INS`, `CHEAP_LEVEL`): it stands in for a search level, it is no rung.
+Stand-ins 51 and 52 check the model's play against level 3's with a short search where the
+two differ (52 stops the check once it is settled, so close calls get the deals).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import json
 import math
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from operator import mul
 from pathlib import Path
 
 from engine.actions import Action, Play
@@ -29,7 +32,7 @@ from engine.bots.deep import LEVEL5, win_value
 from engine.bots.features import NAMES, features
 from engine.bots.registry import Budget, stand_in
 from engine.bots.routine import routine
-from engine.bots.search import clearly_better, search
+from engine.bots.search import SearchSettings, clearly_better, search
 from engine.views import View
 
 #: where `cuarenta train --model policy` writes the weights and `weights` reads them.
@@ -52,14 +55,40 @@ class Model:
     out: tuple[float, ...]
     linear: tuple[float, ...]
     margin: float
+    #: the same network with the standardisation folded into its weights (`fold`), which is
+    #: what `worth` computes with: a row is then a few dot products, no per-feature division.
+    folded: tuple[tuple[tuple[float, ...], ...], tuple[float, ...], tuple[float, ...], float] = (
+        field(init=False, repr=False, compare=False)
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "folded", fold(self))
 
     def worth(self, row: list[float]) -> float:
         """The network's value of one `features` row."""
-        z = [(x - m) / s for x, m, s in zip(row, self.mean, self.scale, strict=True)]
-        total = sum(w * x for w, x in zip(self.linear, z, strict=True))
-        for unit, bias, out in zip(self.hidden, self.bias, self.out, strict=True):
-            total += out * math.tanh(bias + sum(w * x for w, x in zip(unit, z, strict=True)))
+        hidden, bias, linear, offset = self.folded
+        total: float = offset + sum(map(mul, linear, row))
+        for unit, unit_bias, out in zip(hidden, bias, self.out, strict=True):
+            total += out * math.tanh(unit_bias + sum(map(mul, unit, row)))
         return total
+
+
+def fold(
+    model: Model,
+) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...], tuple[float, ...], float]:
+    """Return ``model``'s hidden weights, biases, linear term and offset over the raw row:
+    ``w . (x - m) / s + b`` is ``(w / s) . x + (b - (w / s) . m)``."""
+    inverse = [1.0 / scale for scale in model.scale]
+
+    def over_raw(weights: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(w * i for w, i in zip(weights, inverse, strict=True))
+
+    hidden = tuple(over_raw(unit) for unit in model.hidden)
+    bias = tuple(
+        b - sum(map(mul, unit, model.mean)) for unit, b in zip(hidden, model.bias, strict=True)
+    )
+    linear = over_raw(model.linear)
+    return hidden, bias, linear, -sum(map(mul, linear, model.mean))
 
 
 def _floats(values: object) -> tuple[float, ...]:
@@ -139,13 +168,24 @@ CHECK_DEALS = 24
 CHECK = replace(LEVEL5, override=0.0, confidence=1.0, least=CHECK_DEALS, samples=CHECK_DEALS)
 
 
-@stand_in(CHECKED_LEVEL)
-def checked_move(
-    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+#: the stand-in that checks the same way but stops once the check is settled (`settled_move`):
+#: after 8 deals, and every 4 after, the search stops when the model's gain over level 3's
+#: play is a standard error from zero either way, so the deals go to the close calls, up to
+#: `SETTLE_DEALS`: less CPU than 51 and not measurably stronger against level 5, nor near
+#: it (BENCHMARKS.md); neither is served (`CHEAP_LEVEL` is).
+SETTLED_LEVEL = 52
+SETTLE_DEALS = 32
+SETTLE = replace(CHECK, least=8, every=4, samples=SETTLE_DEALS)
+
+
+def _checked(
+    view: View,
+    legal: tuple[Action, ...],
+    rng: random.Random,
+    budget: Budget,
+    settings: SearchSettings,
+    settle: bool,
 ) -> Action | None:
-    """The learned policy's play where it is level 3's; where it is not, the two are played
-    out on `CHECK_DEALS` sampled deals (level 5's search and values) and the model's stands
-    only if it gains there by a standard error: the model proposes, a short search decides."""
     decided, action = routine(view, legal)
     if decided:
         return action
@@ -156,6 +196,25 @@ def checked_move(
     first = ranked_plays(pos, without_gifts(pos, plays))[0][1]
     if chosen == first:
         return first
-    deals = Budget(CHECK_DEALS, budget.deadline, budget.clock)
-    values = search(view, [first, chosen], rng, deals, CHECK, win_value)
-    return [first, chosen][clearly_better(values, CHECK)]
+    deals = Budget(settings.samples, budget.deadline, budget.clock)
+    margins = [0.0, 0.0] if settle else None  # `search.decided`: stop once settled
+    values = search(view, [first, chosen], rng, deals, settings, win_value, margins)
+    return [first, chosen][clearly_better(values, settings)]
+
+
+@stand_in(CHECKED_LEVEL)
+def checked_move(
+    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+) -> Action | None:
+    """The learned policy's play where it is level 3's; where it is not, the two are played
+    out on `CHECK_DEALS` sampled deals (level 5's search and values) and the model's stands
+    only if it gains there by a standard error: the model proposes, a short search decides."""
+    return _checked(view, legal, rng, budget, CHECK, settle=False)
+
+
+@stand_in(SETTLED_LEVEL)
+def settled_move(
+    view: View, legal: tuple[Action, ...], rng: random.Random, budget: Budget
+) -> Action | None:
+    """`checked_move`, its check stopped once settled (see `SETTLED_LEVEL`)."""
+    return _checked(view, legal, rng, budget, SETTLE, settle=True)

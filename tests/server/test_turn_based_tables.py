@@ -13,6 +13,7 @@ import msgpack
 import pytest
 
 from clients.session import ClientSession, RequestRefused
+from engine.bots.learned import CHEAP_LEVEL
 from protocol import away as a
 from protocol import client_messages as c
 from protocol import players as p
@@ -221,3 +222,35 @@ async def test_a_deadline_due_while_no_process_ran_fires_once_when_two_start(
         await one.close()
         await two.close()
         await reader.close()
+
+
+def _bot_moves(server: TableServer) -> dict[tuple[str, str], float]:
+    """``cuarenta_bot_moves_total`` by (level asked, policy that ran)."""
+    found: dict[tuple[str, str], float] = {}
+    for metric in server.metrics.registry.collect():
+        for sample in metric.samples:
+            if sample.name == "cuarenta_bot_moves_total":
+                found[sample.labels["level"], sample.labels["ran"]] = sample.value
+    return found
+
+
+async def test_the_bots_metrics_count_which_policy_ran_for_the_stand_in_and_the_bots(
+    memory_server: tuple[TableServer, FakeClock, Told],
+) -> None:
+    """The bots' own moves are counted as their level; the stand-in's move for the person
+    past her deadline as the learned policy (`CHEAP_LEVEL`), which is what ran."""
+    server, clock, told = memory_server
+    ana, created = await ana_at_a_turn_based_table(server)
+    await ana.close()
+    assert await server.lobby.unload_idle() == [created.table]
+    before = _bot_moves(server)
+    assert {ran for _, ran in before} <= {"1"}, "only the level-1 bots have moved"
+    clock.now += HOUR + 1
+    assert await server.watch.scan() == [created.table]
+    await told.next()  # the stand-in played her turn
+    stood_in = {
+        key: count - before.get(key, 0.0)
+        for key, count in _bot_moves(server).items()
+        if key[1] == str(CHEAP_LEVEL)
+    }
+    assert sum(stood_in.values()) == 1

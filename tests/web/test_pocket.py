@@ -114,8 +114,10 @@ def offline_chica(new_context: NewContext, server: ServerProcess) -> None:
     page.reload()
     served: Any = page.evaluate("performance.getEntriesByType('navigation')[0].workerStart")
     assert served > 0, "the page came from the service worker"
-    page.wait_for_selector("#solo-next")
-    page.wait_for_function("__pocket.status.startsWith('Engine ready')", timeout=60_000)
+    page.wait_for_function(
+        "globalThis.__pocket?.status?.startsWith('Engine ready')", timeout=60_000
+    )
+    page.wait_for_selector("#solo-next")  # drawn once the engine is there (a busy machine: late)
     offline_status: Any = page.evaluate("__pocket.status")
     assert page.evaluate("__pocket.started.from") == "snapshot", "no second Python init offline"
     assert page.locator("[data-stat=level] .solo-stat-value").inner_text() == "3"

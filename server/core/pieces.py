@@ -8,8 +8,9 @@ viewers than for one; the ``Publisher`` (``server.core.publishing``) decides who
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from engine.game import Game
 from engine.views import own_hand, view_of
 from protocol import frames
 from protocol.convert import action_fields, card_codes, view_fields
@@ -17,10 +18,25 @@ from protocol.frames import KEYS, NONE, pack
 from server.core import clocks, forfeit
 from server.core.outcome import Baseline
 from server.core.seating import Viewer
+from server.core.table import Table
 from server.frames import Built, frames_you
 
-if TYPE_CHECKING:
-    from server.core.publishing import Publisher
+
+class Source(Protocol):
+    """What the pieces read of the table's publisher (``server.core.publishing.Publisher``)."""
+
+    table: Table
+    forms: list[bytes | tuple[bytes, ...]]
+    baseline: Baseline | None
+    told_deadlines: tuple[Any, ...] | None
+
+    def packed_info(self) -> bytes: ...
+
+    def history_entries(self, game: Game) -> list[bytes]: ...
+
+    def chat_for(self, viewer: Viewer) -> list[dict[str, Any]]: ...
+
+    def event_frame(self, n: int, seat: int | None) -> bytes: ...
 
 
 class Pieces:
@@ -45,7 +61,7 @@ class Pieces:
         "table",
     )
 
-    def __init__(self, publisher: Publisher, due: list[clocks.Clock] | None = None) -> None:
+    def __init__(self, publisher: Source, due: list[clocks.Clock] | None = None) -> None:
         self.publisher = publisher
         table = self.table = publisher.table
         game = table.game

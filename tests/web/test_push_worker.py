@@ -51,7 +51,7 @@ REGISTERED = """async () => {
 }"""  # what turning notifications on does (in Portuguese), bar the push service's subscription
 SHOWN = """async () => {  // the notifications, once the worker has shown them
   const registration = await navigator.serviceWorker.ready;
-  for (let tries = 0; tries < 400; tries += 1) {
+  for (let tries = 0; tries < 1200; tries += 1) {  // 30 s at most: a busy machine
     const all = await registration.getNotifications();
     if (all.length) {
       return all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url }));

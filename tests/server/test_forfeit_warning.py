@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from aiohttp import web
 
 from clients.session import ClientSession
 from protocol import away as a
@@ -23,7 +22,7 @@ from server.app import TableServer
 from server.notices import Notice
 from tests.server.people.wire import new_key
 from tests.server.test_turn_based_tables import HOUR, SETTINGS, FakeClock, ana_at_a_turn_based_table
-from tests.server.test_web_push import Browser, PushService
+from tests.server.test_web_push import Browser, PushService, served
 
 PUSH_SETTINGS = replace(SETTINGS, push_loopback=1, push_contact="mailto:club@example.org")
 
@@ -32,15 +31,8 @@ PUSH_SETTINGS = replace(SETTINGS, push_loopback=1, push_contact="mailto:club@exa
 async def push_service() -> AsyncIterator[PushService]:
     service = PushService()
     service.contact = PUSH_SETTINGS.push_contact
-    app = web.Application()
-    app.router.add_post("/push/{name}", service.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    service.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield service
-    await runner.cleanup()
+    async with served(service):
+        yield service
 
 
 async def subscribe(server: TableServer, service: PushService, key: str) -> None:

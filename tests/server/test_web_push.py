@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import random
@@ -103,9 +104,9 @@ class PushService:
         assert claims["exp"] > time.time()
 
 
-@pytest.fixture
-async def push_service() -> AsyncIterator[PushService]:
-    service = PushService()
+@contextlib.asynccontextmanager
+async def served(service: PushService) -> AsyncIterator[PushService]:
+    """``service`` listening on a free loopback port (its ``port`` set), until the block ends."""
     app = web.Application()
     app.router.add_post("/push/{name}", service.handle)
     app.router.add_post("/gone/{name}", service.handle)
@@ -114,8 +115,16 @@ async def push_service() -> AsyncIterator[PushService]:
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     service.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    yield service
-    await runner.cleanup()
+    try:
+        yield service
+    finally:
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def push_service() -> AsyncIterator[PushService]:
+    async with served(PushService()) as service:
+        yield service
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ in her history, beside the score — in her language, at 390×844 and 1280×720,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,16 +12,21 @@ from playwright.sync_api import ViewportSize
 
 from clients.session import ClientSession
 from protocol import away as a
-from protocol import client_messages as c
 from protocol import players as p
-from protocol import server_messages as s
 from protocol.players import Language
-from tests.redis_server import RedisServer
 from tests.server.people.wire import new_key
 from tests.web.axe import assert_accessible
 from tests.web.conftest import NewContext
 from tests.web.test_browser import STEP_TIMEOUT_MS
-from tests.web.test_turn_based import HOUR, Site, keyed, on_the_wire, turns_of
+from tests.web.test_push_worker import seated
+from tests.web.test_turn_based import (
+    HOUR,
+    Site,
+    keyed,
+    on_the_wire,
+    site_on_a_fresh_redis,
+    turns_of,
+)
 
 pytestmark = pytest.mark.browser
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -30,32 +34,7 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 720}
 MOST_RESTARTS = 8  # a deadline that closes a claim window is not a missed one: a few more
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    store = RedisServer(tmp_path_factory.mktemp("redis"))
-    store.start_anew()
-    running = Site(store)
-    running.start()
-    try:
-        yield running
-    finally:
-        if running.server is not None:
-            running.server.kill()
-        store.stop()
-
-
-async def rosa_at_a_forfeit_table(url: str, key: str) -> s.TableCreated:
-    """Rosa with three bots at a one-hour table whose rule is forfeit; then her tab closes."""
-    ws = url.replace("http://", "ws://") + "/ws"
-    async with await ClientSession.connect(ws, "Rosa", player_key=key) as rosa:
-        create = c.CreateTable(profile="pagat-4p", move_deadline=HOUR, on_deadline="forfeit")
-        created = await rosa.request(create)
-        assert isinstance(created, s.TableCreated)
-        await rosa.request(c.Join(key=created.host_key, seat=0))
-        for _ in range(3):
-            await rosa.request(c.AddBot(level=1))
-        await rosa.request(c.Start())
-        return created
+site = pytest.fixture(scope="module", name="site")(site_on_a_fresh_redis)
 
 
 def settled(site: Site, key: str, table: str) -> a.TurnLine:
@@ -95,7 +74,7 @@ def test_a_game_lost_by_forfeit_says_so_on_me_in_the_line_and_the_history(
     site: Site, new_context: NewContext, artifacts: Path
 ) -> None:
     key = new_key()
-    created = on_the_wire(rosa_at_a_forfeit_table(site.url, key))
+    created = on_the_wire(seated(site.url, key, move_deadline=HOUR, on_deadline="forfeit"))
     line = settled(site, key, created.table)
     for _ in range(MOST_RESTARTS):
         if line.stage == "finished":

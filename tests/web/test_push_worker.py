@@ -31,11 +31,13 @@ def on_the_wire(work: Coroutine[Any, Any, T]) -> T:
         return thread.submit(asyncio.run, work).result()
 
 
-async def seated(url: str, key: str) -> s.TableCreated:
-    """The person sits at a turn-based table with three bots (a game under way)."""
+async def seated(url: str, key: str, **options: Any) -> s.TableCreated:
+    """Rosa sits at a turn-based table (24 hours a move unless ``options`` say otherwise:
+    `CreateTable`'s fields) with three bots, a game under way; then her tab closes."""
     ws = url.replace("http://", "ws://") + "/ws"
     async with await ClientSession.connect(ws, "Rosa", player_key=key) as rosa:
-        created = await rosa.request(c.CreateTable(profile="pagat-4p", move_deadline=86400))
+        create = c.CreateTable(profile="pagat-4p", **{"move_deadline": 86400, **options})
+        created = await rosa.request(create)
         assert isinstance(created, s.TableCreated)
         await rosa.request(c.Join(key=created.host_key, seat=0))
         for _ in range(3):

@@ -67,8 +67,8 @@ class Site:
         return self.start()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site_on_a_fresh_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """A `Site` on its own new redis-server, killed with it at the end (a module's fixture)."""
     store = RedisServer(tmp_path_factory.mktemp("redis"))
     store.start_anew()
     running = Site(store)
@@ -79,6 +79,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         if running.server is not None:
             running.server.kill()
         store.stop()
+
+
+site = pytest.fixture(scope="module", name="site")(site_on_a_fresh_redis)
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,9 @@
 """A forfeited game says so where people look back (issue 41): Rosa, away from a one-hour
 forfeit table, misses two deadlines in a row (the server stopped and started again, its clock
 an hour and more later each time); her /me then says "Lost by forfeit" on the table's line and
-in her history, beside the score — in her language, at 390×844 and 1280×720, axe clean."""
+in her history, beside the score — in her language, at 390×844 and 1280×720, axe clean. The
+forfeit is a table's rule beside RULES.md, which ends a game only with a winner at 40 (R12): the
+R15 record stops where the game stopped, and the history line, not the record, says why."""
 
 from __future__ import annotations
 

@@ -57,10 +57,22 @@ export function t(key, params = {}) {
 /** @type {Record<string, string>} */
 const LOCALES = { es: "es-EC", en: "en", pt: "pt-BR" };
 
-/** A number written the chosen language's way: 10.038 in es and pt, 10,038 in en. */
-/** @param {number} n */
+/** @type {Map<string, Intl.NumberFormat>} */
+const numberFormats = new Map();
+
+/**
+ * A number written the chosen language's way: 10.038 in es and pt, 10,038 in en. One formatter
+ * per language: making one costs more than the table's whole redraw around it.
+ * @param {number} n
+ */
 export function formatNumber(n) {
-  return new Intl.NumberFormat(LOCALES[current] ?? current).format(n);
+  const locale = LOCALES[current] ?? current;
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale);
+    numberFormats.set(locale, format);
+  }
+  return format.format(n);
 }
 
 /** Like t(), choosing "key.one" or "key.other" by count (enough for es, en and pt). */

@@ -11,23 +11,41 @@ export function fit(root) {
   const main = root.querySelector(".table-main");
   if (!main) return;
   const page = /** @type {HTMLElement | null} */ (root.querySelector(".table-page"));
+  const cards = /** @type {HTMLElement | null} */ (root.querySelector(".felt .table-cards"));
+  // A redraw builds the page anew: it starts at the sizes of the last fit, so the measuring
+  // below lays it out once, and again only when a size changes.
+  for (const [name, value] of lastFit.page) page?.style.setProperty(name, value);
+  for (const [name, value] of lastFit.cards) cards?.style.setProperty(name, value);
   // The room beyond a 1366x768 laptop's (a big monitor, a family TV): the cards grow in
   // proportion with it and the table's text by part of it (style.css --room, --text); a
   // laptop's or a phone's window keeps the sizes it was fitted at.
   // On the root: the top bar and the notice strip above the table grow with it.
   const room = Math.max(1, Math.min(window.innerWidth / 1366, window.innerHeight / 768));
   const text = 1 + (room - 1) * 0.6;
-  document.documentElement.style.setProperty("--room", room.toFixed(3));
-  document.documentElement.style.setProperty("--text", text.toFixed(3));
+  setVar(document.documentElement, null, "--room", room.toFixed(3));
+  setVar(document.documentElement, null, "--text", text.toFixed(3));
   const top = main.getBoundingClientRect().top + window.scrollY;
   const height = Math.max(0, Math.floor(window.innerHeight - top - 8));
-  page?.style.setProperty("--fit-h", `${height}px`);
+  if (page) setVar(page, lastFit.page, "--fit-h", `${height}px`);
   // Cards as large as the height allows: a short table (the solo page's bar above it) gets
   // smaller cards rather than a hand below the fold.
   const card = Math.max(34, Math.min(76 * room, window.innerWidth * 0.12, (height - 260 * text) / 3.9));
-  page?.style.setProperty("--card-w", `${Math.floor(card)}px`);
+  if (page) setVar(page, lastFit.page, "--card-w", `${Math.floor(card)}px`);
   fitFelt(root, Math.floor(card));
 }
+
+/**
+ * Set a size only when it changed (kept in `sizes` for the next redraw): a set, even to the
+ * same value, makes the browser work out the page's style and layout again.
+ * @param {HTMLElement} el @param {Map<string, string> | null} sizes @param {string} name @param {string} value
+ */
+function setVar(el, sizes, name, value) {
+  sizes?.set(name, value);
+  if (el.style.getPropertyValue(name) !== value) el.style.setProperty(name, value);
+}
+
+/** The table page's and the felt cards' sizes at the last fit (one table page at a time). */
+const lastFit = { page: new Map(), cards: new Map() };
 
 /** The page's sizes go with it (a TV screen or the next page sizes itself). */
 export function unfit() {
@@ -62,7 +80,7 @@ function fitFelt(root, card) {
     best = Math.max(best, Math.min(card, (width - (perRow - 1) * gap) / perRow,
       (height - (rows - 1) * rowGap) / rows / 1.5));
   }
-  cards.style.setProperty("--felt-card-w", `${Math.max(16, Math.floor(best))}px`);
+  setVar(cards, lastFit.cards, "--felt-card-w", `${Math.max(16, Math.floor(best))}px`);
 }
 
 /**

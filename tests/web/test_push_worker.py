@@ -95,7 +95,7 @@ def pushed(context: BrowserContext, page: Page, web_url: str, notice: dict[str, 
         shown = page.evaluate(SHOWN)
         if shown:
             return shown
-    return None
+    raise AssertionError(f"the worker showed no notification for {notice} in 30 s")
 
 
 def click_notification(context: BrowserContext) -> None:

@@ -11,7 +11,8 @@ export function fit(root) {
   const main = root.querySelector(".table-main");
   if (!main) return;
   const page = /** @type {HTMLElement | null} */ (root.querySelector(".table-page"));
-  const cards = /** @type {HTMLElement | null} */ (root.querySelector(".felt .table-cards"));
+  const felt = /** @type {HTMLElement | null} */ (root.querySelector(".felt"));
+  const cards = /** @type {HTMLElement | null | undefined} */ (felt?.querySelector(".table-cards"));
   // A redraw builds the page anew: it starts at the sizes of the last fit, so the measuring
   // below lays it out once, and again only when a size changes.
   for (const [name, value] of lastFit.page) page?.style.setProperty(name, value);
@@ -31,7 +32,7 @@ export function fit(root) {
   // smaller cards rather than a hand below the fold.
   const card = Math.max(34, Math.min(76 * room, window.innerWidth * 0.12, (height - 260 * text) / 3.9));
   if (page) setVar(page, lastFit.page, "--card-w", `${Math.floor(card)}px`);
-  fitFelt(root, Math.floor(card));
+  if (felt && cards) fitFelt(felt, cards, Math.floor(card));
 }
 
 /**
@@ -57,13 +58,11 @@ export function unfit() {
  * caída warning, the claim window) keep their height and the cards share what is left, in the
  * number of rows that makes them largest. A crowded felt or a short window (a chosen card's
  * choices below) gets smaller cards, never cards or a line cut by the felt's rim.
- * @param {HTMLElement} root
+ * @param {HTMLElement} felt
+ * @param {HTMLElement} cards the felt's cards
  * @param {number} card
  */
-function fitFelt(root, card) {
-  const felt = /** @type {HTMLElement | null} */ (root.querySelector(".felt"));
-  const cards = /** @type {HTMLElement | null | undefined} */ (felt?.querySelector(".table-cards"));
-  if (!felt || !cards) return;
+function fitFelt(felt, cards, card) {
   const box = getComputedStyle(felt);
   const gaps = getComputedStyle(cards);
   const gap = parseFloat(gaps.columnGap) || 0;
